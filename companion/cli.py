@@ -1,0 +1,195 @@
+"""The ``companion`` command: starts the TUI, or reads the history from the shell.
+
+JSON goes to stdout, messages to stderr. Exit codes: 0 done, 1 a replay that
+diverged, 2 bad usage or bad input (always one sentence, never a traceback).
+Heavy imports (Textual, SQLAlchemy) happen inside the command that needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from companion.errors import CompanionError
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(CompanionError):
+    """Bad usage or bad input on the command line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage as one sentence and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sentence = message[0].upper() + message[1:]
+        raise UsageError(f"{sentence.rstrip('.')}; see '{self.prog} --help'.")
+
+
+def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    # Accepted before or after the command; the sub-command's copy only overrides when given.
+    default = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        default=default,
+        help="the database file (default: COMPANION_DB, else the user data folder); ':memory:' for a throw-away one",
+    )
+
+
+def _session_id(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a session number (a whole number from 1)")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="companion",
+        description="Tabletop Companion: the robot's side, the sums and the log of your board games.",
+    )
+    _db_option(parser, top=True)
+    parser.add_argument(
+        "--seed", type=_seed, default=None, help="seed for the app's dice in new sessions (default: random)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("history", help="list the sessions, most recent first")
+    _db_option(p, top=False)
+    p.add_argument("--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)")
+    p.add_argument("--status", choices=["active", "finished"], help="only active or finished sessions")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+    p = sub.add_parser("show", help="print the ordered log of one session")
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+    p = sub.add_parser("replay", help="re-run a session's log and check it reproduces the stored state")
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            return _run_tui(args)
+        return {"history": _history, "show": _show, "replay": _replay}[args.command](args)
+    except CompanionError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: not an error worth a message.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _open_store(args: argparse.Namespace) -> Any:
+    from companion.store.db import Store
+
+    return Store(args.db)
+
+
+def _history(args: argparse.Namespace) -> int:
+    from companion.games import entry
+
+    if args.game:
+        try:
+            entry(args.game)
+        except KeyError as exc:
+            raise UsageError(exc.args[0]) from None
+    store = _open_store(args)
+    sessions = store.sessions(game=args.game, status=args.status)
+    if args.json:
+        print(json.dumps([s.to_json() for s in sessions], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not sessions:
+        print("No sessions yet.", file=sys.stderr)
+        return EXIT_OK
+    print(f"{'ID':>5}  {'GAME':<12} {'STARTED':<20} {'LAST ACTIVITY':<20} {'STATUS':<9} {'STEPS':>5}  SUMMARY")
+    for s in sessions:
+        print(
+            f"{s.id:>5}  {s.game:<12} {_local(s.started):<20} {_local(s.last_activity):<20} "
+            f"{s.status:<9} {s.steps:>5}  {s.summary}"
+        )
+    return EXIT_OK
+
+
+def _show(args: argparse.Namespace) -> int:
+    store = _open_store(args)
+    info = store.session(args.id)
+    log = store.log(args.id)
+    if args.json:
+        out = {"session": info.to_json(), "log": [e.to_json() for e in log.events]}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. {info.summary}")
+    for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
+        where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
+        print(f"{i:>5}  {where}{step.prompt.describe()} -> {_answer_text(step.answer)} ({step.source})")
+    return EXIT_OK
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from companion import games
+    from companion.driver import verify
+    from companion.errors import ReplayDivergence
+
+    store = _open_store(args)
+    info = store.session(args.id)
+    try:
+        game = games.load(info.game)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+    log = store.log(args.id)
+    try:
+        verify(game, info.seed, info.config, log.steps, log.digests, store.state(args.id))
+    except ReplayDivergence as exc:
+        print(f"companion: session {info.id} diverges. {exc}", file=sys.stderr)
+        return EXIT_DIVERGED
+    print(f"Session {info.id}: replayed {len(log.steps)} steps; the state is the stored one.")
+    return EXIT_OK
+
+
+def _run_tui(args: argparse.Namespace) -> int:
+    from companion.store import preflight
+
+    path = preflight.resolve(args.db)
+    preflight.check(path)  # a bad database is one sentence here, before the screen takes over
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    from screens.app import CompanionApp
+
+    CompanionApp(db_path=path, seed=seed).run()
+    return EXIT_OK
+
+
+def _answer_text(answer: Any) -> str:
+    if answer is None:
+        return "done"
+    if isinstance(answer, list):
+        return " ".join(str(a) for a in answer)
+    return str(answer)
+
+
+def _local(dt: Any) -> str:
+    return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""Loading the game data files in ``data/`` (TOML) through pydantic models.
+
+The files ship inside the package as ``companion.data``. A file that is missing,
+is not valid TOML or does not fit its model raises DataFileError with one
+sentence naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from companion.errors import DataFileError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def data_dir() -> Path:
+    """Where the shipped data files are: inside the installed package, else the checkout's data/."""
+    try:
+        return Path(str(resources.files("companion.data")))
+    except ModuleNotFoundError:
+        # Running from a source checkout that is not installed: data/ sits beside companion/.
+        return Path(__file__).resolve().parent.parent / "data"
+
+
+def data_path(name: str) -> Path:
+    """The path of the shipped data file ``name`` (e.g. 'dice_tray.toml')."""
+    return data_dir() / name
+
+
+def load_model(path: str | Path, model: type[M]) -> M:
+    """Read ``path`` and validate it as ``model``; DataFileError on any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataFileError(f"The data file {path} does not exist.") from None
+    except OSError as exc:
+        raise DataFileError(f"The data file {path} cannot be read: {exc.strerror}.") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"The data file {path} is not valid TOML: {exc}.") from None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise DataFileError(f"The data file {path}, field {where}: {err['msg']}.") from None
+
+
+def load_shipped(name: str, model: type[M]) -> M:
+    """Validate the shipped data file ``name`` as ``model``."""
+    return load_model(data_path(name), model)

@@ -1,0 +1,118 @@
+"""The Dice tray: a session of free rolls, each logged with its source.
+
+It is the simplest game the driver runs: ask what to roll (NdS and a label),
+ask for the dice, record them, and again, until the player ends the session.
+Its quick picks live in ``data/dice_tray.toml``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from companion.datafiles import load_shipped
+from companion.games import Procedure
+from companion.prompts import Enter, Roll
+
+MAX_DICE = 20
+MAX_SIDES = 100
+_N = r"(?:[1-9]|1[0-9]|20)"
+_S = r"(?:[2-9]|[1-9][0-9]|100)"
+#: NdS, then an optional label; or the word 'end'.
+SPEC_PATTERN = rf"(?i)(?:{_N}\s*d\s*{_S}(?:\s+\S.*)?|end)"
+SPEC_HINT = (
+    f"Type the dice as NdS and a label, like '2d6 Attack': 1 to {MAX_DICE} dice "
+    f"of 2 to {MAX_SIDES} sides (or 'end' to end the session)."
+)
+_SPEC = re.compile(r"(?i)\s*(\d+)\s*d\s*(\d+)\s*(.*)")
+
+
+class Preset(BaseModel):
+    dice: str = Field(description="NdS, e.g. 2d6")
+    label: str
+
+    @field_validator("dice")
+    @classmethod
+    def _dice(cls, v: str) -> str:
+        if not re.fullmatch(rf"(?i){_N}d{_S}", v.strip()):
+            raise ValueError(f"'{v}' is not NdS with 1-{MAX_DICE} dice of 2-{MAX_SIDES} sides")
+        return v.strip().lower()
+
+
+class TrayData(BaseModel):
+    preset: list[Preset] = Field(max_length=9)
+
+
+@cache
+def presets() -> list[Preset]:
+    """The quick picks shipped in data/dice_tray.toml."""
+    return load_shipped("dice_tray.toml", TrayData).preset
+
+
+def parse_spec(text: str) -> tuple[int, int, str]:
+    """'2d6 Attack' -> (2, 6, 'Attack'); the text must already match SPEC_PATTERN."""
+    m = _SPEC.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a dice spec: {text!r}")
+    n, sides, label = int(m[1]), int(m[2]), m[3].strip()
+    return n, sides, label or f"{n}d{sides}"
+
+
+@dataclass
+class TrayRoll:
+    label: str
+    n: int
+    sides: int
+    values: list[int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+
+@dataclass
+class TrayState:
+    rolls: list[TrayRoll] = field(default_factory=list)
+    next_spec: str = "2d6"
+    ended: bool = False
+
+
+class DiceTray:
+    """The Game interface for the Dice tray."""
+
+    id = "dice"
+    title = "Dice tray"
+
+    def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
+        return TrayState()
+
+    def procedure(self, state: TrayState) -> Procedure:
+        while True:
+            text = yield Enter(
+                "What to roll: dice and a label", SPEC_PATTERN, SPEC_HINT, state.next_spec
+            )
+            if text.casefold() == "end":
+                state.ended = True
+                return self.summary(state)
+            n, sides, label = parse_spec(text)
+            values = yield Roll(n, sides, label)
+            state.rolls.append(TrayRoll(label, n, sides, list(values)))
+            state.next_spec = f"{n}d{sides} {label}"
+
+    def snapshot(self, state: TrayState) -> dict[str, Any]:
+        return asdict(state)
+
+    def where(self, state: TrayState) -> tuple[int | None, str | None]:
+        return None, None
+
+    def summary(self, state: TrayState) -> str:
+        count = len(state.rolls)
+        said = f"{count} roll" + ("" if count == 1 else "s")
+        return f"ended after {said}" if state.ended else said
+
+
+GAME = DiceTray()

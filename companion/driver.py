@@ -1,0 +1,306 @@
+"""The driver: runs a game procedure against answers, and keeps the one log.
+
+Every front end goes through this class. The ordered list of steps (prompt,
+answer, source) *is* the session: resume, replay, undo and correction are all
+"start the procedure again and feed it logged answers".
+
+Durability: an answer is sent to the engine, and the step with the state it
+produced is handed to the recorder (the store commits it) before the next prompt
+is shown. If the engine or the recorder fails, the driver is rebuilt from the
+log without that answer, so what is on screen always equals what is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.dice import app_roll
+from companion.errors import CompanionError, ReplayDivergence
+from companion.games import Game
+from companion.prompts import Answer, BadAnswer, Prompt, Roll, Tell
+
+#: Where an answer came from: dice typed from the table, dice the app rolled,
+#: a choice or text typed by the player, or an acknowledged instruction.
+SOURCES = ("physical", "app", "player", "ack")
+
+
+class EngineFault(CompanionError):
+    """The game engine failed on an answer; nothing was recorded."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One answered prompt."""
+
+    prompt: Prompt
+    answer: Answer
+    source: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the recorder commits for one step: the step and the state it led to."""
+
+    index: int
+    step: Step
+    turn: int | None
+    phase: str | None
+    digest: str
+    snapshot: dict[str, Any]
+    finished: bool
+    summary: str
+
+
+class Recorder(Protocol):
+    """Where steps go as they happen (the store); both calls must be durable on return."""
+
+    def record(self, record: Record) -> None: ...
+
+    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
+        """Withdraw every step from ``index`` on; ``snapshot`` is the state left."""
+
+
+@dataclass
+class Correction:
+    """What a correction did: answers kept, instructions now implied, answers dropped."""
+
+    index: int
+    reused: int = 0
+    new_tells: list[Tell] = field(default_factory=list)
+    dropped: list[Step] = field(default_factory=list)
+
+
+def digest(snapshot: dict[str, Any]) -> str:
+    """A short fingerprint of a state snapshot, stored with each step."""
+    text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+class Driver:
+    """A live session: the game, its seed, the steps so far and the prompt waiting."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        config: dict[str, Any] | None = None,
+        recorder: Recorder | None = None,
+    ) -> None:
+        self.game = game
+        self.seed = seed
+        self.config = dict(config or {})
+        self.recorder = recorder
+        self._start()
+
+    # -- building ---------------------------------------------------------
+
+    @classmethod
+    def resume(
+        cls,
+        game: Game,
+        seed: int,
+        config: dict[str, Any] | None,
+        steps: Iterable[Step],
+        recorder: Recorder | None = None,
+    ) -> Driver:
+        """The session as it stood after ``steps``; ReplayDivergence if the game asks otherwise."""
+        driver = cls(game, seed, config)
+        driver._feed(steps)
+        driver.recorder = recorder
+        return driver
+
+    def _start(self) -> None:
+        self.state: Any = self.game.new_state(self.seed, self.config)
+        self.steps: list[Step] = []
+        self.result: Any = None
+        self.pending: Prompt | None = None
+        self._gen = self.game.procedure(self.state)
+        self._send(None, first=True)
+
+    def _send(self, value: Answer, first: bool = False) -> None:
+        try:
+            self.pending = next(self._gen) if first else self._gen.send(value)
+        except StopIteration as stop:
+            self.pending = None
+            self.result = stop.value
+
+    def _feed(self, steps: Iterable[Step]) -> None:
+        for step in steps:
+            i = len(self.steps)
+            if self.pending != step.prompt:
+                asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
+                raise ReplayDivergence(
+                    i, f"Step {i + 1}: the log has '{step.prompt.describe()}' but the game asks {asked}."
+                )
+            self._send(step.prompt.check(step.answer))
+            self.steps.append(step)
+
+    def _rebuild(self, steps: list[Step]) -> None:
+        recorder, self.recorder = self.recorder, None
+        try:
+            self._start()
+            self._feed(steps)
+        finally:
+            self.recorder = recorder
+
+    # -- state ------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.pending is None
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.game.snapshot(self.state)
+
+    # -- answering --------------------------------------------------------
+
+    def submit(self, value: Any, source: str) -> Step:
+        """Answer the waiting prompt; BadAnswer (nothing changed) if it does not fit."""
+        prompt = self._waiting()
+        if source not in SOURCES:
+            raise ValueError(f"unknown answer source {source!r}")
+        answer = prompt.check(value)
+        turn, phase = self.game.where(self.state)
+        step = Step(prompt, answer, source)
+        before = list(self.steps)
+        try:
+            self._send(answer)
+        except Exception as exc:
+            self._rebuild(before)
+            raise EngineFault(
+                f"The game engine failed on that answer ({exc}); nothing was recorded."
+            ) from exc
+        if self.recorder is not None:
+            snap = self.snapshot()
+            record = Record(
+                len(before),
+                step,
+                turn,
+                phase,
+                digest(snap),
+                snap,
+                self.finished,
+                self.game.summary(self.state),
+            )
+            try:
+                self.recorder.record(record)
+            except BaseException:
+                self._rebuild(before)
+                raise
+        self.steps.append(step)
+        return step
+
+    def type(self, text: str) -> Step:
+        """Answer with text a person typed: dice from the table, a choice, or free text."""
+        prompt = self._waiting()
+        answer = prompt.parse(text)
+        source = {"roll": "physical", "tell": "ack"}.get(prompt.kind, "player")
+        return self.submit(answer, source)
+
+    def roll(self) -> Step:
+        """Let the app roll the dice the waiting Roll prompt asks for."""
+        prompt = self._waiting()
+        if not isinstance(prompt, Roll):
+            raise BadAnswer("Nothing is being rolled now, so the app has nothing to roll.")
+        return self.submit(app_roll(self.seed, len(self.steps), prompt.n, prompt.sides), "app")
+
+    def ack(self) -> Step:
+        """Confirm the waiting instruction was carried out on the board."""
+        prompt = self._waiting()
+        if not isinstance(prompt, Tell):
+            raise BadAnswer("There is no instruction waiting to be confirmed.")
+        return self.submit(None, "ack")
+
+    def _waiting(self) -> Prompt:
+        if self.pending is None:
+            raise BadAnswer("This session has ended; nothing more is asked.")
+        return self.pending
+
+    # -- undo and correction ----------------------------------------------
+
+    def undo(self) -> Step | None:
+        """Take back the last answer; None when there is nothing to take back."""
+        if not self.steps:
+            return None
+        last = self.steps[-1]
+        self._rewind(len(self.steps) - 1)
+        return last
+
+    def _rewind(self, index: int) -> None:
+        """Go back to the state before step ``index``, durably."""
+        before = list(self.steps)
+        self._rebuild(before[:index])
+        if self.recorder is not None:
+            try:
+                self.recorder.rewind(
+                    index, self.snapshot(), self.finished, self.game.summary(self.state)
+                )
+            except BaseException:
+                self._rebuild(before)
+                raise
+
+    def correct(self, index: int, value: Any, source: str) -> Correction:
+        """Replace answer ``index`` and re-run, keeping later answers still asked the same way.
+
+        Later answers are matched in order: an answer is kept while the game asks
+        the very prompt it answered. A new instruction is acknowledged and reported
+        in ``new_tells`` (the board change the correction implies); an instruction
+        no longer given is dropped. At the first die or choice asked differently the
+        reuse stops, and the user is asked from there on: an old answer is never
+        applied to a different question.
+        """
+        if not 0 <= index < len(self.steps):
+            raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
+        old = list(self.steps)
+        old[index].prompt.check(value)
+        self._rewind(index)
+        self.submit(value, source)
+        report = Correction(index)
+        tail = old[index + 1 :]
+        p = 0
+        while self.pending is not None and p < len(tail):
+            asked = self.pending
+            if tail[p].prompt == asked:
+                self.submit(tail[p].answer, tail[p].source)
+                report.reused += 1
+                p += 1
+            elif isinstance(asked, Tell):
+                self.submit(None, "ack")
+                report.new_tells.append(asked)
+            elif isinstance(tail[p].prompt, Tell):
+                report.dropped.append(tail[p])
+                p += 1
+            else:
+                break
+        report.dropped.extend(tail[p:])
+        return report
+
+
+def verify(
+    game: Game,
+    seed: int,
+    config: dict[str, Any] | None,
+    steps: list[Step],
+    digests: list[str],
+    final: dict[str, Any] | None,
+) -> Driver:
+    """Re-run a logged session and check it reproduces every logged state.
+
+    Raises ReplayDivergence at the first step whose prompt or resulting state
+    differs from the log, or if the final state differs from ``final``.
+    """
+    driver = Driver(game, seed, config)
+    for i, (step, logged) in enumerate(zip(steps, digests, strict=True)):
+        driver._feed([step])
+        got = digest(driver.snapshot())
+        if got != logged:
+            raise ReplayDivergence(
+                i, f"Step {i + 1}: '{step.prompt.describe()}' now leads to a different state."
+            )
+    if final is not None and driver.snapshot() != final:
+        raise ReplayDivergence(len(steps), "The replayed final state differs from the stored one.")
+    return driver

@@ -1,0 +1,202 @@
+"""The prompts a game procedure yields, and how a typed answer to each is checked.
+
+A procedure is a generator: it yields a prompt and receives the answer. Every
+front end (the TUI, the CLI, tests, replay) answers the same prompts, so the
+engine cannot tell physical dice from app dice, or a live game from a replay.
+
+Answers are plain JSON values so the log can store them as they are:
+``Roll`` -> list of ints, ``Choose`` and ``Enter`` -> str, ``Tell`` -> None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Union
+
+
+class BadAnswer(ValueError):
+    """An answer that does not fit its prompt; the message is one sentence for a person."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll ``n`` dice of ``sides`` faces; the answer is the list of faces, in order."""
+
+    n: int = 1
+    sides: int = 6
+    why: str = ""
+
+    kind = "roll"
+
+    @property
+    def label(self) -> str:
+        return f"{self.n}d{self.sides}"
+
+    def check(self, value: Any) -> list[int]:
+        """Return the dice as a list of ints, or raise BadAnswer."""
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise BadAnswer(f"A roll of {self.label} is a list of {self.n} whole numbers.")
+        if len(value) != self.n:
+            raise BadAnswer(f"{self.label} needs {self.n} {_dice(self.n)}, not {len(value)}.")
+        for v in value:
+            if not 1 <= v <= self.sides:
+                raise BadAnswer(f"A d{self.sides} shows 1 to {self.sides}, so {v} cannot be rolled.")
+        return list(value)
+
+    def parse(self, text: str) -> list[int]:
+        """Read dice typed by a person: '3 5', '3,5', or '35' when every die is one digit."""
+        text = text.strip()
+        if not text:
+            raise BadAnswer(f"Type the {self.n} {_dice(self.n)} you rolled, or let the app roll.")
+        parts = [p for p in re.split(r"[\s,;/+-]+", text) if p]
+        if not all(p.isdigit() for p in parts):
+            bad = next(p for p in parts if not p.isdigit())
+            raise BadAnswer(f"'{bad}' is not a die face: type digits, like 3 5.")
+        if len(parts) == 1 and self.n > 1 and self.sides <= 9 and len(parts[0]) == self.n:
+            parts = list(parts[0])  # '35' for 2d6: one digit a die
+        return self.check([int(p) for p in parts])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "sides": self.sides, "why": self.why}
+
+    def describe(self) -> str:
+        return f"Roll {self.label}" + (f": {self.why}" if self.why else "")
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Pick one of ``options``; the answer is the option text."""
+
+    options: tuple[str, ...]
+    why: str = ""
+
+    kind = "choose"
+
+    def __init__(self, options: Any, why: str = "") -> None:
+        object.__setattr__(self, "options", tuple(str(o) for o in options))
+        object.__setattr__(self, "why", why)
+        if not self.options:
+            raise ValueError("Choose needs at least one option")
+
+    def check(self, value: Any) -> str:
+        if isinstance(value, str) and value in self.options:
+            return value
+        raise BadAnswer(f"'{value}' is not one of the choices: {', '.join(self.options)}.")
+
+    def parse(self, text: str) -> str:
+        """Accept an option by its text (any case) or by its number in the list, 1 first."""
+        text = text.strip()
+        if text.isdigit() and 1 <= int(text) <= len(self.options):
+            return self.options[int(text) - 1]
+        folded = {o.casefold(): o for o in self.options}
+        if text.casefold() in folded:
+            return folded[text.casefold()]
+        raise BadAnswer(f"'{text}' is not one of the choices: {', '.join(self.options)}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "options": list(self.options), "why": self.why}
+
+    def describe(self) -> str:
+        return (self.why or "Choose") + f" ({' / '.join(self.options)})"
+
+
+@dataclass(frozen=True)
+class Tell:
+    """An instruction for the physical board; the answer is an acknowledgement (None)."""
+
+    text: str
+
+    kind = "tell"
+
+    def check(self, value: Any) -> None:
+        if value is not None:
+            raise BadAnswer("An instruction is only acknowledged; it takes no answer.")
+        return None
+
+    def parse(self, text: str) -> None:
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text}
+
+    def describe(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Free text that must match ``pattern`` (a regular expression, matched whole).
+
+    ``hint`` is the sentence shown when the text does not match; an empty answer
+    takes ``default`` when there is one.
+    """
+
+    why: str
+    pattern: str
+    hint: str
+    default: str = ""
+
+    kind = "enter"
+
+    def check(self, value: Any) -> str:
+        if not isinstance(value, str) or not re.fullmatch(self.pattern, value.strip()):
+            raise BadAnswer(self.hint)
+        return value.strip()
+
+    def parse(self, text: str) -> str:
+        text = text.strip() or self.default
+        return self.check(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "why": self.why,
+            "pattern": self.pattern,
+            "hint": self.hint,
+            "default": self.default,
+        }
+
+    def describe(self) -> str:
+        return self.why
+
+
+Prompt = Union[Roll, Choose, Tell, Enter]
+Answer = Union[list[int], str, None]
+
+
+def prompt_from_dict(data: dict[str, Any]) -> Prompt:
+    """Rebuild a prompt from its logged form; raise ValueError on anything else."""
+    kind = data.get("kind")
+    try:
+        if kind == "roll":
+            return Roll(int(data["n"]), int(data["sides"]), str(data.get("why", "")))
+        if kind == "choose":
+            return Choose(list(data["options"]), str(data.get("why", "")))
+        if kind == "tell":
+            return Tell(str(data["text"]))
+        if kind == "enter":
+            return Enter(
+                str(data["why"]), str(data["pattern"]), str(data["hint"]), str(data.get("default", ""))
+            )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a logged {kind} prompt lacks a field: {exc}") from None
+    raise ValueError(f"unknown prompt kind {kind!r}")
+
+
+def _dice(n: int) -> str:
+    return "die" if n == 1 else "dice"
+
+
+__all__ = [
+    "Answer",
+    "BadAnswer",
+    "Choose",
+    "Enter",
+    "Prompt",
+    "Roll",
+    "Tell",
+    "prompt_from_dict",
+]

@@ -1,0 +1,335 @@
+"""The store: sessions and their logs in SQLite, through SQLModel.
+
+Opening runs the standard-library checks of ``preflight`` and then the Alembic
+migrations up to the head. Every answered prompt is committed in one short
+transaction (event row plus the session's summary row) before the next prompt
+is shown; WAL with synchronous=NORMAL keeps that well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, event, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.pool import StaticPool
+from sqlmodel import create_engine
+
+from companion.driver import Record, Step
+from companion.errors import StoreError
+from companion.prompts import prompt_from_dict
+from companion.store import preflight
+from companion.store.models import EventRow, SessionRow
+
+S = SessionRow.__table__  # type: ignore[attr-defined]
+E = EventRow.__table__  # type: ignore[attr-defined]
+
+
+def now() -> datetime:
+    """The current time, in UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    game: str
+    seed: int
+    dice_mode: str
+    status: str
+    started: datetime
+    last_activity: datetime
+    ended: datetime | None
+    steps: int
+    summary: str
+    config: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "seed": self.seed,
+            "dice_mode": self.dice_mode,
+            "status": self.status,
+            "started": _iso(self.started),
+            "last_activity": _iso(self.last_activity),
+            "ended": _iso(self.ended) if self.ended else None,
+            "steps": self.steps,
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    """One row of the event table as read back."""
+
+    seq: int
+    step: int
+    kind: str
+    turn: int | None
+    phase: str | None
+    prompt: dict[str, Any] | None
+    answer: Any
+    source: str | None
+    digest: str | None
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "step": self.step,
+            "kind": self.kind,
+            "turn": self.turn,
+            "phase": self.phase,
+            "prompt": self.prompt,
+            "answer": self.answer,
+            "source": self.source,
+            "at": _iso(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class Log:
+    """The effective log of a session: the steps that stand, with their state digests."""
+
+    steps: list[Step]
+    digests: list[str]
+    events: list[EventInfo]  # the effective steps' rows, in step order
+
+
+def _iso(dt: datetime) -> str:
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.isoformat(timespec="seconds")
+
+
+def _session_info(row: Any) -> SessionInfo:
+    return SessionInfo(
+        id=row.id,
+        game=row.game,
+        seed=row.seed,
+        dice_mode=row.dice_mode,
+        status=row.status,
+        started=row.started,
+        last_activity=row.last_activity,
+        ended=row.ended,
+        steps=row.steps,
+        summary=row.summary,
+        config=json.loads(row.config or "{}"),
+    )
+
+
+class Store:
+    """A database of sessions. Every method raises StoreError with one sentence on failure."""
+
+    def __init__(self, path: str | None = None, timeout: float = preflight.DEFAULT_TIMEOUT) -> None:
+        self.path = preflight.resolve(path)
+        revision = preflight.check(self.path, timeout)
+        self.engine = self._engine(timeout)
+        if revision != preflight.HEAD:
+            self._migrate()
+
+    def _engine(self, timeout: float) -> Engine:
+        if self.path == ":memory:":
+            engine = create_engine(
+                "sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool
+            )
+        else:
+            engine = create_engine(
+                f"sqlite:///{self.path}",
+                connect_args={"timeout": timeout, "check_same_thread": False},
+            )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_con: Any, _record: Any) -> None:
+            cur = dbapi_con.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+
+    def _migrate(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", "companion.store:migrations")
+        with self._guard(), self.engine.begin() as con:
+            cfg.attributes["connection"] = con
+            command.upgrade(cfg, "head")
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except IntegrityError:
+            raise StoreError(
+                f"The database {self.path} was changed by another Tabletop Companion at the "
+                "same time; reopen the session to continue."
+            ) from None
+        except DBAPIError as exc:
+            raise preflight.explain(exc.orig or exc, self.path) from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- sessions -----------------------------------------------------------
+
+    def create_session(self, game: str, seed: int, config: dict[str, Any] | None = None) -> int:
+        t = now()
+        with self._guard(), self.engine.begin() as con:
+            result = con.execute(
+                insert(S).values(
+                    game=game,
+                    seed=seed,
+                    dice_mode="",
+                    status="active",
+                    started=t,
+                    last_activity=t,
+                    steps=0,
+                    summary="",
+                    config=json.dumps(config or {}),
+                    state="{}",
+                )
+            )
+            return int(result.inserted_primary_key[0])
+
+    def session(self, session_id: int) -> SessionInfo:
+        with self._guard(), self.engine.connect() as con:
+            row = con.execute(select(S).where(S.c.id == session_id)).first()
+        if row is None:
+            raise StoreError(f"There is no session {session_id} in {self.path}.")
+        return _session_info(row)
+
+    def sessions(self, game: str | None = None, status: str | None = None) -> list[SessionInfo]:
+        """Sessions, most recently active first."""
+        query = select(S).order_by(S.c.last_activity.desc(), S.c.id.desc())
+        if game:
+            query = query.where(S.c.game == game)
+        if status:
+            query = query.where(S.c.status == status)
+        with self._guard(), self.engine.connect() as con:
+            return [_session_info(r) for r in con.execute(query)]
+
+    def state(self, session_id: int) -> dict[str, Any]:
+        """The stored snapshot of the session's state after its last step."""
+        with self._guard(), self.engine.connect() as con:
+            text = con.execute(select(S.c.state).where(S.c.id == session_id)).scalar()
+        if text is None:
+            raise StoreError(f"There is no session {session_id} in {self.path}.")
+        return dict(json.loads(text))
+
+    # -- events -------------------------------------------------------------
+
+    def events(self, session_id: int) -> list[EventInfo]:
+        """Every event row of a session, rewinds included, in order."""
+        query = select(E).where(E.c.session_id == session_id).order_by(E.c.seq)
+        with self._guard(), self.engine.connect() as con:
+            rows = con.execute(query).all()
+        return [
+            EventInfo(
+                seq=r.seq,
+                step=r.step,
+                kind=r.kind,
+                turn=r.turn,
+                phase=r.phase,
+                prompt=json.loads(r.prompt),
+                answer=json.loads(r.answer),
+                source=r.source,
+                digest=r.digest,
+                at=r.at,
+            )
+            for r in rows
+        ]
+
+    def log(self, session_id: int) -> Log:
+        """The effective log: the answers that stand after every rewind."""
+        kept: list[EventInfo] = []
+        for ev in self.events(session_id):
+            del kept[ev.step :]
+            if ev.kind == "answer":
+                kept.append(ev)
+        try:
+            steps = [Step(prompt_from_dict(e.prompt or {}), e.answer, e.source or "") for e in kept]
+        except ValueError as exc:
+            raise StoreError(f"Session {session_id} has a damaged log entry: {exc}.") from None
+        return Log(steps, [e.digest or "" for e in kept], kept)
+
+    def recorder(self, session_id: int) -> SessionRecorder:
+        return SessionRecorder(self, session_id)
+
+
+class SessionRecorder:
+    """Commits one session's steps as the driver makes them (the driver's Recorder)."""
+
+    def __init__(self, store: Store, session_id: int) -> None:
+        self.store = store
+        self.session_id = session_id
+        with store._guard(), store.engine.connect() as con:
+            last = con.execute(
+                select(func.max(E.c.seq)).where(E.c.session_id == session_id)
+            ).scalar()
+            self.dice_mode = con.execute(
+                select(S.c.dice_mode).where(S.c.id == session_id)
+            ).scalar() or ""
+        self.next_seq = 0 if last is None else last + 1
+
+    def record(self, record: Record) -> None:
+        step = record.step
+        t = now()
+        mode = self.dice_mode
+        if step.prompt.kind == "roll":
+            mode = step.source if mode in ("", step.source) else "mixed"
+        self._write(
+            dict(
+                step=record.index,
+                kind="answer",
+                turn=record.turn,
+                phase=record.phase,
+                prompt=json.dumps(step.prompt.to_dict(), ensure_ascii=False),
+                answer=json.dumps(step.answer),
+                source=step.source,
+                digest=record.digest,
+                at=t,
+            ),
+            dict(
+                dice_mode=mode,
+                last_activity=t,
+                steps=record.index + 1,
+                summary=record.summary,
+                state=json.dumps(record.snapshot, ensure_ascii=False),
+                status="finished" if record.finished else "active",
+                ended=t if record.finished else None,
+            ),
+        )
+        self.dice_mode = mode
+
+    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
+        t = now()
+        self._write(
+            dict(step=index, kind="rewind", at=t),
+            dict(
+                last_activity=t,
+                steps=index,
+                summary=summary,
+                state=json.dumps(snapshot, ensure_ascii=False),
+                status="finished" if finished else "active",
+                ended=t if finished else None,
+            ),
+        )
+
+    def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:
+        store = self.store
+        with store._guard(), store.engine.begin() as con:
+            con.execute(
+                insert(E).values(session_id=self.session_id, seq=self.next_seq, **event_values)
+            )
+            con.execute(update(S).where(S.c.id == self.session_id).values(**session_values))
+        self.next_seq += 1

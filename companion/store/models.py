@@ -1,0 +1,59 @@
+"""The two tables: one row per session, one append-only row per logged event.
+
+The schema itself is created and changed only by the Alembic migrations in
+``companion/store/migrations``; these models must match them (a test checks).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class SessionRow(SQLModel, table=True):
+    """A game (or dice tray) session."""
+
+    __tablename__ = "session"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(index=True)
+    seed: int
+    dice_mode: str = ""  # '', 'physical', 'app' or 'mixed': the sources of its dice so far
+    status: str = Field(default="active", index=True)  # 'active' or 'finished'
+    started: datetime
+    last_activity: datetime
+    ended: datetime | None = None
+    steps: int = 0  # answered prompts in the effective log
+    summary: str = ""
+    config: str = "{}"  # JSON
+    state: str = "{}"  # JSON snapshot of the state after the last step
+
+
+class EventRow(SQLModel, table=True):
+    """One answered prompt ('answer') or one withdrawal of steps ('rewind').
+
+    Rows are never changed or deleted. The effective log is rebuilt by reading
+    them in ``seq`` order: an answer at ``step`` s replaces whatever stood at s
+    and after; a rewind at ``step`` k withdraws every step from k on.
+    """
+
+    __tablename__ = "event"
+    __table_args__ = (
+        # SQLite backs the constraint with an index on (session_id, seq): reads use it.
+        UniqueConstraint("session_id", "seq", name="uq_event_session_seq"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id")
+    seq: int
+    step: int
+    kind: str  # 'answer' or 'rewind'
+    turn: int | None = None
+    phase: str | None = None
+    prompt: str = "null"  # JSON
+    answer: str = "null"  # JSON
+    source: str | None = None  # 'physical', 'app', 'player', 'ack'
+    digest: str | None = None  # fingerprint of the state after this event
+    at: datetime

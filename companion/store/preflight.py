@@ -1,0 +1,126 @@
+"""Opening checks on the database file with the standard library alone.
+
+They run before the TUI or a CLI command starts, cost a few milliseconds, and
+turn every way a database can be unusable into one sentence (StoreError):
+a folder that cannot be written, a file that is not a database or is corrupt,
+a database locked by another program, a schema newer than this app.
+SQLAlchemy, SQLModel and Alembic are not imported here: they are slow to load
+and stay off the path to the first screen.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from companion.errors import StoreError
+
+#: Every schema revision this app knows, oldest first; the last is the head.
+REVISIONS = ("0001",)
+HEAD = REVISIONS[-1]
+OUR_TABLES = {"session", "event", "alembic_version"}
+SQLITE_MAGIC = b"SQLite format 3\x00"
+DEFAULT_TIMEOUT = 5.0
+
+
+def default_path() -> Path:
+    """The database in the user's data folder, unless COMPANION_DB names another."""
+    env = os.environ.get("COMPANION_DB")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("tabletop-companion", appauthor=False) / "companion.db"
+
+
+def resolve(db: str | None) -> str:
+    """The database to use: --db, else COMPANION_DB, else the default; ':memory:' as is."""
+    if db == ":memory:":
+        return db
+    return str(Path(db).expanduser() if db else default_path())
+
+
+def explain(exc: BaseException, path: str) -> StoreError:
+    """One sentence for an sqlite3 error met while using ``path``."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            f"The database {path} is locked by another program; close the other "
+            "Tabletop Companion (or the program using it) and try again."
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"The database {path} is read-only; make it writable or choose another with --db.")
+    if "unable to open" in text:
+        return StoreError(f"The database {path} cannot be opened or created; check that its folder exists and is writable.")
+    if "not a database" in text:
+        return StoreError(f"{path} is not a Tabletop Companion database (it is not an SQLite file); choose another with --db.")
+    if "malformed" in text or "corrupt" in text:
+        return StoreError(f"The database {path} is corrupt; restore a copy or choose another with --db.")
+    if "full" in text:
+        return StoreError(f"The disk holding {path} is full; free some space and try again.")
+    if "i/o" in text:
+        return StoreError(f"The database {path} could not be read or written (disk error).")
+    return StoreError(f"The database {path} cannot be used: {exc}.")
+
+
+def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
+    """Make sure ``path`` can be used; return its schema revision (None when new).
+
+    Creates the folder and an empty WAL database when there is none. Raises
+    StoreError with one sentence otherwise.
+    """
+    if path == ":memory:":
+        return None
+    file = Path(path)
+    if file.is_dir():
+        raise StoreError(f"{path} is a folder, not a database file; give a file name with --db.")
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise StoreError(
+            f"Cannot create the database {path}: part of its folder path is a file, not a folder."
+        ) from None
+    except OSError as exc:
+        raise StoreError(
+            f"Cannot create the folder {file.parent} for the database ({exc.strerror or exc})."
+        ) from None
+    if file.exists():
+        try:
+            with file.open("rb") as fh:
+                head = fh.read(16)
+        except OSError as exc:
+            raise StoreError(f"The database {path} cannot be read: {exc.strerror or exc}.") from None
+        if head and head != SQLITE_MAGIC:
+            raise StoreError(
+                f"{path} is not a Tabletop Companion database (it is not an SQLite file); "
+                "choose another with --db."
+            )
+    try:
+        con = sqlite3.connect(path, timeout=timeout)
+    except sqlite3.Error as exc:
+        raise explain(exc, path) from None
+    try:
+        con.execute("PRAGMA journal_mode=WAL")
+        # Taking the write lock now finds another writer before the user plays a step.
+        con.execute("BEGIN IMMEDIATE")
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        revision = None
+        if "alembic_version" in tables:
+            row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+            revision = row[0] if row else None
+        con.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        raise explain(exc, path) from None
+    finally:
+        con.close()
+    if tables - OUR_TABLES and not tables & {"session", "alembic_version"}:
+        raise StoreError(
+            f"{path} is the database of another program, not Tabletop Companion's; choose another with --db."
+        )
+    if revision is not None and revision not in REVISIONS:
+        raise StoreError(
+            f"The database {path} was written by a newer Tabletop Companion (schema {revision}); "
+            "upgrade the app to open it."
+        )
+    return revision

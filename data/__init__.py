@@ -1,0 +1,1 @@
+"""Game data files (TOML), installed inside the package as ``companion.data``."""
