@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from companion.datafiles import load_shipped
 from companion.games import Procedure
-from companion.prompts import Enter, Roll
+from companion.prompts import BadAnswer, Enter, Roll
 
 MAX_DICE = 20
 MAX_SIDES = 100
@@ -62,6 +62,15 @@ def parse_spec(text: str) -> tuple[int, int, str]:
     return n, sides, label or f"{n}d{sides}"
 
 
+def roll_for(text: str) -> Roll:
+    """The Roll a dice spec asks for; BadAnswer with SPEC_HINT if it is not one."""
+    text = text.strip()
+    if text.casefold() == "end" or not re.fullmatch(SPEC_PATTERN, text):
+        raise BadAnswer(SPEC_HINT)
+    n, sides, label = parse_spec(text)
+    return Roll(n, sides, label)
+
+
 @dataclass
 class TrayRoll:
     label: str
@@ -98,10 +107,10 @@ class DiceTray:
             if text.casefold() == "end":
                 state.ended = True
                 return self.summary(state)
-            n, sides, label = parse_spec(text)
-            values = yield Roll(n, sides, label)
-            state.rolls.append(TrayRoll(label, n, sides, list(values)))
-            state.next_spec = f"{n}d{sides} {label}"
+            roll = roll_for(text)
+            values = yield roll
+            state.rolls.append(TrayRoll(roll.why, roll.n, roll.sides, list(values)))
+            state.next_spec = f"{roll.n}d{roll.sides} {roll.why}"
 
     def snapshot(self, state: TrayState) -> dict[str, Any]:
         return asdict(state)

@@ -9,7 +9,7 @@ is shown; WAL with synchronous=NORMAL keeps that well under a millisecond.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -127,8 +127,14 @@ def _session_info(row: Any) -> SessionInfo:
 class Store:
     """A database of sessions. Every method raises StoreError with one sentence on failure."""
 
-    def __init__(self, path: str | None = None, timeout: float = preflight.DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        timeout: float = preflight.DEFAULT_TIMEOUT,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.path = preflight.resolve(path)
+        self.now = clock or now  # tests and snapshots fix the clock
         revision = preflight.check(self.path, timeout)
         self.engine = self._engine(timeout)
         if revision != preflight.HEAD:
@@ -183,7 +189,7 @@ class Store:
     # -- sessions -----------------------------------------------------------
 
     def create_session(self, game: str, seed: int, config: dict[str, Any] | None = None) -> int:
-        t = now()
+        t = self.now()
         with self._guard(), self.engine.begin() as con:
             result = con.execute(
                 insert(S).values(
@@ -283,7 +289,7 @@ class SessionRecorder:
 
     def record(self, record: Record) -> None:
         step = record.step
-        t = now()
+        t = self.store.now()
         mode = self.dice_mode
         if step.prompt.kind == "roll":
             mode = step.source if mode in ("", step.source) else "mixed"
@@ -312,7 +318,7 @@ class SessionRecorder:
         self.dice_mode = mode
 
     def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
-        t = now()
+        t = self.store.now()
         self._write(
             dict(step=index, kind="rewind", at=t),
             dict(

@@ -1,0 +1,144 @@
+"""The Textual application: screens, the store handle, and the command palette.
+
+The store (SQLAlchemy, SQLModel, Alembic) is opened in a thread after the first
+screen is up, so start-up costs no more than a bare Textual app.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from companion.errors import CompanionError
+from screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
+
+
+class CompanionApp(App[None]):
+    """Tabletop Companion."""
+
+    TITLE = "Tabletop Companion"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("q", "quit", "Quit")]
+
+    def __init__(
+        self,
+        db_path: str = ":memory:",
+        seed: int = 0,
+        clock: Callable[[], Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.db_path = db_path
+        self.seed = seed
+        self.clock = clock
+        self._store: Store | None = None
+        self._store_error: CompanionError | None = None
+        self._store_lock = threading.Lock()
+
+    def on_mount(self) -> None:
+        self.push_screen(HomeScreen())
+        self.run_worker(self._open_store_in_background, thread=True, exit_on_error=False)
+
+    def _open_store_in_background(self) -> None:
+        try:
+            self.store()
+        except CompanionError:
+            pass  # kept in _store_error; the home screen shows it
+        self.call_from_thread(self._store_opened)
+
+    def _store_opened(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.show_sessions()
+
+    @property
+    def store_ready(self) -> bool:
+        return self._store is not None
+
+    @property
+    def store_error(self) -> CompanionError | None:
+        return self._store_error
+
+    def store(self) -> Store:
+        """The open store; opens it on first use. StoreError (one sentence) if it cannot be."""
+        with self._store_lock:
+            if self._store is None:
+                if self._store_error is not None:
+                    raise self._store_error
+                from companion.store.db import Store
+
+                try:
+                    self._store = Store(self.db_path, clock=self.clock)
+                except CompanionError as exc:
+                    self._store_error = exc
+                    raise
+            return self._store
+
+    # -- actions reachable from every screen and the palette ---------------------
+
+    def action_dice_tray(self) -> None:
+        self.start_game("dice")
+
+    def action_history(self) -> None:
+        from screens.history import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
+    def start_game(self, game_id: str) -> None:
+        """Open a new session of ``game_id``."""
+        from companion import games
+
+        try:
+            games.load(game_id)
+            store = self.store()
+            session_id = store.create_session(game_id, self.seed)
+        except KeyError as exc:
+            self.notify(exc.args[0], severity="warning")
+            return
+        except CompanionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.open_session(session_id)
+
+    def open_session(self, session_id: int) -> None:
+        """Show the screen of a session, resumed at its last answered prompt."""
+        from companion import games
+
+        try:
+            info = self.store().session(session_id)
+            games.load(info.game)
+        except KeyError as exc:
+            self.notify(exc.args[0], severity="warning")
+            return
+        except CompanionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if info.game == "dice":
+            from screens.dicetray import DiceTrayScreen
+
+            self.push_screen(DiceTrayScreen(session_id))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
+        yield SystemCommand("History", "Every session, to read or resume", self.action_history)
+        yield from screen_commands(screen)
+        yield from super().get_system_commands(screen)
+
+
+def screen_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """The palette entries of the current screen's own key bindings, so every action is reachable."""
+    for binding in getattr(screen, "BINDINGS", []):
+        if isinstance(binding, Binding) and binding.description and binding.show:
+            action = binding.action
+
+            async def run(action: str = action) -> None:
+                await screen.run_action(action)
+
+            yield SystemCommand(binding.description, f"Key: {binding.key}", run)

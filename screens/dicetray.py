@@ -1,0 +1,248 @@
+"""The Dice tray screen: pick NdS and a label, type the dice rolled on the table or press r.
+
+Every roll goes through the driver, so it is logged with its source (physical
+or app) before it appears in the list, and the session resumes where it stood.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.dicetray import GAME, parse_spec, presets, roll_for
+from companion.driver import Driver
+from companion.errors import CompanionError
+from companion.prompts import BadAnswer, Enter, Roll
+
+SOURCE_TEXT = {"physical": "table", "app": "app"}
+
+
+class ValuesInput(Input):
+    """The input for the faces rolled; r here asks the app to roll instead."""
+
+    BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
+
+
+class DiceTrayScreen(Screen[None]):
+    """One dice tray session."""
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll (app)"),
+        Binding("ctrl+z", "undo", "Undo roll", priority=True),
+        Binding("ctrl+o", "end_session", "End session", priority=True),
+        Binding("escape", "back", "Back"),
+        *(Binding(str(i), f"preset({i})", show=False) for i in range(1, 10)),
+    ]
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.driver: Driver | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="tray-body"):
+            with Vertical(classes="panel", id="presets-panel"):
+                yield Static("Quick picks", classes="panel-title")
+                yield OptionList(
+                    *(
+                        Option(f"[b]{i}[/b] {p.dice:<5} {p.label}", id=str(i))
+                        for i, p in enumerate(presets(), start=1)
+                    ),
+                    id="presets",
+                )
+            with Vertical(id="tray-main"):
+                yield Static(id="tray-prompt")
+                with Horizontal(id="tray-form"):
+                    yield Label("Dice", classes="field-label")
+                    yield Input(placeholder="2d6", id="dice")
+                    yield Label("Label", classes="field-label")
+                    yield Input(placeholder="what the roll is for", id="label")
+                    yield Label("Values", classes="field-label")
+                    yield ValuesInput(placeholder="e.g. 3 5, or r", id="values")
+                yield Static(id="tray-message")
+                yield DataTable(id="rolls", cursor_type="row", zebra_stripes=True)
+                yield Static(id="tray-summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app: Any = self.app
+        self.sub_title = f"Dice tray · session {self.session_id}"
+        table = self.query_one("#rolls", DataTable)
+        table.add_column("#", key="n")
+        table.add_column("Label", key="label")
+        table.add_column("Dice", key="dice")
+        table.add_column("Values", key="values")
+        table.add_column("Total", key="total")
+        table.add_column("Source", key="source")
+        try:
+            store = app.store()
+            info = store.session(self.session_id)
+            log = store.log(self.session_id)
+            self.driver = Driver.resume(
+                GAME, info.seed, info.config, log.steps, store.recorder(self.session_id)
+            )
+        except CompanionError as exc:
+            app.notify(str(exc), severity="error")
+            app.pop_screen()
+            return
+        self._fill_fields()
+        self._show()
+        self.query_one("#values", Input).focus()
+
+    # -- showing ---------------------------------------------------------------
+
+    def _fill_fields(self) -> None:
+        """Put the dice and label the session waits for into the fields."""
+        assert self.driver is not None
+        pending = self.driver.pending
+        if isinstance(pending, Roll):
+            dice, label = f"{pending.n}d{pending.sides}", pending.why
+        else:
+            n, sides, label = parse_spec(self.driver.state.next_spec)
+            dice = f"{n}d{sides}"
+        self.query_one("#dice", Input).value = dice
+        self.query_one("#label", Input).value = label
+
+    def _show(self, message: str = "", error: bool = False) -> None:
+        assert self.driver is not None
+        driver = self.driver
+        prompt = self.query_one("#tray-prompt", Static)
+        if driver.finished:
+            prompt.update(f"[b]This session has ended[/b] ({GAME.summary(driver.state)}). Escape goes back.")
+            for field in self.query(Input):
+                field.disabled = True
+        elif isinstance(driver.pending, Roll):
+            p = driver.pending
+            prompt.update(
+                f"[b]Roll {p.n}d{p.sides} · {p.why}[/b]: type the dice rolled on the table and press "
+                "Enter, or press [b]r[/b] and the app rolls."
+            )
+        else:
+            prompt.update(
+                "[b]Pick the dice and a label[/b], then type the values rolled on the table (Enter) "
+                "or press [b]r[/b] and the app rolls."
+            )
+        style = "b red" if error else "green"
+        self.query_one("#tray-message", Static).update(f"[{style}]{message}[/]" if message else "")
+        self._fill_table()
+
+    def _fill_table(self) -> None:
+        assert self.driver is not None
+        table = self.query_one("#rolls", DataTable)
+        table.clear()
+        roll_steps = [s for s in self.driver.steps if s.prompt.kind == "roll"]
+        rolls = self.driver.state.rolls
+        for i, (roll, step) in enumerate(zip(rolls, roll_steps, strict=True), start=1):
+            table.add_row(
+                str(i),
+                roll.label,
+                f"{roll.n}d{roll.sides}",
+                " ".join(str(v) for v in roll.values),
+                str(roll.total),
+                SOURCE_TEXT.get(step.source, step.source),
+                key=str(i),
+            )
+        if rolls:
+            table.move_cursor(row=len(rolls) - 1)
+        typed = sum(1 for s in roll_steps if s.source == "physical")
+        self.query_one("#tray-summary", Static).update(
+            f"{len(rolls)} roll{'s' if len(rolls) != 1 else ''}: {typed} typed from the table, "
+            f"{len(rolls) - typed} rolled by the app."
+        )
+
+    # -- answering -------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "values":
+            self._answer(event.value)
+        else:
+            self.query_one("#values", Input).focus()
+
+    def action_roll(self) -> None:
+        self._answer(None)
+
+    def _answer(self, typed: str | None) -> None:
+        """Answer the spec (if asked) and then the dice: typed values, or the app's roll (None)."""
+        driver = self.driver
+        if driver is None or driver.finished:
+            return
+        dice = self.query_one("#dice", Input).value.strip()
+        label = self.query_one("#label", Input).value.strip()
+        spec = f"{dice} {label}".strip()
+        try:
+            wanted = roll_for(spec)
+            if typed is not None:
+                wanted.parse(typed)  # check the dice before anything is recorded
+            pending = driver.pending
+            if isinstance(pending, Roll) and (pending.n, pending.sides, pending.why) != (
+                wanted.n,
+                wanted.sides,
+                wanted.why,
+            ):
+                driver.undo()  # the fields changed since the dice were asked for: ask anew
+            if isinstance(driver.pending, Enter):
+                driver.type(spec)
+            step = driver.roll() if typed is None else driver.type(typed)
+        except (BadAnswer, CompanionError) as exc:
+            self._show(str(exc), error=True)
+            return
+        values = " ".join(str(v) for v in step.answer or [])
+        who = "rolled by the app" if step.source == "app" else "typed from the table"
+        self.query_one("#values", Input).value = ""
+        self._show(f"Logged {wanted.why}: {values} ({who}).")
+
+    def action_undo(self) -> None:
+        driver = self.driver
+        if driver is None:
+            return
+        try:
+            while driver.steps:
+                step = driver.undo()
+                if step is not None and step.prompt.kind == "roll":
+                    values = " ".join(str(v) for v in step.answer or [])
+                    self._fill_fields()
+                    self._show(f"Took back {step.prompt.why}: {values}.")
+                    return
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._show("There is no roll to take back.", error=True)
+
+    def action_end_session(self) -> None:
+        driver = self.driver
+        if driver is None or driver.finished:
+            return
+        try:
+            if isinstance(driver.pending, Roll):
+                driver.undo()  # the dice asked for were never rolled
+            driver.type("end")
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._show("Session ended; it stays in History.")
+
+    def action_preset(self, number: int) -> None:
+        picks = presets()
+        if 1 <= number <= len(picks):
+            self._use_preset(number)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self._use_preset(int(event.option.id))
+
+    def _use_preset(self, number: int) -> None:
+        pick = presets()[number - 1]
+        self.query_one("#dice", Input).value = pick.dice
+        self.query_one("#label", Input).value = pick.label
+        self.query_one("#values", Input).focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+

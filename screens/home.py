@@ -1,0 +1,96 @@
+"""The home screen: the games, the unfinished sessions to resume, and History.
+
+It imports nothing from the store: the list of sessions is filled in when the
+app has opened the database in the background.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.errors import CompanionError
+from companion.games import GAMES
+
+
+class HomeScreen(Screen[None]):
+    """Pick a game, resume a session, or open the history."""
+
+    BINDINGS = [
+        Binding("d", "app.dice_tray", "Dice tray"),
+        Binding("h", "app.history", "History"),
+        Binding("tab", "focus_next", "Next list", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="home-body"):
+            with Vertical(classes="panel", id="games-panel"):
+                yield Static("New game", classes="panel-title")
+                yield OptionList(*self._game_options(), id="games")
+            with Vertical(classes="panel", id="resume-panel"):
+                yield Static("Unfinished sessions", classes="panel-title")
+                yield OptionList(id="sessions")
+                yield Static("Opening the database…", id="home-status")
+        yield Footer()
+
+    @staticmethod
+    def _game_options() -> list[Option]:
+        options = []
+        for g in GAMES:
+            title = g.title if g.module else f"{g.title}  [dim](coming soon)[/]"
+            options.append(Option(f"[b]{title}[/b]\n  {g.blurb}", id=g.id, disabled=g.module is None))
+        return options
+
+    def on_mount(self) -> None:
+        games = self.query_one("#games", OptionList)
+        games.focus()
+        games.highlighted = next(i for i, g in enumerate(GAMES) if g.module)
+
+    def on_screen_resume(self) -> None:
+        self.show_sessions()
+
+    def show_sessions(self) -> None:
+        """Fill the unfinished sessions from the store, or say why it cannot be opened."""
+        app: Any = self.app
+        status = self.query_one("#home-status", Static)
+        listing = self.query_one("#sessions", OptionList)
+        if app.store_error is not None:
+            status.update(f"[b red]{app.store_error}[/]")
+            return
+        if not app.store_ready:
+            return  # still opening; the app calls back when it is ready
+        try:
+            sessions = app.store().sessions(status="active")
+        except CompanionError as exc:
+            status.update(f"[b red]{exc}[/]")
+            return
+        listing.clear_options()
+        for s in sessions[:50]:
+            when = s.last_activity.astimezone().strftime("%d %b %H:%M")
+            listing.add_option(
+                Option(f"#{s.id} {_title(s.game)}  [dim]{when}[/]\n  {s.summary or 'not started'}", id=str(s.id))
+            )
+        status.update(
+            f"{len(sessions)} unfinished session{'s' if len(sessions) != 1 else ''}."
+            if sessions
+            else "No unfinished sessions."
+        )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        app: Any = self.app
+        option_id = event.option.id or ""
+        if event.option_list.id == "games":
+            app.start_game(option_id)
+        elif option_id.isdigit():
+            app.open_session(int(option_id))
+
+
+def _title(game_id: str) -> str:
+    return next((g.title for g in GAMES if g.id == game_id), game_id)
