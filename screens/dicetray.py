@@ -65,7 +65,7 @@ class DiceTrayScreen(Screen[None]):
                     yield Label("Label", classes="field-label")
                     yield Input(placeholder="what the roll is for", id="label")
                     yield Label("Values", classes="field-label")
-                    yield ValuesInput(placeholder="e.g. 3 5, or r", id="values")
+                    yield ValuesInput(placeholder="3 5, or r", id="values")
                 yield Static(id="tray-message")
                 yield DataTable(id="rolls", cursor_type="row", zebra_stripes=True)
                 yield Static(id="tray-summary")
@@ -153,8 +153,8 @@ class DiceTrayScreen(Screen[None]):
             table.move_cursor(row=len(rolls) - 1)
         typed = sum(1 for s in roll_steps if s.source == "physical")
         self.query_one("#tray-summary", Static).update(
-            f"{len(rolls)} roll{'s' if len(rolls) != 1 else ''}: {typed} typed from the table, "
-            f"{len(rolls) - typed} rolled by the app."
+            f"{len(rolls)} roll{'s' if len(rolls) != 1 else ''} · {typed} from the table · "
+            f"{len(rolls) - typed} by the app"
         )
 
     # -- answering -------------------------------------------------------------

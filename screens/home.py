@@ -77,6 +77,8 @@ class HomeScreen(Screen[None]):
             listing.add_option(
                 Option(f"#{s.id} {_title(s.game)}  [dim]{when}[/]\n  {s.summary or 'not started'}", id=str(s.id))
             )
+        if sessions:
+            listing.highlighted = 0
         status.update(
             f"{len(sessions)} unfinished session{'s' if len(sessions) != 1 else ''}."
             if sessions

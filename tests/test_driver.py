@@ -1,0 +1,663 @@
+"""Tests of the driver: determinism, resume and replay, undo, correction, recording and faults."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import dicetray
+from companion.dice import app_roll
+from companion.driver import Driver, EngineFault, Record, Step, digest, verify
+from companion.errors import ReplayDivergence
+from companion.games import Procedure
+from companion.prompts import BadAnswer, Choose, Roll, Tell
+
+TRAY = dicetray.GAME
+
+# -- a tiny game whose later prompts depend on earlier answers ------------------------
+
+ADVANCE = Tell("Advance the army one space.")
+REMOVE = Tell("Remove one enemy block.")
+STANCE = Choose(("attack", "defend"), "Stance")
+BATTLE = Roll(2, 6, "Battle")
+NEXT = Choose(("continue", "stop"), "Next")
+
+
+def morale(battle: list[int]) -> Roll:
+    """The morale roll: one die after a small battle total, two after a big one."""
+    return Roll(1 if sum(battle) < 7 else 2, 6, "Morale")
+
+
+@dataclass
+class SkirmishState:
+    seed: int
+    turn: int = 1
+    phase: str = "stance"
+    stance: str = ""
+    hits: int = 0
+    log: list[list[Any]] = field(default_factory=list)
+    over: bool = False
+
+
+class Skirmish:
+    """Each turn: a stance (attack brings a Tell), a battle roll (10+ brings a Tell),
+    a morale roll whose size depends on the battle, then continue or stop."""
+
+    id = "skirmish"
+    title = "Skirmish"
+
+    def new_state(self, seed: int, config: dict[str, Any]) -> SkirmishState:
+        return SkirmishState(seed)
+
+    def procedure(self, state: SkirmishState) -> Procedure:
+        while True:
+            state.phase = "stance"
+            stance = yield STANCE
+            state.stance = stance
+            if stance == "attack":
+                yield ADVANCE
+            state.phase = "battle"
+            battle = yield BATTLE
+            state.log.append(["battle", stance, list(battle)])
+            if sum(battle) >= 10:
+                yield REMOVE
+                state.hits += 1
+            state.phase = "morale"
+            got = yield morale(battle)
+            state.log.append(["morale", list(got)])
+            state.phase = "end"
+            go = yield NEXT
+            if go == "stop":
+                state.over = True
+                return state.hits
+            state.turn += 1
+
+    def snapshot(self, state: SkirmishState) -> dict[str, Any]:
+        return asdict(state)
+
+    def where(self, state: SkirmishState) -> tuple[int | None, str | None]:
+        return state.turn, state.phase
+
+    def summary(self, state: SkirmishState) -> str:
+        return f"turn {state.turn}, {state.hits} hits" + (", over" if state.over else "")
+
+
+class Faulty(Skirmish):
+    """Skirmish whose engine breaks on a battle of double six."""
+
+    def procedure(self, state: SkirmishState) -> Procedure:
+        stance = yield STANCE
+        state.stance = stance
+        battle = yield BATTLE
+        state.log.append(["battle", stance, list(battle)])
+        if list(battle) == [6, 6]:
+            raise ZeroDivisionError("double six is not in the tables")
+        yield NEXT
+        return 0
+
+
+SKIRMISH = Skirmish()
+
+
+class FakeRecorder:
+    """Keeps what the driver hands over; can be told to fail on one step index."""
+
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.records: list[Record] = []
+        self.rewinds: list[tuple[int, dict[str, Any], bool, str]] = []
+        self.fail_at = fail_at
+
+    def record(self, record: Record) -> None:
+        if record.index == self.fail_at:
+            raise OSError("the disk is full")
+        self.records.append(record)
+
+    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
+        self.rewinds.append((index, snapshot, finished, summary))
+
+
+def play_skirmish(driver: Driver, answers: list[str]) -> None:
+    """Answer by typing each text in turn (Tells take any text)."""
+    for text in answers:
+        driver.type(text)
+
+
+#: Turn 1: defend, battle 3 3 (total 6, no Tell), morale 1d6 = 4, continue;
+#: turn 2: attack (Tell), battle 5 6 (total 11, Tell), morale 2d6 = 2 2, stop.
+SKIRMISH_ANSWERS = ["defend", "3 3", "4", "continue", "attack", "", "5 6", "", "2 2", "stop"]
+
+
+def tray_session(driver: Driver) -> None:
+    """A dice tray session mixing typed and app dice."""
+    driver.type("2d6 Attack")
+    driver.type("3 5")
+    driver.type("")  # the default: the same dice again
+    driver.roll()
+    driver.type("1d20 Save")
+    driver.roll()
+    driver.type("3d6")
+    driver.type("6 6 1")
+
+
+def state_tuple(driver: Driver) -> tuple[list[Step], Any, dict[str, Any]]:
+    return list(driver.steps), driver.pending, driver.snapshot()
+
+
+# -- determinism -----------------------------------------------------------------------
+
+
+def test_same_seed_and_answers_give_the_same_state_and_dice() -> None:
+    a, b = Driver(TRAY, 7), Driver(TRAY, 7)
+    tray_session(a)
+    tray_session(b)
+    assert a.snapshot() == b.snapshot()
+    assert a.steps == b.steps
+    app_a = [s.answer for s in a.steps if s.source == "app"]
+    assert len(app_a) == 2
+    assert app_a == [s.answer for s in b.steps if s.source == "app"]
+
+
+def test_app_dice_are_app_roll_of_seed_and_step() -> None:
+    driver = Driver(TRAY, 1234)
+    tray_session(driver)
+    for i, step in enumerate(driver.steps):
+        if step.source == "app":
+            assert isinstance(step.prompt, Roll)
+            assert step.answer == app_roll(1234, i, step.prompt.n, step.prompt.sides)
+
+
+def test_app_roll_depends_on_seed_and_step() -> None:
+    assert app_roll(5, 3, 4, 6) == app_roll(5, 3, 4, 6)
+    by_step = [app_roll(5, step, 5, 20) for step in range(6)]
+    assert len({tuple(r) for r in by_step}) > 1
+    by_seed = [app_roll(seed, 3, 5, 20) for seed in range(6)]
+    assert len({tuple(r) for r in by_seed}) > 1
+    assert all(1 <= v <= 20 for r in by_step + by_seed for v in r)
+
+
+def test_different_seeds_roll_different_app_dice() -> None:
+    rolls = []
+    for seed in (1, 2):
+        driver = Driver(TRAY, seed)
+        for _ in range(4):
+            driver.type("5d20")
+            driver.roll()
+        rolls.append([s.answer for s in driver.steps if s.source == "app"])
+    assert rolls[0] != rolls[1]
+
+
+def test_resumed_driver_rolls_what_the_uninterrupted_one_would() -> None:
+    live = Driver(TRAY, 99)
+    for _ in range(3):
+        live.type("4d6 Fire")
+        live.roll()
+    for k in (1, 3, 5):  # stop just before each app roll
+        resumed = Driver.resume(TRAY, 99, None, live.steps[:k])
+        assert resumed.pending == live.steps[k].prompt
+        step = resumed.roll()
+        assert step == live.steps[k]
+
+
+def test_replay_from_steps_equals_the_live_snapshot() -> None:
+    live = Driver(TRAY, 3)
+    tray_session(live)
+    replayed = Driver.resume(TRAY, 3, None, live.steps)
+    assert replayed.snapshot() == live.snapshot()
+    assert replayed.pending == live.pending
+    assert replayed.steps == live.steps
+
+
+def test_replay_of_skirmish_equals_the_live_snapshot_and_result() -> None:
+    live = Driver(SKIRMISH, 8)
+    play_skirmish(live, SKIRMISH_ANSWERS)
+    assert live.finished
+    assert live.result == 1
+    replayed = Driver.resume(SKIRMISH, 8, {}, live.steps)
+    assert replayed.finished
+    assert replayed.result == 1
+    assert replayed.snapshot() == live.snapshot()
+
+
+def test_type_picks_the_source_from_the_prompt() -> None:
+    driver = Driver(SKIRMISH, 1)
+    play_skirmish(driver, ["attack", "ok", "3 4"])
+    assert [s.source for s in driver.steps] == ["player", "ack", "physical"]
+    driver.roll()
+    assert driver.steps[-1].source == "app"
+
+
+# -- bad answers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["7 1", "0 2", "abc", "1 2 3", ""])
+def test_bad_typed_dice_change_nothing(text: str) -> None:
+    driver = Driver(TRAY, 5)
+    driver.type("2d6")
+    before = state_tuple(driver)
+    with pytest.raises(BadAnswer):
+        driver.type(text)
+    assert state_tuple(driver) == before
+
+
+def test_bad_typed_spec_changes_nothing() -> None:
+    driver = Driver(TRAY, 5)
+    driver.type("2d6")
+    driver.type("3 4")
+    before = state_tuple(driver)
+    with pytest.raises(BadAnswer) as info:
+        driver.type("banana")
+    assert str(info.value) == dicetray.SPEC_HINT
+    assert state_tuple(driver) == before
+
+
+def test_bad_submitted_answer_changes_nothing_and_records_nothing() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(SKIRMISH, 5, recorder=recorder)
+    before = state_tuple(driver)
+    with pytest.raises(BadAnswer):
+        driver.submit("charge", "player")
+    assert state_tuple(driver) == before
+    assert recorder.records == []
+
+
+def test_roll_and_ack_refuse_the_wrong_prompt() -> None:
+    driver = Driver(SKIRMISH, 5)
+    with pytest.raises(BadAnswer):
+        driver.roll()
+    with pytest.raises(BadAnswer):
+        driver.ack()
+    assert driver.steps == []
+
+
+def test_ended_session_takes_no_more_answers() -> None:
+    driver = Driver(TRAY, 5)
+    driver.type("end")
+    assert driver.finished
+    with pytest.raises(BadAnswer, match="ended"):
+        driver.type("2d6")
+
+
+# -- undo --------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_exactly_the_last_answer() -> None:
+    driver = Driver(SKIRMISH, 4)
+    play_skirmish(driver, SKIRMISH_ANSWERS[:7])
+    last = driver.steps[-1]
+    assert driver.undo() == last
+    shorter = Driver(SKIRMISH, 4)
+    play_skirmish(shorter, SKIRMISH_ANSWERS[:6])
+    assert state_tuple(driver) == state_tuple(shorter)
+
+
+def test_undo_then_answer_again_goes_on_from_there() -> None:
+    driver = Driver(TRAY, 4)
+    driver.type("2d6")
+    driver.type("1 1")
+    driver.undo()
+    driver.type("6 6")
+    assert driver.snapshot()["rolls"][-1]["values"] == [6, 6]
+    assert len(driver.snapshot()["rolls"]) == 1
+
+
+def test_undo_after_the_end_reopens_the_session() -> None:
+    driver = Driver(TRAY, 4)
+    driver.type("end")
+    driver.undo()
+    assert not driver.finished
+    assert driver.snapshot()["ended"] is False
+
+
+def test_undo_on_an_empty_log_returns_none() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(TRAY, 4, recorder=recorder)
+    before = state_tuple(driver)
+    assert driver.undo() is None
+    assert state_tuple(driver) == before
+    assert recorder.rewinds == []
+
+
+# -- correction ------------------------------------------------------------------------------
+
+
+def skirmish(answers: list[str], recorder: FakeRecorder | None = None) -> Driver:
+    driver = Driver(SKIRMISH, 11, recorder=recorder)
+    play_skirmish(driver, answers)
+    return driver
+
+
+def test_correction_reuses_later_answers_asked_the_same_way() -> None:
+    # Turn 1 battle 3 3 -> 2 3: still a small total, so morale is still 1d6 and reused.
+    driver = skirmish(SKIRMISH_ANSWERS)
+    report = driver.correct(1, [2, 3], "physical")
+    assert report.index == 1
+    assert report.reused == len(SKIRMISH_ANSWERS) - 2
+    assert report.new_tells == []
+    assert report.dropped == []
+    expected = skirmish(["defend", "2 3"] + SKIRMISH_ANSWERS[2:])
+    assert driver.snapshot() == expected.snapshot()
+    assert driver.finished
+
+
+def test_correction_keeps_the_sources_of_reused_answers() -> None:
+    driver = Driver(SKIRMISH, 11)
+    play_skirmish(driver, ["defend", "3 3"])
+    driver.roll()
+    old = list(driver.steps)
+    driver.correct(1, [1, 2], "physical")
+    assert driver.steps[2] == old[2]
+    assert driver.steps[2].source == "app"
+
+
+def test_correction_reports_a_new_tell() -> None:
+    # Turn 1 defend -> attack: the advance instruction is now given and acknowledged.
+    driver = skirmish(SKIRMISH_ANSWERS)
+    report = driver.correct(0, "attack", "player")
+    assert report.new_tells == [ADVANCE]
+    assert report.reused == len(SKIRMISH_ANSWERS) - 1
+    assert report.dropped == []
+    expected = skirmish(["attack", ""] + SKIRMISH_ANSWERS[1:])
+    assert driver.steps == expected.steps
+    assert driver.snapshot() == expected.snapshot()
+
+
+def test_correction_drops_a_tell_no_longer_given() -> None:
+    # Turn 2 attack -> defend: the advance instruction is no longer given.
+    driver = skirmish(SKIRMISH_ANSWERS)
+    old = list(driver.steps)
+    report = driver.correct(4, "defend", "player")
+    assert report.dropped == [old[5]]
+    assert old[5].prompt == ADVANCE
+    assert report.new_tells == []
+    assert report.reused == len(SKIRMISH_ANSWERS) - 6
+    expected = skirmish(SKIRMISH_ANSWERS[:4] + ["defend"] + SKIRMISH_ANSWERS[6:])
+    assert driver.steps == expected.steps
+    assert driver.snapshot() == expected.snapshot()
+
+
+def test_correction_stops_at_the_first_roll_asked_differently() -> None:
+    # Turn 1 battle 3 3 -> 6 5: total 11 brings the remove Tell, then morale is 2d6, not 1d6.
+    driver = skirmish(SKIRMISH_ANSWERS)
+    old = list(driver.steps)
+    report = driver.correct(1, [6, 5], "physical")
+    assert report.new_tells == [REMOVE]
+    assert report.reused == 0
+    assert driver.pending == Roll(2, 6, "Morale")
+    assert report.dropped == old[2:]
+    assert [s.prompt for s in driver.steps] == [STANCE, BATTLE, REMOVE]
+    assert driver.steps[1].answer == [6, 5]
+    assert not driver.finished
+
+
+def test_correction_stops_at_the_first_choice_asked_differently() -> None:
+    # A correction that keeps a game going past where the old log ended reuses all of it.
+    driver = skirmish(SKIRMISH_ANSWERS)
+    report = driver.correct(3, "continue", "player")  # same answer: everything is kept
+    assert report.reused == len(SKIRMISH_ANSWERS) - 4
+    assert report.dropped == []
+    # Now replace 'stop' by 'continue': the game asks a stance where the log has nothing.
+    report = driver.correct(9, "continue", "player")
+    assert report.reused == 0
+    assert driver.pending == STANCE
+
+
+def test_correction_records_a_rewind_and_the_new_answers() -> None:
+    recorder = FakeRecorder()
+    driver = skirmish(SKIRMISH_ANSWERS, recorder)
+    n = len(recorder.records)
+    driver.correct(4, "defend", "player")
+    assert recorder.rewinds[-1][0] == 4
+    new = recorder.records[n:]
+    assert [r.index for r in new] == list(range(4, len(driver.steps)))
+    assert [r.step for r in new] == driver.steps[4:]
+    assert new[-1].digest == digest(driver.snapshot())
+
+
+@pytest.mark.parametrize("index", [-1, 10, 99])
+def test_correction_out_of_range_raises_bad_answer(index: int) -> None:
+    driver = skirmish(SKIRMISH_ANSWERS)
+    before = state_tuple(driver)
+    with pytest.raises(BadAnswer) as info:
+        driver.correct(index, "attack", "player")
+    assert "10" in str(info.value)
+    assert state_tuple(driver) == before
+
+
+def test_correction_with_an_answer_that_does_not_fit_changes_nothing() -> None:
+    recorder = FakeRecorder()
+    driver = skirmish(SKIRMISH_ANSWERS, recorder)
+    before = state_tuple(driver)
+    with pytest.raises(BadAnswer):
+        driver.correct(1, [7, 7], "physical")
+    assert state_tuple(driver) == before
+    assert recorder.rewinds == []
+
+
+def test_correction_that_breaks_the_engine_keeps_the_log() -> None:
+    """A failed correction must not cost the player the answers after it."""
+    driver = Driver(Faulty(), 2)
+    play_skirmish(driver, ["attack", "1 2", "continue"])
+    before = state_tuple(driver)
+    with pytest.raises(EngineFault):
+        driver.correct(1, [6, 6], "physical")
+    assert state_tuple(driver) == before
+
+
+# -- resume and verify -----------------------------------------------------------------------
+
+
+def test_resume_raises_divergence_when_a_logged_prompt_differs() -> None:
+    live = Driver(TRAY, 6)
+    tray_session(live)
+    steps = list(live.steps)
+    steps[3] = dataclasses.replace(steps[3], prompt=Roll(3, 6, "Attack"), answer=[1, 2, 3])
+    with pytest.raises(ReplayDivergence) as info:
+        Driver.resume(TRAY, 6, None, steps)
+    assert info.value.step == 3
+    assert "Step 4" in str(info.value)
+
+
+def test_resume_past_the_end_raises_divergence() -> None:
+    live = Driver(TRAY, 6)
+    live.type("end")
+    steps = live.steps + [Step(dicetray.GAME.procedure.__self__ and live.steps[0].prompt, "end", "player")]
+    with pytest.raises(ReplayDivergence) as info:
+        Driver.resume(TRAY, 6, None, steps)
+    assert info.value.step == 1
+    assert "ended" in str(info.value)
+
+
+def test_resume_of_an_answer_that_does_not_fit_is_a_divergence() -> None:
+    """A log whose answer no longer fits its prompt diverges; it is not a typing error."""
+    live = Driver(TRAY, 6)
+    tray_session(live)
+    steps = list(live.steps)
+    steps[1] = dataclasses.replace(steps[1], answer=[9, 9])
+    with pytest.raises(ReplayDivergence) as info:
+        Driver.resume(TRAY, 6, None, steps)
+    assert info.value.step == 1
+
+
+def test_resumed_driver_records_only_new_answers() -> None:
+    live = Driver(TRAY, 6)
+    tray_session(live)
+    recorder = FakeRecorder()
+    resumed = Driver.resume(TRAY, 6, None, live.steps, recorder=recorder)
+    assert recorder.records == []
+    resumed.type("1d6")
+    assert [r.index for r in recorder.records] == [len(live.steps)]
+
+
+def logged(game: Any, seed: int, answers: list[str]) -> tuple[list[Step], list[str], dict[str, Any]]:
+    recorder = FakeRecorder()
+    driver = Driver(game, seed, recorder=recorder)
+    play_skirmish(driver, answers) if game is SKIRMISH else tray_session(driver)
+    return driver.steps, [r.digest for r in recorder.records], driver.snapshot()
+
+
+def test_verify_accepts_a_faithful_log() -> None:
+    steps, digests, final = logged(SKIRMISH, 3, SKIRMISH_ANSWERS)
+    driver = verify(SKIRMISH, 3, None, steps, digests, final)
+    assert driver.snapshot() == final
+
+
+def test_verify_detects_a_changed_digest() -> None:
+    steps, digests, final = logged(SKIRMISH, 3, SKIRMISH_ANSWERS)
+    digests[4] = "0" * 16
+    with pytest.raises(ReplayDivergence) as info:
+        verify(SKIRMISH, 3, None, steps, digests, final)
+    assert info.value.step == 4
+    assert "Step 5" in str(info.value)
+
+
+def test_verify_detects_a_changed_answer() -> None:
+    steps, digests, final = logged(TRAY, 3, [])
+    steps[1] = dataclasses.replace(steps[1], answer=[4, 5])  # was 3 5
+    with pytest.raises(ReplayDivergence) as info:
+        verify(TRAY, 3, None, steps, digests, final)
+    assert info.value.step == 1
+
+
+def test_verify_detects_a_changed_final_state() -> None:
+    steps, digests, final = logged(SKIRMISH, 3, SKIRMISH_ANSWERS)
+    changed = dict(final, hits=final["hits"] + 1)
+    with pytest.raises(ReplayDivergence) as info:
+        verify(SKIRMISH, 3, None, steps, digests, changed)
+    assert info.value.step == len(steps)
+    assert "final state" in str(info.value)
+
+
+def test_verify_detects_a_different_seed_through_app_dice() -> None:
+    steps, digests, final = logged(TRAY, 3, [])
+    # The log is the same either way; the seed matters only for the app dice, which are logged.
+    assert verify(TRAY, 4, None, steps, digests, final).snapshot() == final
+
+
+# -- the recorder -----------------------------------------------------------------------------
+
+
+def test_recorder_gets_one_record_per_answer() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(SKIRMISH, 12, recorder=recorder)
+    play_skirmish(driver, SKIRMISH_ANSWERS)
+    assert [r.index for r in recorder.records] == list(range(len(SKIRMISH_ANSWERS)))
+    assert [r.step for r in recorder.records] == driver.steps
+    # turn and phase are where the game stood when the prompt was asked
+    assert [(r.turn, r.phase) for r in recorder.records[:4]] == [
+        (1, "stance"),
+        (1, "battle"),
+        (1, "morale"),
+        (1, "end"),
+    ]
+    assert recorder.records[4].turn == 2
+    assert [r.finished for r in recorder.records] == [False] * 9 + [True]
+    assert recorder.records[-1].snapshot == driver.snapshot()
+    assert recorder.records[-1].digest == digest(driver.snapshot())
+    assert recorder.records[-1].summary == "turn 2, 1 hits, over"
+
+
+def test_each_record_digest_is_the_state_after_its_step() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(TRAY, 12, recorder=recorder)
+    tray_session(driver)
+    for record in recorder.records:
+        replay = Driver.resume(TRAY, 12, None, driver.steps[: record.index + 1])
+        assert record.digest == digest(replay.snapshot())
+        assert record.snapshot == replay.snapshot()
+
+
+def test_undo_hands_a_rewind_to_the_recorder() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(TRAY, 12, recorder=recorder)
+    driver.type("2d6")
+    driver.type("2 2")
+    driver.undo()
+    assert len(recorder.rewinds) == 1
+    index, snapshot, finished, summary = recorder.rewinds[0]
+    assert index == 1
+    assert snapshot == driver.snapshot()
+    assert snapshot["rolls"] == []
+    assert finished is False
+    assert summary == "0 rolls"
+
+
+def test_recorder_failure_rebuilds_the_driver_without_that_answer() -> None:
+    recorder = FakeRecorder(fail_at=3)
+    driver = Driver(TRAY, 12, recorder=recorder)
+    driver.type("2d6")
+    driver.type("1 2")
+    driver.type("3d6")
+    before = state_tuple(driver)
+    with pytest.raises(OSError, match="disk is full"):
+        driver.roll()
+    assert state_tuple(driver) == before
+    assert len(recorder.records) == 3
+    recorder.fail_at = None
+    driver.roll()  # the same prompt is still waiting, and the same app dice come
+    assert driver.steps[3].answer == app_roll(12, 3, 3, 6)
+
+
+def test_recorder_failure_on_the_first_answer() -> None:
+    recorder = FakeRecorder(fail_at=0)
+    driver = Driver(SKIRMISH, 12, recorder=recorder)
+    with pytest.raises(OSError):
+        driver.type("attack")
+    assert driver.steps == []
+    assert driver.pending == STANCE
+    assert driver.snapshot() == Driver(SKIRMISH, 12).snapshot()
+
+
+def test_engine_fault_records_nothing_and_changes_nothing() -> None:
+    recorder = FakeRecorder()
+    driver = Driver(Faulty(), 2, recorder=recorder)
+    driver.type("attack")
+    before = state_tuple(driver)
+    with pytest.raises(EngineFault) as info:
+        driver.type("6 6")
+    assert "nothing was recorded" in str(info.value)
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+    assert state_tuple(driver) == before
+    assert len(recorder.records) == 1
+    driver.type("6 5")  # the session goes on
+    assert len(recorder.records) == 2
+
+
+def test_unknown_source_is_refused() -> None:
+    driver = Driver(SKIRMISH, 2)
+    with pytest.raises(ValueError, match="source"):
+        driver.submit("attack", "telepathy")
+    assert driver.steps == []
+
+
+# -- property: replaying the steps gives the live state ------------------------------------
+
+SPECS = st.sampled_from(["", "1d6", "2d6 Attack", "3d6", "1d20 Save", "2d10", "4d8 Fire", "end"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), data=st.data())
+def test_replay_of_any_tray_session_gives_the_live_snapshot(seed: int, data: st.DataObject) -> None:
+    live = Driver(TRAY, seed)
+    ops = data.draw(st.lists(st.sampled_from(["answer", "roll", "undo"]), max_size=25), label="ops")
+    for op in ops:
+        prompt = live.pending
+        if op == "undo" or prompt is None:
+            live.undo()
+        elif isinstance(prompt, Roll):
+            if op == "roll":
+                live.roll()
+            else:
+                faces = data.draw(
+                    st.lists(st.integers(1, prompt.sides), min_size=prompt.n, max_size=prompt.n)
+                )
+                live.type(" ".join(str(f) for f in faces))
+        else:
+            live.type(data.draw(SPECS))
+        replayed = Driver.resume(TRAY, seed, None, live.steps)
+        assert replayed.snapshot() == live.snapshot()
+        assert replayed.pending == live.pending

@@ -1,0 +1,278 @@
+"""Tests of the prompts: how typed answers are read and checked, and how prompts are logged."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from companion.prompts import (
+    BadAnswer,
+    Choose,
+    Enter,
+    Prompt,
+    Roll,
+    Tell,
+    prompt_from_dict,
+)
+
+
+def assert_one_sentence(message: str) -> None:
+    """A message for a person: one sentence, ending in a full stop, on one line."""
+    assert message.endswith("."), message
+    assert "\n" not in message, message
+    # No sentence break inside: a '.', '!' or '?' followed by a space and a capital.
+    assert not re.search(r"[.!?]\s+[A-Z]", message[:-1]), message
+
+
+# -- Roll.parse ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3 5", [3, 5]),
+        ("3,5", [3, 5]),
+        ("3, 5", [3, 5]),
+        ("  3   5  ", [3, 5]),
+        ("35", [3, 5]),
+        ("61", [6, 1]),
+    ],
+)
+def test_roll_parse_2d6(text: str, expected: list[int]) -> None:
+    assert Roll(2, 6).parse(text) == expected
+
+
+def test_roll_parse_keeps_the_order_typed() -> None:
+    assert Roll(3, 6).parse("623") == [6, 2, 3]
+
+
+def test_roll_parse_two_digit_faces_need_a_separator() -> None:
+    assert Roll(2, 10).parse("10 3") == [10, 3]
+
+
+def test_roll_parse_d20_single_die() -> None:
+    assert Roll(1, 20).parse("17") == [17]
+
+
+def test_roll_parse_joined_digits_are_not_split_for_d10() -> None:
+    # '13' on 2d10 is one number, not 1 and 3: the die count is wrong.
+    with pytest.raises(BadAnswer) as info:
+        Roll(2, 10).parse("13")
+    assert "not 1." in str(info.value)
+    assert_one_sentence(str(info.value))
+
+
+@pytest.mark.parametrize(
+    ("roll", "text", "bad"),
+    [
+        (Roll(2, 6), "0 3", "0"),
+        (Roll(2, 6), "3 7", "7"),
+        (Roll(1, 6), "7", "7"),
+        (Roll(2, 6), "abc", "abc"),
+        (Roll(2, 6), "3 x", "x"),
+        (Roll(2, 6), "3 4 5", "3"),  # three dice where two are asked
+        (Roll(2, 6), "4", "1"),  # one die where two are asked
+        (Roll(2, 10), "11 3", "11"),
+    ],
+)
+def test_roll_parse_rejects_with_one_sentence_naming_the_value(roll: Roll, text: str, bad: str) -> None:
+    with pytest.raises(BadAnswer) as info:
+        roll.parse(text)
+    message = str(info.value)
+    assert_one_sentence(message)
+    assert bad in message
+
+
+def test_roll_parse_wrong_count_says_how_many_are_needed() -> None:
+    with pytest.raises(BadAnswer) as info:
+        Roll(2, 6).parse("3 4 5")
+    assert str(info.value) == "2d6 needs 2 dice, not 3."
+
+
+def test_roll_parse_empty_text_asks_for_the_dice() -> None:
+    for text in ("", "   "):
+        with pytest.raises(BadAnswer) as info:
+            Roll(2, 6).parse(text)
+        message = str(info.value)
+        assert_one_sentence(message)
+        assert "2 dice" in message
+
+
+@pytest.mark.parametrize("text", ["3 ²", "٣ ٥"])
+def test_roll_parse_unicode_digits_give_bad_answer(text: str) -> None:
+    """Any text a person types gives BadAnswer (or dice), never another error."""
+    try:
+        result = Roll(2, 6).parse(text)
+    except BadAnswer as exc:
+        assert_one_sentence(str(exc))
+    else:
+        assert all(1 <= v <= 6 for v in result)
+
+
+def test_bad_answer_is_a_value_error() -> None:
+    assert issubclass(BadAnswer, ValueError)
+
+
+# -- Roll.check ------------------------------------------------------------------
+
+
+def test_roll_check_accepts_a_list_and_returns_a_list() -> None:
+    assert Roll(2, 6).check((2, 4)) == [2, 4]
+
+
+@pytest.mark.parametrize("value", [None, "3 5", [3, "5"], [True, 2], 3])
+def test_roll_check_rejects_non_lists_of_ints(value: Any) -> None:
+    with pytest.raises(BadAnswer) as info:
+        Roll(2, 6).check(value)
+    assert_one_sentence(str(info.value))
+
+
+def test_roll_label_and_describe() -> None:
+    roll = Roll(3, 8, "Fire")
+    assert roll.label == "3d8"
+    assert roll.describe() == "Roll 3d8: Fire"
+    assert Roll(1, 6).describe() == "Roll 1d6"
+
+
+# -- Choose ------------------------------------------------------------------------
+
+
+def test_choose_parse_by_text_in_any_case() -> None:
+    choose = Choose(["Attack", "Defend"])
+    assert choose.parse("attack") == "Attack"
+    assert choose.parse("DEFEND") == "Defend"
+    assert choose.parse("  aTTack ") == "Attack"
+
+
+def test_choose_parse_by_number_from_one() -> None:
+    choose = Choose(["Attack", "Defend", "Retreat"])
+    assert choose.parse("1") == "Attack"
+    assert choose.parse("3") == "Retreat"
+
+
+@pytest.mark.parametrize("text", ["0", "4", "flee", ""])
+def test_choose_parse_rejects_other_text(text: str) -> None:
+    choose = Choose(["Attack", "Defend", "Retreat"])
+    with pytest.raises(BadAnswer) as info:
+        choose.parse(text)
+    message = str(info.value)
+    assert_one_sentence(message)
+    assert f"'{text}'" in message
+    assert "Attack, Defend, Retreat" in message
+
+
+def test_choose_parse_unicode_digit_gives_bad_answer() -> None:
+    with pytest.raises(BadAnswer):
+        Choose(["Attack", "Defend"]).parse("²")
+
+
+def test_choose_check_wants_the_exact_option() -> None:
+    choose = Choose(["Attack", "Defend"])
+    assert choose.check("Attack") == "Attack"
+    with pytest.raises(BadAnswer):
+        choose.check("attack")
+    with pytest.raises(BadAnswer):
+        choose.check(1)
+
+
+def test_choose_needs_options() -> None:
+    with pytest.raises(ValueError):
+        Choose([])
+
+
+def test_choose_options_are_kept_as_strings_in_a_tuple() -> None:
+    choose = Choose([1, 2])
+    assert choose.options == ("1", "2")
+    assert choose == Choose(("1", "2"))
+
+
+# -- Enter ----------------------------------------------------------------------------
+
+
+def test_enter_parse_matches_the_whole_pattern() -> None:
+    enter = Enter("Your name", r"[A-Za-z]+", "Type letters only.")
+    assert enter.parse("  Ada ") == "Ada"
+    with pytest.raises(BadAnswer) as info:
+        enter.parse("Ada1")
+    assert str(info.value) == "Type letters only."
+
+
+def test_enter_parse_takes_the_default_on_empty_text() -> None:
+    enter = Enter("How many", r"\d+", "Type a number.", default="7")
+    assert enter.parse("") == "7"
+    assert enter.parse("   ") == "7"
+    assert enter.parse("12") == "12"
+
+
+def test_enter_parse_empty_without_default_is_rejected() -> None:
+    enter = Enter("How many", r"\d+", "Type a number.")
+    with pytest.raises(BadAnswer) as info:
+        enter.parse("")
+    assert str(info.value) == "Type a number."
+
+
+def test_enter_check_rejects_non_text() -> None:
+    with pytest.raises(BadAnswer):
+        Enter("How many", r"\d+", "Type a number.").check(12)
+
+
+# -- Tell ---------------------------------------------------------------------------------
+
+
+def test_tell_takes_only_an_acknowledgement() -> None:
+    tell = Tell("Move the army to Toledo.")
+    assert tell.check(None) is None
+    assert tell.parse("anything at all") is None
+    assert tell.describe() == "Move the army to Toledo."
+    with pytest.raises(BadAnswer) as info:
+        tell.check("done")
+    assert_one_sentence(str(info.value))
+
+
+# -- logged form -------------------------------------------------------------------------
+
+PROMPTS: list[Prompt] = [
+    Roll(),
+    Roll(3, 10, "Siege"),
+    Choose(["Attack", "Defend"], "Stance"),
+    Choose(["only"]),
+    Tell("Remove one block."),
+    Enter("What to roll", r"\d+d\d+", "Type NdS.", "2d6"),
+    Enter("Name", r".+", "Type a name."),
+]
+
+
+@pytest.mark.parametrize("prompt", PROMPTS, ids=lambda p: f"{p.kind}")
+def test_prompt_from_dict_round_trips(prompt: Prompt) -> None:
+    data = prompt.to_dict()
+    assert data["kind"] == prompt.kind
+    rebuilt = prompt_from_dict(data)
+    assert rebuilt == prompt
+    assert type(rebuilt) is type(prompt)
+    assert rebuilt.to_dict() == data
+
+
+def test_every_kind_is_covered_by_the_round_trip() -> None:
+    assert {p.kind for p in PROMPTS} == {"roll", "choose", "tell", "enter"}
+
+
+@pytest.mark.parametrize("data", [{"kind": "shout"}, {}, {"kind": None}, {"kind": "ROLL", "n": 1, "sides": 6}])
+def test_prompt_from_dict_rejects_unknown_kinds(data: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="unknown prompt kind"):
+        prompt_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "roll", "n": 2},
+        {"kind": "choose"},
+        {"kind": "tell"},
+        {"kind": "enter", "why": "x", "pattern": ".*"},
+    ],
+)
+def test_prompt_from_dict_rejects_missing_fields(data: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="lacks a field"):
+        prompt_from_dict(data)

@@ -1,0 +1,350 @@
+"""The screens driven as a user would (Pilot), and their snapshots (SVGs in snapshots/)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, OptionList, Static
+
+from companion.dicetray import GAME
+from companion.driver import Driver
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.dicetray import DiceTrayScreen
+from screens.history import HistoryScreen, SessionLogScreen
+from screens.home import HomeScreen
+
+SIZE = (100, 30)
+
+
+async def wait_until(pilot: Pilot[Any], cond: Any, timeout: float = 5.0) -> None:
+    """Pause the pilot until ``cond()`` holds (the store opens in a thread)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def seeded_db(path: Path, clock: Any) -> Path:
+    """A database with one unfinished dice tray session (3 rolls) and one ended one."""
+    store = Store(str(path), clock=clock)
+    sid = store.create_session("dice", 11)
+    d = Driver(GAME, 11, recorder=store.recorder(sid))
+    d.type("2d6 Attack")
+    d.type("3 5")
+    d.type("")
+    d.roll()
+    d.type("1d20 Initiative")
+    d.type("17")
+    done = store.create_session("dice", 12)
+    d2 = Driver(GAME, 12, recorder=store.recorder(done))
+    d2.type("3d6 Famine")
+    d2.roll()
+    d2.type("end")
+    store.close()
+    return path
+
+
+def app_for(path: Path, clock: Any) -> CompanionApp:
+    return CompanionApp(db_path=str(path), seed=99, clock=clock)
+
+
+def store_ready(pilot: Pilot[Any]) -> Any:
+    return wait_until(pilot, lambda: pilot.app.store_ready or pilot.app.store_error is not None)
+
+
+def message(app: CompanionApp) -> str:
+    return str(app.screen.query_one("#tray-message", Static).render())
+
+
+def table_rows(app: CompanionApp, selector: str) -> list[list[str]]:
+    table = app.screen.query_one(selector, DataTable)
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+# -- Pilot tests ---------------------------------------------------------------
+
+
+async def test_home_lists_games_and_only_unfinished_sessions(tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        titles = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
+        assert any("Reconquista" in t for t in titles)
+        assert any("Dice tray" in t for t in titles)
+        sessions = app.screen.query_one("#sessions", OptionList)
+        assert [sessions.get_option_at_index(i).id for i in range(sessions.option_count)] == ["1"]
+
+
+async def test_resume_from_home_shows_the_rolls_so_far(tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        app.screen.query_one("#sessions", OptionList).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DiceTrayScreen)
+        rows = table_rows(app, "#rolls")
+        assert [r[1] for r in rows] == ["Attack", "Attack", "Initiative"]
+        assert rows[0][3] == "3 5" and rows[0][5] == "table"
+        assert rows[1][5] == "app"
+        assert rows[2][3] == "17"
+
+
+async def test_dice_tray_logs_typed_and_app_rolls_with_their_source(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DiceTrayScreen)
+        await pilot.press("4", "2", "enter")
+        await pilot.press("r")
+        await pilot.pause()
+        rows = table_rows(app, "#rolls")
+        assert [(r[3], r[5]) for r in rows][0] == ("4 2", "table")
+        assert rows[1][5] == "app"
+    store = Store(str(db))
+    log = store.log(1)
+    rolls = [s for s in log.steps if s.prompt.kind == "roll"]
+    assert [s.source for s in rolls] == ["physical", "app"]
+    assert rolls[0].answer == [4, 2]
+    assert store.session(1).dice_mode == "mixed"
+
+
+async def test_bad_dice_get_one_sentence_and_change_nothing(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        for bad, words in [("7 1", "1 to 6"), ("0 3", "0 cannot"), ("x", "not a die face"), ("3", "needs 2")]:
+            app.screen.query_one("#values", Input).value = bad
+            await pilot.press("enter")
+            await pilot.pause()
+            assert words in message(app)
+            assert message(app).count(".") >= 1 and "\n" not in message(app)
+        assert table_rows(app, "#rolls") == []
+    assert Store(str(db)).session(1).steps == 0
+
+
+async def test_bad_dice_spec_is_refused(tmp_path: Path, clock: Any) -> None:
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#dice", Input).value = "2d1"
+        await pilot.press("r")
+        await pilot.pause()
+        assert "NdS" in message(app)
+        assert app.screen.driver.steps == []
+
+
+async def test_changing_the_dice_while_a_roll_waits_asks_for_the_new_dice(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        # A failed answer leaves the spec recorded and a 2d6 roll waiting.
+        app.screen.query_one("#values", Input).value = "9 9 9"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("5")  # quick pick 5 needs the focus off the inputs
+        app.screen.query_one("#dice", Input).value = "1d8"
+        app.screen.query_one("#label", Input).value = "Loot"
+        app.screen.query_one("#values", Input).value = "8"
+        app.screen.query_one("#values", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        rows = table_rows(app, "#rolls")
+        assert rows == [["1", "Loot", "1d8", "8", "8", "table"]]
+
+
+async def test_quick_pick_fills_the_dice_and_label(tmp_path: Path, clock: Any) -> None:
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        app.screen.query_one("#presets", OptionList).focus()
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen.query_one("#dice", Input).value == "5d6"
+        assert app.screen.query_one("#label", Input).value == "Battle dice"
+        assert app.focused is app.screen.query_one("#values", Input)
+
+
+async def test_undo_takes_back_the_last_roll_in_the_log(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("1", "1", "enter", "6", "6", "enter")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [r[3] for r in table_rows(app, "#rolls")] == ["1 1"]
+        assert "Took back" in message(app)
+    log = Store(str(db)).log(1)
+    assert [s.answer for s in log.steps if s.prompt.kind == "roll"] == [[1, 1]]
+
+
+async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("2", "3", "enter", "ctrl+o")
+        await pilot.pause()
+        assert all(i.disabled for i in app.screen.query(Input))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.screen.query_one("#sessions", OptionList).option_count == 0
+    info = Store(str(db)).session(1)
+    assert info.status == "finished" and info.summary == "ended after 1 roll"
+
+
+async def test_history_lists_sessions_and_opens_a_log(tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        rows = table_rows(app, "#sessions-table")
+        assert [(r[0], r[4]) for r in rows] == [("2", "finished"), ("1", "active")]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SessionLogScreen)
+        log = table_rows(app, "#log-table")
+        assert [r[4] for r in log] == ["2d6 Attack", "3 5", "2d6 Attack", log[3][4], "1d20 Initiative", "17"]
+        assert [r[5] for r in log][1::2] == ["physical", "app", "physical"]
+
+
+async def test_finished_session_cannot_be_resumed(tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("h", "r")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_palette_reaches_every_action(tmp_path: Path, clock: Any) -> None:
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        home = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Dice tray", "History", "Quit"} <= home
+        await pilot.press("d")
+        await pilot.pause()
+        tray = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Roll (app)", "Undo roll", "End session", "Back"} <= tray
+
+
+async def test_unusable_database_is_one_sentence_on_home(tmp_path: Path, clock: Any) -> None:
+    bad = tmp_path / "not.db"
+    bad.write_text("these are my notes, not a database")
+    app = app_for(bad, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        text = str(app.screen.query_one("#home-status", Static).render())
+        assert "is not a Tabletop Companion database" in text
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)  # nothing opened, nothing lost
+    assert bad.read_text() == "these are my notes, not a database"
+
+
+async def test_q_quits_and_nothing_is_lost(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("5", "5", "enter", "escape", "q")
+        await pilot.pause()
+        assert not app.is_running
+    assert Store(str(db)).log(1).steps[-1].answer == [5, 5]
+
+
+# -- Snapshots -------------------------------------------------------------------
+
+
+def test_snapshot_home(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=store_ready)
+
+
+def test_snapshot_home_with_bad_database(
+    snap_compare: Any, tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative path keeps the picture the same on every machine
+    Path("notes.db").write_text("notes")
+    app = CompanionApp(db_path="notes.db", seed=1, clock=clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=store_ready)
+
+
+def test_snapshot_dice_tray(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        pilot.app.open_session(1)
+        await pilot.pause()
+        await pilot.press("6", "2", "enter", "8", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_history(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_session_log(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        await pilot.press("h", "down", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+def test_snapshot_dice_tray_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        pilot.app.open_session(1)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
