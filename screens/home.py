@@ -25,7 +25,6 @@ class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("d", "app.dice_tray", "Dice tray"),
         Binding("h", "app.history", "History"),
-        Binding("tab", "focus_next", "Next list", show=False),
     ]
 
     def compose(self) -> ComposeResult:

@@ -88,8 +88,7 @@ async def test_resume_from_home_shows_the_rolls_so_far(tmp_path: Path, clock: An
     app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.screen.query_one("#sessions", OptionList).focus()
-        await pilot.press("enter")
+        await pilot.press("tab", "enter")
         await pilot.pause()
         assert isinstance(app.screen, DiceTrayScreen)
         rows = table_rows(app, "#rolls")
