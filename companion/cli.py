@@ -43,7 +43,7 @@ def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 
 def _session_id(text: str) -> int:
-    if not text.isdigit() or int(text) == 0:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(f"'{text}' is not a session number (a whole number from 1)")
     return int(text)
 
@@ -159,7 +159,8 @@ def _replay(args: argparse.Namespace) -> int:
         raise UsageError(exc.args[0]) from None
     log = store.log(args.id)
     try:
-        verify(game, info.seed, info.config, log.steps, log.digests, store.state(args.id))
+        # A session never answered has no stored state yet ({}): nothing to compare but the steps.
+        verify(game, info.seed, info.config, log.steps, log.digests, store.state(args.id) or None)
     except ReplayDivergence as exc:
         print(f"companion: session {info.id} diverges. {exc}", file=sys.stderr)
         return EXIT_DIVERGED

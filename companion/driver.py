@@ -136,7 +136,11 @@ class Driver:
                 raise ReplayDivergence(
                     i, f"Step {i + 1}: the log has '{step.prompt.describe()}' but the game asks {asked}."
                 )
-            self._send(step.prompt.check(step.answer))
+            try:
+                answer = step.prompt.check(step.answer)
+            except BadAnswer as exc:
+                raise ReplayDivergence(i, f"Step {i + 1}: the logged answer does not fit: {exc}") from None
+            self._send(answer)
             self.steps.append(step)
 
     def _rebuild(self, steps: list[Step]) -> None:
@@ -257,6 +261,9 @@ class Driver:
             raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
         old = list(self.steps)
         old[index].prompt.check(value)
+        # Try the new answer on a scratch copy first: a failure must leave the log untouched.
+        scratch = Driver.resume(self.game, self.seed, self.config, old[:index])
+        scratch.submit(value, source)
         self._rewind(index)
         self.submit(value, source)
         report = Correction(index)

@@ -51,9 +51,9 @@ class Roll:
         text = text.strip()
         if not text:
             raise BadAnswer(f"Type the {self.n} {_dice(self.n)} you rolled, or let the app roll.")
-        parts = [p for p in re.split(r"[\s,;/+-]+", text) if p]
-        if not all(p.isdigit() for p in parts):
-            bad = next(p for p in parts if not p.isdigit())
+        parts = [p for p in re.split(r"[\s,;/]+", text) if p]
+        if not all(_is_number(p) for p in parts):
+            bad = next(p for p in parts if not _is_number(p))
             raise BadAnswer(f"'{bad}' is not a die face: type digits, like 3 5.")
         if len(parts) == 1 and self.n > 1 and self.sides <= 9 and len(parts[0]) == self.n:
             parts = list(parts[0])  # '35' for 2d6: one digit a die
@@ -89,7 +89,7 @@ class Choose:
     def parse(self, text: str) -> str:
         """Accept an option by its text (any case) or by its number in the list, 1 first."""
         text = text.strip()
-        if text.isdigit() and 1 <= int(text) <= len(self.options):
+        if _is_number(text) and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1]
         folded = {o.casefold(): o for o in self.options}
         if text.casefold() in folded:
@@ -184,6 +184,11 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
     except (KeyError, TypeError) as exc:
         raise ValueError(f"a logged {kind} prompt lacks a field: {exc}") from None
     raise ValueError(f"unknown prompt kind {kind!r}")
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²', which int() refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def _dice(n: int) -> str:

@@ -276,3 +276,11 @@ def test_prompt_from_dict_rejects_unknown_kinds(data: dict[str, Any]) -> None:
 def test_prompt_from_dict_rejects_missing_fields(data: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="lacks a field"):
         prompt_from_dict(data)
+
+
+@pytest.mark.parametrize("text", ["-1", "3 -1", "3+4"])
+def test_roll_parse_refuses_signs(text: str) -> None:
+    """A minus or plus is not a separator: '-1' on a d6 is a mistake, not a 1."""
+    with pytest.raises(BadAnswer) as err:
+        Roll(2 if " " in text or "+" in text else 1, 6).parse(text)
+    assert "not a die face" in str(err.value)

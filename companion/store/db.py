@@ -239,21 +239,26 @@ class Store:
         query = select(E).where(E.c.session_id == session_id).order_by(E.c.seq)
         with self._guard(), self.engine.connect() as con:
             rows = con.execute(query).all()
-        return [
-            EventInfo(
-                seq=r.seq,
-                step=r.step,
-                kind=r.kind,
-                turn=r.turn,
-                phase=r.phase,
-                prompt=json.loads(r.prompt),
-                answer=json.loads(r.answer),
-                source=r.source,
-                digest=r.digest,
-                at=r.at,
-            )
-            for r in rows
-        ]
+        try:
+            return [
+                EventInfo(
+                    seq=r.seq,
+                    step=r.step,
+                    kind=r.kind,
+                    turn=r.turn,
+                    phase=r.phase,
+                    prompt=json.loads(r.prompt),
+                    answer=json.loads(r.answer),
+                    source=r.source,
+                    digest=r.digest,
+                    at=r.at,
+                )
+                for r in rows
+            ]
+        except (json.JSONDecodeError, TypeError):
+            raise StoreError(
+                f"Session {session_id} has a damaged log entry (an event is not valid JSON)."
+            ) from None
 
     def log(self, session_id: int) -> Log:
         """The effective log: the answers that stand after every rewind."""

@@ -1,0 +1,159 @@
+"""Tests of packaging: the wheel carries the data files and migrations, and an install finds them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from companion import dicetray
+from companion.datafiles import load_model
+from companion.errors import DataFileError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Files of the tree that a build does not need and must not be copied with it.
+IGNORED = shutil.ignore_patterns(
+    ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "*.db*", ".venv"
+)
+
+
+def pip(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INDEX="1"),
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the source tree, so building leaves no build/ or egg-info in the checkout
+    and no stale build/lib from an earlier build can hide a missing file."""
+    tree = tmp_path_factory.mktemp("src") / "tabletop-companion"
+    shutil.copytree(ROOT, tree, ignore=IGNORED)
+    return tree
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    pip("wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(source), cwd=out)
+    (built,) = out.glob("tabletop_companion-*.whl")
+    return built
+
+
+def test_wheel_carries_data_and_migrations(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in (
+        "companion/data/dice_tray.toml",
+        "companion/store/migrations/env.py",
+        "companion/store/migrations/versions/0001_initial.py",
+        "companion/store/migrations/script.py.mako",
+    ):
+        assert name in names
+
+
+def test_wheel_carries_every_data_file_and_migration(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tomls = {f"companion/data/{p.relative_to(ROOT / 'data')}" for p in (ROOT / "data").rglob("*.toml")}
+    assert tomls and tomls <= names
+    versions = {
+        f"companion/store/migrations/versions/{p.name}"
+        for p in (ROOT / "companion" / "store" / "migrations" / "versions").glob("*.py")
+    }
+    assert versions <= names
+
+
+def test_wheel_carries_the_screen_styles(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    styles = {f"screens/{p.name}" for p in (ROOT / "screens").glob("*.tcss")}
+    assert styles <= names
+
+
+def test_wheel_declares_the_command(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        (entry_points,) = [n for n in zf.namelist() if n.endswith(".dist-info/entry_points.txt")]
+        text = zf.read(entry_points).decode()
+    assert "companion = companion.cli:main" in text
+
+
+def test_installed_package_finds_its_data(source: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    pip("install", "--no-deps", "--no-build-isolation", "--target", str(target), str(source), cwd=tmp_path)
+    code = (
+        "import json, companion.datafiles as d, companion.dicetray as t;"
+        "print(d.data_dir());"
+        "print(json.dumps([p.model_dump() for p in t.presets()]));"
+        "print(t.__file__)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(target))
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    data_dir, presets, module = result.stdout.splitlines()
+    assert Path(data_dir).resolve().is_relative_to(target.resolve())
+    assert Path(module).resolve().is_relative_to(target.resolve())  # not the checkout
+    shipped = tomllib.loads((ROOT / "data" / "dice_tray.toml").read_text())["preset"]
+    assert json.loads(presets) == [{"dice": p["dice"].lower(), "label": p["label"]} for p in shipped]
+
+
+# -- data files -------------------------------------------------------------------------------------
+
+
+def test_shipped_presets_load() -> None:
+    presets = dicetray.presets()
+    assert 1 <= len(presets) <= 9
+    assert presets[0].dice == "1d6"
+
+
+def test_bad_field_names_the_file_and_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "dice_tray.toml"
+    path.write_text('[[preset]]\ndice = "2d6"\nlabel = "ok"\n\n[[preset]]\ndice = "0d7"\nlabel = "bad"\n')
+    with pytest.raises(DataFileError) as info:
+        load_model(path, dicetray.TrayData)
+    message = str(info.value)
+    assert str(path) in message
+    assert "preset.1.dice" in message
+    assert "0d7" in message
+    assert message.endswith(".")
+
+
+def test_missing_field_names_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "dice_tray.toml"
+    path.write_text('[[preset]]\ndice = "2d6"\n')
+    with pytest.raises(DataFileError) as info:
+        load_model(path, dicetray.TrayData)
+    assert "preset.0.label" in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_too_many_presets(tmp_path: Path) -> None:
+    path = tmp_path / "dice_tray.toml"
+    path.write_text('[[preset]]\ndice = "1d6"\nlabel = "x"\n' * 10)
+    with pytest.raises(DataFileError) as info:
+        load_model(path, dicetray.TrayData)
+    assert "field preset" in str(info.value)
+
+
+def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text("[[preset]\n")
+    with pytest.raises(DataFileError, match="not valid TOML") as info:
+        load_model(path, dicetray.TrayData)
+    assert str(path) in str(info.value)
+    with pytest.raises(DataFileError, match="does not exist"):
+        load_model(tmp_path / "nope.toml", dicetray.TrayData)
