@@ -50,7 +50,7 @@ class Record:
     turn: int | None
     phase: str | None
     digest: str
-    snapshot: dict[str, Any]
+    state_json: str  # the state after the step, as canonical JSON (the digest is of this text)
     finished: bool
     summary: str
 
@@ -60,8 +60,8 @@ class Recorder(Protocol):
 
     def record(self, record: Record) -> None: ...
 
-    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
-        """Withdraw every step from ``index`` on; ``snapshot`` is the state left."""
+    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+        """Withdraw every step from ``index`` on; ``state_json`` is the state left."""
 
 
 @dataclass
@@ -74,9 +74,14 @@ class Correction:
     dropped: list[Step] = field(default_factory=list)
 
 
-def digest(snapshot: dict[str, Any]) -> str:
-    """A short fingerprint of a state snapshot, stored with each step."""
-    text = json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def canonical(snapshot: dict[str, Any]) -> str:
+    """A state snapshot as JSON text: equal snapshots give equal text."""
+    return json.dumps(snapshot, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(snapshot: dict[str, Any] | str) -> str:
+    """A short fingerprint of a state snapshot (or of its canonical text), stored with each step."""
+    text = snapshot if isinstance(snapshot, str) else canonical(snapshot)
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
@@ -179,14 +184,14 @@ class Driver:
                 f"The game engine failed on that answer ({exc}); nothing was recorded."
             ) from exc
         if self.recorder is not None:
-            snap = self.snapshot()
+            text = canonical(self.snapshot())  # once: the digest and the stored state share it
             record = Record(
                 len(before),
                 step,
                 turn,
                 phase,
-                digest(snap),
-                snap,
+                digest(text),
+                text,
                 self.finished,
                 self.game.summary(self.state),
             )
@@ -241,7 +246,7 @@ class Driver:
         if self.recorder is not None:
             try:
                 self.recorder.rewind(
-                    index, self.snapshot(), self.finished, self.game.summary(self.state)
+                    index, canonical(self.snapshot()), self.finished, self.game.summary(self.state)
                 )
             except BaseException:
                 self._rebuild(before)

@@ -44,7 +44,10 @@ class CompanionApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
-        self.run_worker(self._open_store_in_background, thread=True, exit_on_error=False)
+        # After the first paint: importing SQLAlchemy must not delay the first screen.
+        self.call_after_refresh(
+            self.run_worker, self._open_store_in_background, thread=True, exit_on_error=False
+        )
 
     def _open_store_in_background(self) -> None:
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -120,8 +122,8 @@ class FakeRecorder:
             raise OSError("the disk is full")
         self.records.append(record)
 
-    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
-        self.rewinds.append((index, snapshot, finished, summary))
+    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+        self.rewinds.append((index, json.loads(state_json), finished, summary))
 
 
 def play_skirmish(driver: Driver, answers: list[str]) -> None:
@@ -584,7 +586,7 @@ def test_recorder_gets_one_record_per_answer() -> None:
     ]
     assert recorder.records[4].turn == 2
     assert [r.finished for r in recorder.records] == [False] * 9 + [True]
-    assert recorder.records[-1].snapshot == driver.snapshot()
+    assert json.loads(recorder.records[-1].state_json) == driver.snapshot()
     assert recorder.records[-1].digest == digest(driver.snapshot())
     assert recorder.records[-1].summary == "turn 2, 1 hits, over"
 
@@ -596,7 +598,7 @@ def test_each_record_digest_is_the_state_after_its_step() -> None:
     for record in recorder.records:
         replay = Driver.resume(TRAY, 12, None, driver.steps[: record.index + 1])
         assert record.digest == digest(replay.snapshot())
-        assert record.snapshot == replay.snapshot()
+        assert json.loads(record.state_json) == replay.snapshot()
 
 
 def test_undo_hands_a_rewind_to_the_recorder() -> None:

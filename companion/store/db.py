@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, event, func, insert, select, update
+from sqlalchemy import Engine, bindparam, event, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import create_engine
@@ -28,6 +28,9 @@ from companion.store.models import EventRow, SessionRow
 
 S = SessionRow.__table__  # type: ignore[attr-defined]
 E = EventRow.__table__  # type: ignore[attr-defined]
+# Built once: SQLAlchemy then reuses their compiled form on every commit.
+INSERT_EVENT = insert(E)
+UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
 
 
 def now() -> datetime:
@@ -315,22 +318,32 @@ class SessionRecorder:
                 last_activity=t,
                 steps=record.index + 1,
                 summary=record.summary,
-                state=json.dumps(record.snapshot, ensure_ascii=False),
+                state=record.state_json,
                 status="finished" if record.finished else "active",
                 ended=t if record.finished else None,
             ),
         )
         self.dice_mode = mode
 
-    def rewind(self, index: int, snapshot: dict[str, Any], finished: bool, summary: str) -> None:
+    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
         t = self.store.now()
         self._write(
-            dict(step=index, kind="rewind", at=t),
+            dict(
+                step=index,
+                kind="rewind",
+                turn=None,
+                phase=None,
+                prompt="null",
+                answer="null",
+                source=None,
+                digest=None,
+                at=t,
+            ),
             dict(
                 last_activity=t,
                 steps=index,
                 summary=summary,
-                state=json.dumps(snapshot, ensure_ascii=False),
+                state=state_json,
                 status="finished" if finished else "active",
                 ended=t if finished else None,
             ),
@@ -339,8 +352,6 @@ class SessionRecorder:
     def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:
         store = self.store
         with store._guard(), store.engine.begin() as con:
-            con.execute(
-                insert(E).values(session_id=self.session_id, seq=self.next_seq, **event_values)
-            )
-            con.execute(update(S).where(S.c.id == self.session_id).values(**session_values))
+            con.execute(INSERT_EVENT, {"session_id": self.session_id, "seq": self.next_seq, **event_values})
+            con.execute(UPDATE_SESSION, {"session": self.session_id, **session_values})
         self.next_seq += 1
