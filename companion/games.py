@@ -12,9 +12,14 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.errors import CompanionError
 from companion.prompts import Answer, Prompt
 
 Procedure = Generator[Prompt, Answer, Any]
+
+
+class GameNotAvailable(CompanionError):
+    """The game asked for is unknown, or not playable in this version."""
 
 
 class Game(Protocol):
@@ -82,13 +87,13 @@ def entry(game_id: str) -> GameEntry:
         if e.id == game_id:
             return e
     known = ", ".join(e.id for e in GAMES)
-    raise KeyError(f"There is no game called '{game_id}'; the games are {known}.")
+    raise GameNotAvailable(f"There is no game called '{game_id}'; the games are {known}.")
 
 
 def load(game_id: str) -> Game:
-    """The game module for ``game_id``; KeyError with a sentence if it is unknown or not built."""
+    """The game module for ``game_id``; GameNotAvailable (one sentence) if it is unknown or not built."""
     e = entry(game_id)
     if e.module is None:
-        raise KeyError(f"{e.title} is not playable in this version yet.")
+        raise GameNotAvailable(f"{e.title} is not playable in this version yet.")
     module: Any = importlib.import_module(e.module)
     return module.GAME

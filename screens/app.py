@@ -100,26 +100,19 @@ class CompanionApp(App[None]):
 
         try:
             games.load(game_id)
-            store = self.store()
-            session_id = store.create_session(game_id, self.seed)
-        except KeyError as exc:
-            self.notify(exc.args[0], severity="warning")
-            return
+            session_id = self.store().create_session(game_id, self.seed)
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
             return
         self.open_session(session_id)
 
     def open_session(self, session_id: int) -> None:
-        """Show the screen of a session, resumed at its last answered prompt."""
+        """Show the screen of a session, at its last answered prompt (or its end)."""
         from companion import games
 
         try:
             info = self.store().session(session_id)
             games.load(info.game)
-        except KeyError as exc:
-            self.notify(exc.args[0], severity="warning")
-            return
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -127,6 +120,20 @@ class CompanionApp(App[None]):
             from screens.dicetray import DiceTrayScreen
 
             self.push_screen(DiceTrayScreen(session_id))
+
+    def resume_session(self, session_id: int) -> None:
+        """Resume an unfinished session; a finished one is only read, so say so."""
+        try:
+            info = self.store().session(session_id)
+        except CompanionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if info.status == "finished":
+            self.notify(
+                f"Session {session_id} has ended; it can be read but not resumed.", severity="warning"
+            )
+            return
+        self.open_session(session_id)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)

@@ -97,19 +97,9 @@ class HistoryScreen(Screen[None]):
             self.app.push_screen(SessionLogScreen(session_id))
 
     def action_resume(self) -> None:
-        app: Any = self.app
         session_id = self._selected()
-        if session_id is None:
-            return
-        try:
-            info = app.store().session(session_id)
-        except CompanionError as exc:
-            app.notify(str(exc), severity="error")
-            return
-        if info.status == "finished":
-            app.notify(f"Session {session_id} has ended; it can be read but not resumed.", severity="warning")
-            return
-        app.open_session(session_id)
+        if session_id is not None:
+            self.app.resume_session(session_id)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -179,16 +169,7 @@ class SessionLogScreen(Screen[None]):
         table.focus()
 
     def action_resume(self) -> None:
-        app: Any = self.app
-        try:
-            info = app.store().session(self.session_id)
-        except CompanionError as exc:
-            app.notify(str(exc), severity="error")
-            return
-        if info.status == "finished":
-            app.notify(f"Session {self.session_id} has ended; it can be read but not resumed.", severity="warning")
-            return
-        app.open_session(self.session_id)
+        self.app.resume_session(self.session_id)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
         self.app.pop_screen()
