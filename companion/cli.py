@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run a session's log and check it reproduces the stored state")
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+
+    from companion.reconquista import calculators  # pure engines and argparse: cheap
+
+    calculators.register(sub)
     return parser
 
 
@@ -88,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command is None:
             return _run_tui(args)
+        if hasattr(args, "handler"):  # the calculators bring their own handlers
+            return int(args.handler(args))
         return {"history": _history, "show": _show, "replay": _replay}[args.command](args)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)

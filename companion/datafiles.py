@@ -50,8 +50,10 @@ def load_model(path: str | Path, model: type[M]) -> M:
         return model.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        raise DataFileError(f"The data file {path}, field {where}: {err['msg']}.") from None
+        where = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ").rstrip(".")
+        place = f"The data file {path}, field {where}" if where else f"The data file {path}"
+        raise DataFileError(f"{place}: {msg}.") from None
 
 
 def load_shipped(name: str, model: type[M]) -> M:

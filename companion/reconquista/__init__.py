@@ -1,0 +1,1 @@
+"""Reconquista: the solitaire wargame's rules as pure functions of a serialisable state."""

@@ -1,0 +1,381 @@
+"""Battles and sieges on the board: prompt procedures over the game state.
+
+``combat`` does the arithmetic of one round or one siege roll; here the dice are
+asked for (Roll), the board changes are told (Tell) and applied to the state,
+and every outcome is carried out: retreats, sieges, captures, eliminations.
+Later phases call these with ``yield from``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.reconquista import combat
+from companion.reconquista.board import Board
+from companion.reconquista.control import city_controller, free_of_enemy, hostile
+from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
+from companion.reconquista.units import Kind
+
+Proc = Generator[Prompt, Answer, Any]
+
+
+def describe(side: str, units: list[Kind]) -> str:
+    """'1 Muslim garrison and 2 Muslim armies' for a list of units of one side."""
+    counts: dict[Kind, int] = {}
+    for k in units:
+        counts[k] = counts.get(k, 0) + 1
+    parts = [unit_name(side, k, n) for k, n in counts.items()]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def lost(before: list[Kind], after: list[Kind]) -> list[Kind]:
+    """The units of ``before`` that are not in ``after`` (as a multiset)."""
+    left = list(after)
+    gone = []
+    for k in before:
+        if k in left:
+            left.remove(k)
+        else:
+            gone.append(k)
+    return gone
+
+
+def pick_area(board: Board, region: int, qualifies: Callable[[str], bool], why: str) -> Proc:
+    """Pick an area of ``region`` at random by the area die, rolling again until the area
+    qualifies; None (and no roll) when no area of the region qualifies."""
+    if not any(qualifies(a) for a in board.regions[region].areas):
+        return None
+    prompt_why = why
+    while True:
+        face = (yield Roll(1, 6, prompt_why))[0]
+        area = board.area_for(region, face)
+        if qualifies(area):
+            return area
+        prompt_why = f"{why} (a {face} gave {area}, which does not qualify: roll again)"
+
+
+def el_cid_with(state: GameState, area: str, side: str) -> bool:
+    return state.el_cid_area == area and state.el_cid_side == side
+
+
+def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | None:
+    """Where a beaten defender without a city retreats ("Battle"): "the next higher-numbered
+    area that is free of hostile forces", wrapping to the lowest; else along a road to an
+    area free of hostile forces (the first road in map order); else None (eliminated).
+    A region in revolt cannot be entered."""
+    here = board.areas[area].region
+    nxt = board.next_area(area)
+    while nxt != area:
+        if free_of_enemy(state.areas[nxt], side):
+            return nxt
+        nxt = board.next_area(nxt)
+    order = board.all_areas()
+    for dest in sorted(board.roads[area], key=order.index):
+        if board.areas[dest].region != here and board.areas[dest].region == state.revolt:
+            continue
+        if free_of_enemy(state.areas[dest], side):
+            return dest
+    return None
+
+
+def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: str) -> None:
+    for k in units:
+        state.areas[src].remove(side, k)
+        state.areas[dest].add(side, k)
+
+
+@dataclass(frozen=True)
+class BattleOutcome:
+    """How a battle ended and where the attacking force stands."""
+
+    result: str  # the last round's result (never 'continue')
+    rounds: int
+    attacker_area: str | None  # None when the attackers were destroyed
+
+
+def defending_side(area: AreaState, attacker: str) -> str | None:
+    """The side the attackers fight in ``area``: the besiegers if a siege is on (the
+    city's own force stays inside: "Complex Battle 1"), else the hostile side present."""
+    if area.besieger and hostile(attacker, area.besieger):
+        return area.besieger
+    for s in area.sides():
+        if hostile(attacker, s):
+            return s
+    return None
+
+
+def engage(board: Board, state: GameState, area: str, side: str, origins: list[str]) -> Proc:
+    """A force of ``side`` has entered ``area`` from ``origins``: battle, siege, or nothing.
+
+    "If the enemy area has a City and / or Fortress, then there may be a battle - this
+    only happens if there is more than one enemy unit (Garrison or Army) and at least
+    one is an army (Rebels are not armies). Otherwise, the moving forces stop and wait
+    for the Siege Phase. If the enemy Area has no City or Fortress then there will be a
+    battle." ("Phase 4: Movement of Armies"). Returns a BattleOutcome, or None when no
+    battle was fought.
+    """
+    a = state.areas[area]
+    name = SIDE_NAMES[side]
+    defender = defending_side(a, side)
+    walls = a.city is not None or a.fortress
+    if defender is None:
+        if a.city is not None and hostile(side, city_controller(a) or side):
+            a.besieger = side
+            yield Tell(f"The {name} force besieges the empty city of {area}: it will surrender in Phase 6.")
+        return None
+    if walls and defender != a.besieger and not combat.battle_or_siege(a.force(defender), True):
+        a.besieger = side
+        what = describe(defender, a.force(defender))
+        yield Tell(f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).")
+        return None
+    return (yield from battle(board, state, area, side, origins))
+
+
+def battle(board: Board, state: GameState, area: str, attacker: str, origins: list[str]) -> Proc:
+    """Fight the battle in ``area`` between ``attacker`` (just moved in from ``origins``)
+    and the force there, round after round, and carry out its outcome ("Battle")."""
+    a = state.areas[area]
+    defender = defending_side(a, attacker)
+    if defender is None:
+        return BattleOutcome("defender_destroyed", 0, area)
+    city = a.city is not None and defender != a.besieger and city_controller(a) == defender
+    mountain = board.areas[area].mountain
+    cid = state.el_cid_side if state.el_cid_area == area else None
+    el_cid = "attacker" if cid == attacker else "defender" if cid == defender else None
+    att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    rounds = 0
+    while True:
+        rounds += 1
+        att, dfn = a.force(attacker), a.force(defender)
+        first = combat.first_striker(mountain, el_cid, rounds == 1)
+        label = f"Battle in {area}, round {rounds}"
+        if first is None:
+            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({_letters(att)})")
+            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})")
+        elif first == "defender":
+            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})")
+            left = combat.remove_casualties(att, combat.hits(dfn, def_dice))
+            att_dice = (
+                (yield Roll(len(left), 6, f"{label}: {att_name} survivors' dice ({_letters(left)})"))
+                if left
+                else []
+            )
+        else:
+            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})")
+            left = combat.remove_casualties(dfn, combat.hits(att, att_dice))
+            def_dice = (
+                (yield Roll(len(left), 6, f"{label}: {def_name} survivors' dice ({_letters(left)})"))
+                if left
+                else []
+            )
+        r = combat.battle_round(att, dfn, list(att_dice), list(def_dice), city=city, first=first)
+        a.set_force(attacker, r.attacker_survivors)
+        a.set_force(defender, r.defender_survivors)
+        losses = [
+            f"{describe(side, gone)}"
+            for side, gone in (
+                (attacker, lost(att, r.attacker_survivors)),
+                (defender, lost(dfn, r.defender_survivors)),
+            )
+            if gone
+        ]
+        yield Tell(
+            f"{label}: {att_name} {r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}, "
+            f"{def_name} {r.defender_hits}. "
+            + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
+        )
+        if r.result == "continue":
+            continue
+        return (yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds))
+
+
+def _carry_out(
+    board: Board,
+    state: GameState,
+    area: str,
+    attacker: str,
+    defender: str,
+    origins: list[str],
+    result: str,
+    rounds: int,
+) -> Proc:
+    a = state.areas[area]
+    att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    if result == "defender_retreats":
+        units = a.force(defender)
+        dest = retreat_area(board, state, area, defender)
+        if dest is None:
+            a.set_force(defender, [])
+            yield Tell(f"The {def_name} force has nowhere to retreat: remove {describe(defender, units)} from {area}.")
+        else:
+            move_units(state, defender, units, area, dest)
+            yield Tell(f"The {def_name} force retreats: move {describe(defender, units)} from {area} to {dest}.")
+        return BattleOutcome(result, rounds, area)
+    if result == "defender_into_city":
+        a.besieger = attacker
+        yield Tell(
+            f"The {def_name} force withdraws into the city of {area}; the {att_name} force "
+            "stays outside and besieges it (Phase 6)."
+        )
+        return BattleOutcome(result, rounds, area)
+    if result == "attacker_retreats":
+        units = a.force(attacker)
+        options = list(dict.fromkeys(o for o in origins if o != area))
+        if a.city is not None and a.besieger == defender and city_controller(a) == attacker:
+            options.append(area)  # "the retreat may be to that city"
+        dest = options[0] if len(options) == 1 else None
+        if dest is None and options:
+            dest = yield Choose(options, f"The {att_name} force lost in {area}: retreat to which area?")
+        if dest is None:
+            a.set_force(attacker, [])
+            yield Tell(f"The {att_name} force has nowhere to retreat: remove {describe(attacker, units)} from {area}.")
+            return BattleOutcome(result, rounds, None)
+        if dest == area:
+            yield Tell(f"The {att_name} force retreats into the city of {area}.")
+        else:
+            move_units(state, attacker, units, area, dest)
+            yield Tell(f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.")
+        return BattleOutcome(result, rounds, dest)
+    if result == "defender_destroyed":
+        if a.besieger == defender:
+            a.besieger = None
+        holder = [s for s in a.sides() if hostile(attacker, s)]
+        if holder and (a.city is not None or a.fortress):
+            # "Complex Battle 1": the force in the city stayed out of the battle; now the
+            # winners "must remain in place to besiege the city".
+            a.besieger = attacker
+            yield Tell(
+                f"The {def_name} force in {area} is destroyed; the {att_name} force stays "
+                f"and besieges the {SIDE_NAMES[holder[0]]} force inside (Phase 6)."
+            )
+        elif a.city is not None:
+            yield Tell(f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays).")
+        else:
+            yield Tell(f"The {def_name} force in {area} is destroyed.")
+        return BattleOutcome(result, rounds, area)
+    if result == "attacker_destroyed":
+        yield Tell(f"The {att_name} force in {area} is destroyed.")
+        return BattleOutcome(result, rounds, None)
+    yield Tell(f"Both forces in {area} are destroyed.")
+    return BattleOutcome(result, rounds, None)
+
+
+def _letters(units: list[Kind]) -> str:
+    return ", ".join(k.value for k in units)
+
+
+# -- sieges ---------------------------------------------------------------------
+
+
+def siege_order(board: Board, state: GameState) -> list[str]:
+    """The areas under siege, in the order Phase 6 resolves them: lowest region first,
+    then lowest area ("Phase 6: Resolve Sieges")."""
+    return [a for a in board.all_areas() if state.areas[a].besieger is not None]
+
+
+def siege(board: Board, state: GameState, area: str) -> Proc:
+    """Resolve the siege of ``area`` ("Phase 6"); returns 'besieger' or 'defender'.
+
+    ``combat.siege_roll`` does each roll's arithmetic and says what follows; here the
+    dice are asked for and the result is carried out on the board.
+    """
+    a = state.areas[area]
+    besieger = a.besieger
+    if besieger is None:
+        return None
+    city = a.city is not None
+    place = f"the city of {area}" if city else f"the fortress of {area}"
+    b_name = SIDE_NAMES[besieger]
+    inside = [s for s in a.sides() if s != besieger]
+    defender = inside[0] if inside else city_controller(a) or "muslim"
+    d_name = SIDE_NAMES[defender]
+    same_religion = not city or a.city == besieger
+    cid = state.el_cid_side if state.el_cid_area == area else None
+    el_cid: combat.SiegeSide | None = "besieger" if cid == besieger else "defender" if cid == defender else None
+    after_tie = False
+    while True:
+        b_units, d_units = a.force(besieger), a.force(defender)
+        if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie):
+            a.besieger = None
+            yield Tell(f"Nobody defends {place}: it surrenders to the {b_name} force (any fortress stays).")
+            return "besieger"
+        dice = yield Roll(2, 6, f"Siege of {area}: the {b_name} (besieger) die, then the {d_name} (defender) die")
+        r = combat.siege_roll(
+            b_units,
+            d_units,
+            city=city,
+            fortress=a.fortress,
+            el_cid=el_cid,
+            same_religion=same_religion,
+            after_tie=after_tie,
+            besieger_die=dice[0],
+            defender_die=dice[1],
+        )
+        a.set_force(besieger, list(r.besieger_survivors))
+        a.set_force(defender, list(r.defender_survivors))
+        sums = f"{b_name} {r.besieger_total} against {d_name} {r.defender_total}"
+        losses = " and ".join(
+            describe(side, list(gone))
+            for side, gone in ((besieger, r.besieger_losses), (defender, r.defender_losses))
+            if gone
+        )
+        if r.result in ("captured", "sacked"):
+            a.besieger = None
+            a.fortress = a.fortress and not r.fortress_destroyed
+            if r.sacked:
+                a.city = None
+            yield Tell(
+                f"Siege of {area}: {sums}. The besiegers win: remove {losses or 'nobody'}"
+                + (" and the fortress" if r.fortress_destroyed else "")
+                + (f"; the even die sacks the city: remove the city of {area}." if r.sacked else ".")
+            )
+            return "besieger"
+        if r.result == "besieger_retreats":
+            a.besieger = None
+            yield Tell(f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}.")
+            if r.besieger_survivors:
+                yield from _siege_retreat(board, state, area, besieger, list(r.besieger_survivors))
+            return "defender"
+        yield Tell(f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}.")
+        if r.result == "defender_holds":
+            yield Tell(f"The {b_name} besiegers are gone: {place} holds.")
+            return "defender"
+        if r.result == "surrendered":
+            a.besieger = None
+            yield Tell(f"{place.capitalize()} has no defenders left and surrenders to the {b_name} force.")
+            return "besieger"
+        a.besieger = besieger  # 'continue': the siege goes on with the survivors
+        after_tie = True
+
+
+def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:
+    """A beaten besieger retreats to "a friendly or empty area (it cannot be an area with
+    another siege present)" picked at random by the area die; else along a road to such
+    an area; else it is eliminated ("Phase 6")."""
+
+    def ok(name: str) -> bool:
+        there = state.areas[name]
+        return name != area and there.besieger is None and free_of_enemy(there, side)
+
+    region = board.areas[area].region
+    name = SIDE_NAMES[side]
+    dest = yield from pick_area(board, region, ok, f"Retreat of the {name} besiegers of {area}: area die")
+    if dest is None:
+        order = board.all_areas()
+        roads = [
+            d for d in sorted(board.roads[area], key=order.index)
+            if ok(d) and board.areas[d].region != state.revolt
+        ]
+        dest = roads[0] if roads else None
+    if dest is None:
+        state.areas[area].set_force(side, [])
+        yield Tell(f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}.")
+        return None
+    move_units(state, side, units, area, dest)
+    yield Tell(f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.")
+    return dest

@@ -1,0 +1,172 @@
+"""The Reconquista game state: a plain, serialisable, comparable picture of the table.
+
+Per area: a city (none, Christian or Muslim), a fortress, the units there by
+side and kind, and which side, if any, besieges the city or fortress. For the
+whole game: turn, phase, the region in revolt and this turn's event effects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.reconquista.units import KIND_NAMES, Kind
+
+#: The sides a unit can fight for. Rebels, French and Rebel armies are hostile to all.
+SIDES = ("christian", "muslim", "rebel", "french", "rebel_army")
+
+SIDE_NAMES = {
+    "christian": "Christian",
+    "muslim": "Muslim",
+    "rebel": "Rebel",
+    "french": "French",
+    "rebel_army": "Rebel army",
+}
+
+#: Which kinds each side can field. Hired mercenaries and crusaders fight as
+#: Christian armies; unhired mercenaries join the Muslim reaction.
+SIDE_KINDS: dict[str, frozenset[Kind]] = {
+    "christian": frozenset({Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.MERCENARY, Kind.CRUSADER}),
+    "muslim": frozenset({Kind.ARMY, Kind.GARRISON, Kind.MERCENARY}),
+    "rebel": frozenset({Kind.REBEL}),
+    "french": frozenset({Kind.FRENCH}),
+    "rebel_army": frozenset({Kind.REBEL_ARMY}),
+}
+
+PHASES = ("setup", "rebellions", "events", "income", "movement", "reaction", "sieges", "end", "over")
+
+
+_PLURAL = {
+    "army": "armies",
+    "garrison": "garrisons",
+    "Military Order": "Military Orders",
+    "Rebel": "Rebels",
+    "mercenary": "mercenaries",
+    "crusader": "crusaders",
+    "French army": "French armies",
+    "Rebel army": "Rebel armies",
+}
+
+
+def unit_name(side: str, kind: Kind, n: int = 1) -> str:
+    """'2 Muslim armies', '1 Christian garrison', '1 Rebel', '3 French armies'."""
+    noun = KIND_NAMES[kind] if n == 1 else _PLURAL[KIND_NAMES[kind]]
+    if side in ("christian", "muslim") and kind in (Kind.ARMY, Kind.GARRISON):
+        noun = f"{SIDE_NAMES[side]} {noun}"
+    elif side == "muslim" and kind is Kind.MERCENARY:
+        noun += " (with the Muslims)"
+    return f"{n} {noun}"
+
+
+@dataclass
+class AreaState:
+    """One area of the map and what stands on it."""
+
+    city: str | None = None  # 'christian' or 'muslim'
+    fortress: bool = False
+    units: dict[str, dict[Kind, int]] = field(default_factory=dict)  # side -> kind -> count > 0
+    besieger: str | None = None  # the side besieging the city/fortress, if any
+
+    def count(self, side: str, kind: Kind | None = None) -> int:
+        by_kind = self.units.get(side)
+        if not by_kind:
+            return 0
+        return by_kind.get(kind, 0) if kind is not None else sum(by_kind.values())
+
+    def total(self) -> int:
+        """Every unit in the area, of every side."""
+        return sum(sum(k.values()) for k in self.units.values())
+
+    def sides(self) -> list[str]:
+        """The sides with units here, in SIDES order."""
+        return [s for s in SIDES if self.units.get(s)]
+
+    def add(self, side: str, kind: Kind, n: int = 1) -> None:
+        if kind not in SIDE_KINDS[side]:
+            raise ValueError(f"the {SIDE_NAMES[side]} side cannot field a {KIND_NAMES[kind]}")
+        if n < 0:
+            raise ValueError("cannot add a negative number of units")
+        if n:
+            by_kind = self.units.setdefault(side, {})
+            by_kind[kind] = by_kind.get(kind, 0) + n
+
+    def remove(self, side: str, kind: Kind, n: int = 1) -> None:
+        if n < 0:
+            raise ValueError("cannot remove a negative number of units")
+        have = self.count(side, kind)
+        if n > have:
+            raise ValueError(f"only {have} {KIND_NAMES[kind]} of that side here, not {n}")
+        if n:
+            by_kind = self.units[side]
+            by_kind[kind] = have - n
+            if not by_kind[kind]:
+                del by_kind[kind]
+            if not by_kind:
+                del self.units[side]
+                if self.besieger == side:
+                    self.besieger = None
+
+    def force(self, side: str) -> list[Kind]:
+        """The side's units here as a list of kinds, in a fixed order (for combat)."""
+        by_kind = self.units.get(side, {})
+        return [k for k in Kind if k in by_kind for _ in range(by_kind[k])]
+
+    def set_force(self, side: str, units: list[Kind]) -> None:
+        """Replace the side's units here with ``units`` (the survivors of a combat)."""
+        for k in units:
+            if k not in SIDE_KINDS[side]:
+                raise ValueError(f"the {SIDE_NAMES[side]} side cannot field a {KIND_NAMES[k]}")
+        besieger = self.besieger
+        self.units.pop(side, None)
+        for k in units:
+            self.add(side, k)
+        self.besieger = besieger if besieger in self.units else None
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "city": self.city,
+            "fortress": self.fortress,
+            "units": {s: {k.value: n for k, n in sorted(u.items())} for s, u in sorted(self.units.items())},
+            "besieger": self.besieger,
+        }
+
+
+@dataclass
+class Effects:
+    """What this turn's random event (and the rebellions) leave for later phases."""
+
+    event: str | None = None
+    bribery: bool = False
+    mercenaries: int = 0  # available to hire in Phase 3; the unhired join Phase 5
+    crusaders: int = 0  # to be placed in Phase 3
+    taxes: bool = False
+    expulsion: bool = False
+    jihad: bool = False
+
+    def snapshot(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class GameState:
+    """The whole table."""
+
+    areas: dict[str, AreaState]
+    turn: int = 1
+    phase: str = "setup"
+    revolt: int | None = None  # the region in revolt this turn
+    effects: Effects = field(default_factory=Effects)
+    el_cid_area: str | None = None
+    el_cid_side: str | None = None
+    income: int = 0  # this turn's points left to spend
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "revolt": self.revolt,
+            "effects": self.effects.snapshot(),
+            "el_cid": [self.el_cid_area, self.el_cid_side] if self.el_cid_area else None,
+            "income": self.income,
+            "areas": {name: a.snapshot() for name, a in self.areas.items()},
+        }
