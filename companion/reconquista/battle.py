@@ -45,7 +45,9 @@ def lost(before: list[Kind], after: list[Kind]) -> list[Kind]:
     return gone
 
 
-def pick_area(board: Board, region: int, qualifies: Callable[[str], bool], why: str) -> Proc:
+def pick_area(
+    board: Board, region: int, qualifies: Callable[[str], bool], why: str
+) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
     qualifies; None (and no roll) when no area of the region qualifies."""
     if not any(qualifies(a) for a in board.regions[region].areas):
@@ -76,17 +78,32 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
         nxt = board.next_area(nxt)
     order = board.all_areas()
     for dest in sorted(board.roads[area], key=order.index):
-        if board.areas[dest].region != here and board.areas[dest].region == state.revolt:
+        if (
+            board.areas[dest].region != here
+            and board.areas[dest].region == state.revolt
+        ):
             continue
         if free_of_enemy(state.areas[dest], side):
             return dest
     return None
 
 
-def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: str) -> None:
+def move_units(
+    state: GameState, side: str, units: list[Kind], src: str, dest: str
+) -> None:
     for k in units:
         state.areas[src].remove(side, k)
         state.areas[dest].add(side, k)
+
+
+def _el_cid_follows(state: GameState, side: str, src: str, dest: str) -> str:
+    """El Cid "joins a force of its side" (DESIGN.md): when the last units of his side
+    leave ``src`` for ``dest`` (a retreat), he goes with them. Returns the words for the
+    Tell ('' when he stays where he is)."""
+    if el_cid_with(state, src, side) and not state.areas[src].count(side):
+        state.el_cid_area = dest
+        return f" El Cid goes with them to {dest}."
+    return ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +126,9 @@ def defending_side(area: AreaState, attacker: str) -> str | None:
     return None
 
 
-def engage(board: Board, state: GameState, area: str, side: str, origins: list[str]) -> Proc:
+def engage(
+    board: Board, state: GameState, area: str, side: str, origins: list[str]
+) -> Proc:
     """A force of ``side`` has entered ``area`` from ``origins``: battle, siege, or nothing.
 
     "If the enemy area has a City and / or Fortress, then there may be a battle - this
@@ -124,26 +143,44 @@ def engage(board: Board, state: GameState, area: str, side: str, origins: list[s
     defender = defending_side(a, side)
     walls = a.city is not None or a.fortress
     if defender is None:
-        if a.city is not None and hostile(side, city_controller(a) or side):
+        # The moving force is already in the area, so city_controller would name it as
+        # the holder: an empty city is judged by its religion. (Engage is called for a
+        # force entering an area with enemy forces, and "a Muslim city with no other
+        # units present" is one: the movers "stop and wait for the Siege Phase".)
+        if a.city is not None and hostile(side, a.city):
             a.besieger = side
-            yield Tell(f"The {name} force besieges the empty city of {area}: it will surrender in Phase 6.")
+            yield Tell(
+                f"The {name} force ({describe(side, a.force(side))}) besieges the empty city "
+                f"of {area}: it will surrender in Phase 6."
+            )
         return None
-    if walls and defender != a.besieger and not combat.battle_or_siege(a.force(defender), True):
+    if (
+        walls
+        and defender != a.besieger
+        and not combat.battle_or_siege(a.force(defender), True)
+    ):
         a.besieger = side
         what = describe(defender, a.force(defender))
-        yield Tell(f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).")
+        yield Tell(
+            f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6)."
+        )
         return None
     return (yield from battle(board, state, area, side, origins))
 
 
-def battle(board: Board, state: GameState, area: str, attacker: str, origins: list[str]) -> Proc:
+def battle(
+    board: Board, state: GameState, area: str, attacker: str, origins: list[str]
+) -> Proc:
     """Fight the battle in ``area`` between ``attacker`` (just moved in from ``origins``)
     and the force there, round after round, and carry out its outcome ("Battle")."""
     a = state.areas[area]
     defender = defending_side(a, attacker)
     if defender is None:
         return BattleOutcome("defender_destroyed", 0, area)
-    city = a.city is not None and defender != a.besieger and city_controller(a) == defender
+    # The defenders hold the city unless they are the ones besieging it. (city_controller
+    # cannot say: the attackers are in the area too, and it would give a city of the
+    # attackers' religion to them even when the defenders hold it.)
+    city = a.city is not None and defender != a.besieger
     mountain = board.areas[area].mountain
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid = "attacker" if cid == attacker else "defender" if cid == defender else None
@@ -155,25 +192,47 @@ def battle(board: Board, state: GameState, area: str, attacker: str, origins: li
         first = combat.first_striker(mountain, el_cid, rounds == 1)
         label = f"Battle in {area}, round {rounds}"
         if first is None:
-            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({_letters(att)})")
-            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})")
+            att_dice = yield Roll(
+                len(att), 6, f"{label}: {att_name} dice ({_letters(att)})"
+            )
+            def_dice = yield Roll(
+                len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})"
+            )
         elif first == "defender":
-            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})")
+            def_dice = yield Roll(
+                len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})"
+            )
             left = combat.remove_casualties(att, combat.hits(dfn, def_dice))
             att_dice = (
-                (yield Roll(len(left), 6, f"{label}: {att_name} survivors' dice ({_letters(left)})"))
+                (
+                    yield Roll(
+                        len(left),
+                        6,
+                        f"{label}: {att_name} survivors' dice ({_letters(left)})",
+                    )
+                )
                 if left
                 else []
             )
         else:
-            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})")
+            att_dice = yield Roll(
+                len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})"
+            )
             left = combat.remove_casualties(dfn, combat.hits(att, att_dice))
             def_dice = (
-                (yield Roll(len(left), 6, f"{label}: {def_name} survivors' dice ({_letters(left)})"))
+                (
+                    yield Roll(
+                        len(left),
+                        6,
+                        f"{label}: {def_name} survivors' dice ({_letters(left)})",
+                    )
+                )
                 if left
                 else []
             )
-        r = combat.battle_round(att, dfn, list(att_dice), list(def_dice), city=city, first=first)
+        r = combat.battle_round(
+            att, dfn, list(att_dice), list(def_dice), city=city, first=first
+        )
         a.set_force(attacker, r.attacker_survivors)
         a.set_force(defender, r.defender_survivors)
         losses = [
@@ -187,11 +246,19 @@ def battle(board: Board, state: GameState, area: str, attacker: str, origins: li
         yield Tell(
             f"{label}: {att_name} {r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}, "
             f"{def_name} {r.defender_hits}. "
-            + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
+            + (
+                f"Remove {'; remove '.join(losses)} from {area}."
+                if losses
+                else "No losses."
+            )
         )
         if r.result == "continue":
             continue
-        return (yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds))
+        return (
+            yield from _carry_out(
+                board, state, area, attacker, defender, origins, r.result, rounds
+            )
+        )
 
 
 def _carry_out(
@@ -211,10 +278,17 @@ def _carry_out(
         dest = retreat_area(board, state, area, defender)
         if dest is None:
             a.set_force(defender, [])
-            yield Tell(f"The {def_name} force has nowhere to retreat: remove {describe(defender, units)} from {area}.")
+            yield Tell(
+                f"The {def_name} force has nowhere to retreat: remove {describe(defender, units)} from {area}."
+            )
         else:
             move_units(state, defender, units, area, dest)
-            yield Tell(f"The {def_name} force retreats: move {describe(defender, units)} from {area} to {dest}.")
+            cid = _el_cid_follows(state, defender, area, dest)
+            yield Tell(
+                f"The {def_name} force retreats: move {describe(defender, units)} from {area} to {dest}.{cid}"
+            )
+        gone = "retreated" if dest is not None else "been removed"
+        yield from _besiege_holders(a, area, attacker, defender, gone=gone)
         return BattleOutcome(result, rounds, area)
     if result == "defender_into_city":
         a.besieger = attacker
@@ -226,35 +300,43 @@ def _carry_out(
     if result == "attacker_retreats":
         units = a.force(attacker)
         options = list(dict.fromkeys(o for o in origins if o != area))
-        if a.city is not None and a.besieger == defender and city_controller(a) == attacker:
-            options.append(area)  # "the retreat may be to that city"
+        # "the retreat may be to that city": the besieged city, unless a third side holds it
+        # (city_controller would count the attackers standing in the area as its holders).
+        third = [s for s in a.sides() if s not in (attacker, defender)]
+        if a.city is not None and a.besieger == defender and not third:
+            options.append(area)
         dest = options[0] if len(options) == 1 else None
         if dest is None and options:
-            dest = yield Choose(options, f"The {att_name} force lost in {area}: retreat to which area?")
+            dest = yield Choose(
+                options, f"The {att_name} force lost in {area}: retreat to which area?"
+            )
         if dest is None:
             a.set_force(attacker, [])
-            yield Tell(f"The {att_name} force has nowhere to retreat: remove {describe(attacker, units)} from {area}.")
+            yield Tell(
+                f"The {att_name} force has nowhere to retreat: remove {describe(attacker, units)} from {area}."
+            )
             return BattleOutcome(result, rounds, None)
         if dest == area:
             yield Tell(f"The {att_name} force retreats into the city of {area}.")
         else:
             move_units(state, attacker, units, area, dest)
-            yield Tell(f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.")
+            cid = _el_cid_follows(state, attacker, area, dest)
+            yield Tell(
+                f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.{cid}"
+            )
         return BattleOutcome(result, rounds, dest)
     if result == "defender_destroyed":
         if a.besieger == defender:
             a.besieger = None
-        holder = [s for s in a.sides() if hostile(attacker, s)]
-        if holder and (a.city is not None or a.fortress):
-            # "Complex Battle 1": the force in the city stayed out of the battle; now the
-            # winners "must remain in place to besiege the city".
-            a.besieger = attacker
-            yield Tell(
-                f"The {def_name} force in {area} is destroyed; the {att_name} force stays "
-                f"and besieges the {SIDE_NAMES[holder[0]]} force inside (Phase 6)."
-            )
+        if any(hostile(attacker, s) for s in a.sides()) and (
+            a.city is not None or a.fortress
+        ):
+            yield Tell(f"The {def_name} force in {area} is destroyed.")
+            yield from _besiege_holders(a, area, attacker, defender, gone="destroyed")
         elif a.city is not None:
-            yield Tell(f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays).")
+            yield Tell(
+                f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays)."
+            )
         else:
             yield Tell(f"The {def_name} force in {area} is destroyed.")
         return BattleOutcome(result, rounds, area)
@@ -263,6 +345,24 @@ def _carry_out(
         return BattleOutcome(result, rounds, None)
     yield Tell(f"Both forces in {area} are destroyed.")
     return BattleOutcome(result, rounds, None)
+
+
+def _besiege_holders(
+    a: AreaState, area: str, attacker: str, defender: str, gone: str
+) -> Proc:
+    """After beating the besiegers of a city held by a third side: "Complex Battle 1": the
+    force in the city stayed out of the battle; now the winners "must remain in place to
+    besiege the city". Nothing when nobody hostile is left in the city or fortress."""
+    holder = [s for s in a.sides() if hostile(attacker, s)]
+    if not holder or (a.city is None and not a.fortress):
+        return
+    a.besieger = attacker
+    place = "city" if a.city is not None else "fortress"
+    yield Tell(
+        f"The {SIDE_NAMES[defender]} besiegers have {gone}: the {SIDE_NAMES[attacker]} force "
+        f"({describe(attacker, a.force(attacker))}) stays in {area} and besieges the {place} "
+        f"held by {describe(holder[0], a.force(holder[0]))} (Phase 6)."
+    )
 
 
 def _letters(units: list[Kind]) -> str:
@@ -296,15 +396,26 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     d_name = SIDE_NAMES[defender]
     same_religion = not city or a.city == besieger
     cid = state.el_cid_side if state.el_cid_area == area else None
-    el_cid: combat.SiegeSide | None = "besieger" if cid == besieger else "defender" if cid == defender else None
+    el_cid: combat.SiegeSide | None = (
+        "besieger" if cid == besieger else "defender" if cid == defender else None
+    )
     after_tie = False
     while True:
         b_units, d_units = a.force(besieger), a.force(defender)
-        if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie):
+        if combat.surrenders(
+            d_units, city=city, same_religion=same_religion, after_tie=after_tie
+        ):
             a.besieger = None
-            yield Tell(f"Nobody defends {place}: it surrenders to the {b_name} force (any fortress stays).")
+            yield Tell(
+                f"Nobody defends {place}: it surrenders to the {b_name} force "
+                f"({describe(besieger, b_units)}) (any fortress stays)."
+            )
             return "besieger"
-        dice = yield Roll(2, 6, f"Siege of {area}: the {b_name} (besieger) die, then the {d_name} (defender) die")
+        dice = yield Roll(
+            2,
+            6,
+            f"Siege of {area}: the {b_name} (besieger) die, then the {d_name} (defender) die",
+        )
         r = combat.siege_roll(
             b_units,
             d_units,
@@ -321,7 +432,10 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         sums = f"{b_name} {r.besieger_total} against {d_name} {r.defender_total}"
         losses = " and ".join(
             describe(side, list(gone))
-            for side, gone in ((besieger, r.besieger_losses), (defender, r.defender_losses))
+            for side, gone in (
+                (besieger, r.besieger_losses),
+                (defender, r.defender_losses),
+            )
             if gone
         )
         if r.result in ("captured", "sacked"):
@@ -329,31 +443,53 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             a.fortress = a.fortress and not r.fortress_destroyed
             if r.sacked:
                 a.city = None
+            removed = [
+                x for x in (losses, "the fortress" if r.fortress_destroyed else "") if x
+            ]
             yield Tell(
-                f"Siege of {area}: {sums}. The besiegers win: remove {losses or 'nobody'}"
-                + (" and the fortress" if r.fortress_destroyed else "")
-                + (f"; the even die sacks the city: remove the city of {area}." if r.sacked else ".")
+                f"Siege of {area}: {sums}. The besiegers win"
+                + (
+                    f": remove {' and '.join(removed)} from {area}"
+                    if removed
+                    else f" and take {place}"
+                )
+                + (
+                    f"; the even die sacks the city: remove the city of {area}."
+                    if r.sacked
+                    else "."
+                )
             )
             return "besieger"
         if r.result == "besieger_retreats":
             a.besieger = None
-            yield Tell(f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}.")
+            yield Tell(
+                f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}."
+            )
             if r.besieger_survivors:
-                yield from _siege_retreat(board, state, area, besieger, list(r.besieger_survivors))
+                yield from _siege_retreat(
+                    board, state, area, besieger, list(r.besieger_survivors)
+                )
             return "defender"
-        yield Tell(f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}.")
+        yield Tell(
+            f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}."
+        )
         if r.result == "defender_holds":
             yield Tell(f"The {b_name} besiegers are gone: {place} holds.")
             return "defender"
         if r.result == "surrendered":
             a.besieger = None
-            yield Tell(f"{place.capitalize()} has no defenders left and surrenders to the {b_name} force.")
+            yield Tell(
+                f"{place.capitalize()} has no defenders left and surrenders to the {b_name} force "
+                f"({describe(besieger, a.force(besieger))})."
+            )
             return "besieger"
         a.besieger = besieger  # 'continue': the siege goes on with the survivors
         after_tie = True
 
 
-def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:
+def _siege_retreat(
+    board: Board, state: GameState, area: str, side: str, units: list[Kind]
+) -> Proc:
     """A beaten besieger retreats to "a friendly or empty area (it cannot be an area with
     another siege present)" picked at random by the area die; else along a road to such
     an area; else it is eliminated ("Phase 6")."""
@@ -364,18 +500,26 @@ def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: 
 
     region = board.areas[area].region
     name = SIDE_NAMES[side]
-    dest = yield from pick_area(board, region, ok, f"Retreat of the {name} besiegers of {area}: area die")
+    dest = yield from pick_area(
+        board, region, ok, f"Retreat of the {name} besiegers of {area}: area die"
+    )
     if dest is None:
         order = board.all_areas()
         roads = [
-            d for d in sorted(board.roads[area], key=order.index)
+            d
+            for d in sorted(board.roads[area], key=order.index)
             if ok(d) and board.areas[d].region != state.revolt
         ]
         dest = roads[0] if roads else None
     if dest is None:
         state.areas[area].set_force(side, [])
-        yield Tell(f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}.")
+        yield Tell(
+            f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}."
+        )
         return None
     move_units(state, side, units, area, dest)
-    yield Tell(f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.")
+    cid = _el_cid_follows(state, side, area, dest)
+    yield Tell(
+        f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.{cid}"
+    )
     return dest
