@@ -55,6 +55,12 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
 
 
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of games from 1 to 1000000")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
@@ -80,6 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run a session's log and check it reproduces the stored state")
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+
+    p = sub.add_parser("simulate", help="play whole games headless with app dice and a simple bot")
+    p.add_argument("game", choices=["reconquista"], help="the game to simulate")
+    p.add_argument("--games", type=_count, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument(
+        "--seed", type=_seed, default=argparse.SUPPRESS, metavar="S", help="seed of the first game (default 1)"
+    )
+    p.add_argument("--check", action="store_true", help="check every state invariant after every phase")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_simulate)
 
     from companion.reconquista import calculators  # pure engines and argparse: cheap
 
@@ -166,6 +182,23 @@ def _replay(args: argparse.Namespace) -> int:
         return EXIT_DIVERGED
     print(f"Session {info.id}: replayed {len(log.steps)} steps; the state is the stored one.")
     return EXIT_OK
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from companion.reconquista.simulate import simulate
+
+    seed = 1 if args.seed is None else args.seed
+    report = simulate(args.games, seed, check=args.check)
+    data = report.to_json()
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(f"{data['games']} games from seed {seed} in {data['seconds']} s "
+              f"({data['games'] / max(data['seconds'], 1e-9):.0f} games/s); mean {data['mean_vp']} VP.")
+        for name, n in data["results"].items():
+            print(f"  {n:>6}  {name}")
+        print(f"errors: {data['errors']}" + (f" (first: {data['first_error']})" if data["first_error"] else ""))
+    return EXIT_OK if report.errors == 0 else EXIT_DIVERGED
 
 
 def _run_tui(args: argparse.Namespace) -> int:

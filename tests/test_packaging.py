@@ -79,8 +79,21 @@ def test_wheel_carries_every_data_file_and_migration(wheel: Path) -> None:
 
 def test_wheel_carries_the_screen_styles(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    styles = {f"screens/{p.name}" for p in (ROOT / "screens").glob("*.tcss")}
+    styles = {f"screens/{p.relative_to(ROOT / 'screens')}" for p in (ROOT / "screens").rglob("*.tcss")}
     assert styles <= names
+
+
+def test_wheel_carries_every_python_module(wheel: Path) -> None:
+    """Every module of the checkout's packages is installed (a package missing from
+    pyproject's list would silently drop a whole engine)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {
+        str(p.relative_to(ROOT))
+        for top in ("companion", "screens")
+        for p in (ROOT / top).rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert modules and modules <= names, sorted(modules - names)
 
 
 def test_wheel_declares_the_command(wheel: Path) -> None:
@@ -97,14 +110,17 @@ def test_installed_package_finds_its_data(source: Path, tmp_path: Path) -> None:
         "import json, companion.datafiles as d, companion.dicetray as t;"
         "print(d.data_dir());"
         "print(json.dumps([p.model_dump() for p in t.presets()]));"
-        "print(t.__file__)"
+        "print(t.__file__);"
+        "from companion.reconquista.board import default_board;"
+        "print(default_board().source)"
     )
     env = dict(os.environ, PYTHONPATH=str(target))
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    data_dir, presets, module = result.stdout.splitlines()
+    data_dir, presets, module, board_source = result.stdout.splitlines()
+    assert Path(board_source).resolve().is_relative_to(target.resolve())
     assert Path(data_dir).resolve().is_relative_to(target.resolve())
     assert Path(module).resolve().is_relative_to(target.resolve())  # not the checkout
     shipped = tomllib.loads((ROOT / "data" / "dice_tray.toml").read_text())["preset"]

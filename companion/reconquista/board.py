@@ -37,6 +37,7 @@ class AreaSpec(_Strict):
 class RegionSpec(_Strict):
     number: int = Field(ge=1, le=5)
     name: str = Field(min_length=1)
+    colour: str = Field(default="#808080", pattern=r"^#[0-9a-fA-F]{6}$")  # for the screens
     areas: list[AreaSpec] = Field(min_length=1, max_length=6)
 
     @model_validator(mode="after")
@@ -272,6 +273,7 @@ class Region:
     number: int
     name: str
     areas: tuple[str, ...]  # in order (lowest face first)
+    colour: str = "#808080"
 
 
 @dataclass(frozen=True)
@@ -353,7 +355,7 @@ def _load(map_file: Path, tables_file: Path) -> Board:
     regions: dict[int, Region] = {}
     for r in sorted(spec.region, key=lambda r: r.number):
         ordered = sorted(r.areas, key=lambda a: min(a.faces))
-        regions[r.number] = Region(r.number, r.name, tuple(a.name for a in ordered))
+        regions[r.number] = Region(r.number, r.name, tuple(a.name for a in ordered), r.colour)
         for a in ordered:
             areas[a.name] = Area(a.name, r.number, tuple(sorted(a.faces)), a.name in mountains, port_of.get(a.name))
     _check_names(tables, set(areas), tables_file)

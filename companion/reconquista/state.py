@@ -159,6 +159,10 @@ class GameState:
     el_cid_area: str | None = None
     el_cid_side: str | None = None
     income: int = 0  # this turn's points left to spend
+    # The board files the session was started with (None: the shipped ones). Not part
+    # of the snapshot: they do not change during a game.
+    map_file: str | None = field(default=None, compare=False)
+    tables_file: str | None = field(default=None, compare=False)
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,310 @@
+"""Phase 2: Events, as a prompt procedure.
+
+2D6 on ``board.tables.events`` gives one of eleven events. Each asks for the dice
+it needs, is told in one Tell naming the event and what it does this turn, and
+records in ``state.effects`` what later phases use (bribery, mercenaries,
+crusaders, taxes, expulsion, jihad). The French and the Rebel armies are placed
+and then moved at once by ``reaction.move_force``; the Military Order and El Cid
+are placed; famine takes its losses. The region in revolt is spared: "If it is
+affected by a random event, roll again to have the event in another Region".
+docs/notes/events.md lists every reading.
+"""
+
+from __future__ import annotations
+
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista import combat
+from companion.reconquista.battle import Proc, describe, lost
+from companion.reconquista.board import Board
+from companion.reconquista.control import city_controller
+from companion.reconquista.state import GameState, unit_name
+from companion.reconquista.units import ARMY_KINDS, Kind
+
+EVENT_NAMES = {
+    "french_intervention": "French Intervention",
+    "bribery": "Bribery",
+    "mercenaries": "Mercenaries",
+    "rebel_armies": "Rebels",
+    "military_order": "Military Order",
+    "famine": "Famine",
+    "el_cid": "El Cid",
+    "taxes": "Taxes",
+    "jihad": "Jihad",
+    "crusade": "Crusade",
+    "expulsion": "Expulsion of Jews / Moriscos",
+}
+
+
+def phase(board: Board, state: GameState) -> Proc:
+    """Phase 2: roll 2D6, look the total up and carry the event out."""
+    dice = yield Roll(2, 6, "Events: 2D6, the total picks the event")
+    event = board.tables.events[sum(dice)]
+    state.effects.event = event
+    yield from HANDLERS[event](board, state)
+
+
+def _in_revolt(board: Board, state: GameState, area: str) -> bool:
+    return state.revolt is not None and board.areas[area].region == state.revolt
+
+
+def _revolt_name(board: Board, state: GameState) -> str:
+    return board.regions[state.revolt].name if state.revolt is not None else ""
+
+
+def _faces(table: dict[int, str]) -> str:
+    """{1: 'Oviedo', 2: 'Oviedo', 3: 'Pamplona'} -> '1-2 Oviedo, 3 Pamplona'."""
+    runs: list[tuple[int, int, str]] = []
+    for face in sorted(table):
+        if runs and runs[-1][2] == table[face] and runs[-1][1] == face - 1:
+            runs[-1] = (runs[-1][0], face, table[face])
+        else:
+            runs.append((face, face, table[face]))
+    return ", ".join(f"{a}-{b} {n}" if a != b else f"{a} {n}" for a, b, n in runs)
+
+
+def _points(n: int) -> str:
+    return f"{n} income point{'s' if n != 1 else ''}"
+
+
+def _list(faces: list[int]) -> str:
+    """[1, 2, 3] -> '1-3'; [1, 3] -> '1, 3'."""
+    ordered = sorted(faces)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]}-{ordered[-1]}"
+    return ", ".join(map(str, ordered))
+
+
+# -- 2 French Intervention ---------------------------------------------------------------
+
+
+def french_intervention(board: Board, state: GameState) -> Proc:
+    """"Roll a D6. This is the number of French Armies that appear [...] Roll another D6
+    to determine their starting location [...] move this French force according to the
+    Muslim reaction rules (Phase 5), except that this French force is hostile to all other
+    forces". A start in the region in revolt is rolled again."""
+    title = EVENT_NAMES["french_intervention"]
+    table = board.tables.french_start
+    if all(_in_revolt(board, state, a) for a in table.values()):
+        yield Tell(f"{title}: every starting area of the French is in {_revolt_name(board, state)}, in revolt: the French do not appear.")
+        return
+    n = (yield Roll(1, 6, f"{title}: how many French armies appear (D6)"))[0]
+    why = f"{title}: the French starting area (D6: {_faces(table)})"
+    while True:
+        face = (yield Roll(1, 6, why))[0]
+        area = table[face]
+        if not _in_revolt(board, state, area):
+            break
+        why = f"{title}: the French starting area, rolled again (a {face} gave {area}, in {_revolt_name(board, state)}, which is in revolt)"
+    state.areas[area].add("french", Kind.FRENCH, n)
+    yield Tell(
+        f"{title}: place {unit_name('french', Kind.FRENCH, n)} (Neutral Army counters) in {area}. "
+        "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
+        "reaction rules, and are removed at the end of the turn."
+    )
+    # Imported when needed: Phase 5's module is not needed to load this one, and the
+    # tests replace reaction.move_force.
+    from companion.reconquista import reaction
+
+    yield from reaction.move_force(board, state, "french", area)
+
+
+# -- 3 Bribery, 4 Mercenaries ---------------------------------------------------------------
+
+
+def bribery(board: Board, state: GameState) -> Proc:
+    """"In Phase 3 (Income) you may use 2 income points to replace all Rebels in a single
+    Area with a Christian Garrison.\""""
+    state.effects.bribery = True
+    yield Tell(
+        f"{EVENT_NAMES['bribery']}: in Phase 3 you may pay {_points(board.tables.costs.bribery)} "
+        "to replace all the Rebels in one area with a Christian garrison."
+    )
+
+
+def mercenaries(board: Board, state: GameState) -> Proc:
+    """"Roll a D6. This is the number of mercenaries available [...] you may hire any number
+    of them at a cost of 1 income point each [...] Any Mercenary units that are not hired are
+    added to the Muslim forces that rise in Phase 5.\""""
+    title = EVENT_NAMES["mercenaries"]
+    n = (yield Roll(1, 6, f"{title}: how many mercenaries are available (D6)"))[0]
+    state.effects.mercenaries = n
+    yield Tell(
+        f"{title}: {n} mercenar{'y is' if n == 1 else 'ies are'} available (Neutral Army counters). "
+        f"In Phase 3 you may hire any of them at {_points(board.tables.costs.mercenary)} each and "
+        "place them as armies; those not hired join the Muslim reaction in Phase 5. They are the first "
+        "lost in a battle or siege and are removed at the end of the turn."
+    )
+
+
+# -- 5 Rebels (Rebel armies) --------------------------------------------------------------
+
+
+def rebel_armies(board: Board, state: GameState) -> Proc:
+    """"Roll a D6. This is the number of Rebel armies that appear [...] Roll two dice (2D6)
+    to determine their starting location [...] move these Rebel forces according to the
+    Muslim reaction rules (Phase 5), except that this Rebel force is hostile to all other
+    forces". The first die picks the column (1-3, 4-6), the second the row; a start in the
+    region in revolt is rolled again."""
+    title = EVENT_NAMES["rebel_armies"]
+    table = board.tables.rebel_army_start
+    starts = [*table.low.values(), *table.high.values()]
+    if all(_in_revolt(board, state, a) for a in starts):
+        yield Tell(f"{title}: every starting area of the Rebel armies is in {_revolt_name(board, state)}, in revolt: they do not appear.")
+        return
+    n = (yield Roll(1, 6, f"{title}: how many Rebel armies appear (D6)"))[0]
+    why = f"{title}: the Rebel armies' starting area (2D6: the first die picks the column, 1-3 or 4-6, the second the row)"
+    while True:
+        first, second = yield Roll(2, 6, why)
+        area = (table.low if first <= 3 else table.high)[second]
+        if not _in_revolt(board, state, area):
+            break
+        why = f"{title}: the Rebel armies' starting area, rolled again ({first} and {second} gave {area}, in {_revolt_name(board, state)}, which is in revolt)"
+    state.areas[area].add("rebel_army", Kind.REBEL_ARMY, n)
+    yield Tell(
+        f"{title}: place {unit_name('rebel_army', Kind.REBEL_ARMY, n)} (Neutral Army counters) in {area}. "
+        "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
+        "reaction rules, and are removed at the end of the turn."
+    )
+    # Imported when needed: Phase 5's module is not needed to load this one, and the
+    # tests replace reaction.move_force.
+    from companion.reconquista import reaction
+
+    yield from reaction.move_force(board, state, "rebel_army", area)
+
+
+# -- 6 Military Order ----------------------------------------------------------------------
+
+
+def military_order(board: Board, state: GameState) -> Proc:
+    """"Place 1 Military Order in a city." (Quick Reference.) The player chooses among the
+    cities under Christian control outside the region in revolt; with none, nothing happens."""
+    title = EVENT_NAMES["military_order"]
+    options = [
+        a
+        for a in board.all_areas()
+        if city_controller(state.areas[a]) == "christian" and not _in_revolt(board, state, a)
+    ]
+    if not options:
+        where = " outside the region in revolt" if state.revolt is not None else ""
+        yield Tell(f"{title}: no city is under Christian control{where}, so no Military Order appears.")
+        return
+    area = options[0]
+    if len(options) > 1:
+        area = yield Choose(options, f"{title}: place the Military Order in which city under Christian control?")
+    state.areas[area].add("christian", Kind.ORDER)
+    yield Tell(f"{title}: place 1 Military Order in the city of {area}.")
+
+
+# -- 7 Famine ------------------------------------------------------------------------------
+
+
+def famine(board: Board, state: GameState) -> Proc:
+    """"Eliminate 1 unit out of every 3 per area." (Quick Reference; DESIGN.md: in each
+    area, each side loses floor(its units / 3), by the casualty order.) The region in
+    revolt is spared."""
+    title = EVENT_NAMES["famine"]
+    removals: list[str] = []
+    for name in board.all_areas():
+        if _in_revolt(board, state, name):
+            continue
+        a = state.areas[name]
+        for side in a.sides():
+            n = a.count(side) // 3
+            if not n:
+                continue
+            before = a.force(side)
+            survivors = combat.remove_casualties(before, n)
+            a.set_force(side, survivors)
+            removals.append(f"{describe(side, lost(before, survivors))} from {name}")
+    spared = f" ({_revolt_name(board, state)}, in revolt, is spared)" if state.revolt is not None else ""
+    if removals:
+        yield Tell(f"{title}: each side loses 1 unit in 3 in every area{spared}: remove " + "; remove ".join(removals) + ".")
+    else:
+        yield Tell(f"{title}: no side has 3 units in one area{spared}, so nobody starves.")
+
+
+# -- 8 El Cid ------------------------------------------------------------------------------
+
+
+def el_cid(board: Board, state: GameState) -> Proc:
+    """"D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2 in siege." (Quick Reference.)
+    DESIGN.md: he joins a force of his side: the player chooses for the Christians; for
+    the Muslims, the area with the most Muslim armies, lowest region/area on ties. Never
+    in the region in revolt; with no force to join, he does not appear."""
+    title = EVENT_NAMES["el_cid"]
+    sides = board.tables.el_cid
+    face = (
+        yield Roll(1, 6, f"{title}: which side he leads (D6: {_list(sides.christian)} Christian, {_list(sides.muslim)} Muslim)")
+    )[0]
+    side = "christian" if face in sides.christian else "muslim"
+    areas = [a for a in board.all_areas() if not _in_revolt(board, state, a)]
+    effect = "his side strikes first in every battle and adds +2 in sieges this turn; he is removed at the end of the turn"
+    if side == "christian":
+        options = [a for a in areas if state.areas[a].count("christian")]
+        if not options:
+            yield Tell(f"{title} would lead the Christians, but no Christian force is on the map outside the region in revolt: he does not appear.")
+            return
+        area = options[0]
+        if len(options) > 1:
+            area = yield Choose(options, f"{title} leads the Christians: which Christian force does he join?")
+        where = f"with the Christian force in {area}"
+    else:
+        armies = {a: sum(state.areas[a].count("muslim", k) for k in ARMY_KINDS) for a in areas}
+        most = max(armies.values(), default=0)
+        if not most:
+            yield Tell(f"{title} would lead the Muslims, but no Muslim army is on the map outside the region in revolt: he does not appear.")
+            return
+        area = next(a for a in areas if armies[a] == most)  # all_areas order: lowest region/area first
+        where = f"with the Muslim force in {area}, the area with the most Muslim armies ({most})"
+    state.el_cid_area, state.el_cid_side = area, side
+    yield Tell(f"{title} (a {face}: he leads the {'Christians' if side == 'christian' else 'Muslims'}): place El Cid {where}; {effect}.")
+
+
+# -- 9 Taxes, 10 Jihad, 11 Crusade, 12 Expulsion ---------------------------------------------
+
+
+def taxes(board: Board, state: GameState) -> Proc:
+    """"Taxes: 2 additional income. This turn only.\""""
+    state.effects.taxes = True
+    yield Tell(f"{EVENT_NAMES['taxes']}: +{board.tables.income.taxes} income in Phase 3, this turn only.")
+
+
+def jihad(board: Board, state: GameState) -> Proc:
+    """"Jihad: During the Muslim reaction, roll twice for forces in the region.\""""
+    state.effects.jihad = True
+    yield Tell(f"{EVENT_NAMES['jihad']}: during the Muslim reaction (Phase 5), roll twice for the forces raised in the region.")
+
+
+def crusade(board: Board, state: GameState) -> Proc:
+    """"Crusade: D6 Crusaders available." DESIGN.md: free, placed by the player in Phase 3
+    as if built, removed in Phase 7."""
+    title = EVENT_NAMES["crusade"]
+    n = (yield Roll(1, 6, f"{title}: how many crusader armies come (D6)"))[0]
+    state.effects.crusaders = n
+    yield Tell(
+        f"{title}: {unit_name('christian', Kind.CRUSADER, n)} come (Neutral Army counters): in Phase 3 "
+        "place them, free, as if built; they fight as Christian armies and are removed at the end of the turn."
+    )
+
+
+def expulsion(board: Board, state: GameState) -> Proc:
+    """"Expulsion of Jews / Moriscos: Reduce income by 2. This turn only.\""""
+    state.effects.expulsion = True
+    yield Tell(f"{EVENT_NAMES['expulsion']}: income is reduced by {-board.tables.income.expulsion} in Phase 3 (never below 0), this turn only.")
+
+
+HANDLERS = {
+    "french_intervention": french_intervention,
+    "bribery": bribery,
+    "mercenaries": mercenaries,
+    "rebel_armies": rebel_armies,
+    "military_order": military_order,
+    "famine": famine,
+    "el_cid": el_cid,
+    "taxes": taxes,
+    "jihad": jihad,
+    "crusade": crusade,
+    "expulsion": expulsion,
+}
+
+__all__ = ["EVENT_NAMES", "HANDLERS", "phase"]

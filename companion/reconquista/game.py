@@ -1,0 +1,195 @@
+"""The whole Reconquista game as one prompt procedure: twenty turns of seven phases.
+
+``GAME`` is what the driver runs (see companion/games.py). Each phase lives in
+its own module and is a generator ``phase(board, state)``; this module runs them
+in order, resolves the sieges (Phase 6), ends the turn (Phase 7) and scores the
+game. The state is changed in place; every board change is told as it happens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import Procedure
+from companion.prompts import Tell
+from companion.reconquista import events, movement, purchases, reaction, rebellions
+from companion.reconquista.battle import Proc, siege, siege_order
+from companion.reconquista.board import Board, default_board, load_board
+from companion.reconquista.control import controls_city, free_of_enemy, result_band, victory_points
+from companion.reconquista.setup import initial_state
+from companion.reconquista.state import SIDE_NAMES, Effects, GameState
+from companion.reconquista.units import Kind
+
+LAST_TURN = 20
+NEUTRAL = (Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY)
+
+
+class InvariantError(AssertionError):
+    """The state broke a rule of the table (a bug, never a player's mistake)."""
+
+
+def check_invariants(board: Board, state: GameState) -> None:
+    """What must hold between phases: known areas only, positive counts, a besieger
+    only where that side has units and walls stand, El Cid only with his side."""
+    if set(state.areas) != set(board.areas):
+        raise InvariantError("the state's areas are not the board's")
+    for name, a in state.areas.items():
+        for side, by_kind in a.units.items():
+            if not by_kind:
+                raise InvariantError(f"{name}: an empty entry for {side}")
+            for kind, n in by_kind.items():
+                if n <= 0:
+                    raise InvariantError(f"{name}: {n} {kind} of {side}")
+        if a.besieger is not None:
+            if not a.count(a.besieger):
+                raise InvariantError(f"{name}: besieged by {a.besieger}, who has no units there")
+            if a.city is None and not a.fortress:
+                raise InvariantError(f"{name}: a siege with no city or fortress")
+    if state.el_cid_area is not None and state.el_cid_side is None:
+        raise InvariantError("El Cid is on the map without a side")
+
+
+def check_end_of_turn(board: Board, state: GameState) -> None:
+    """After Phase 7: no lone fortress, no neutral army, no El Cid."""
+    check_invariants(board, state)
+    for name, a in state.areas.items():
+        if a.fortress and a.city is None and a.total() == 0:
+            raise InvariantError(f"{name}: a fortress left alone after Phase 7")
+        for side in a.units:
+            for kind in NEUTRAL:
+                if a.count(side, kind):
+                    raise InvariantError(f"{name}: a neutral army left after Phase 7")
+    if state.el_cid_area is not None:
+        raise InvariantError("El Cid left after Phase 7")
+
+
+def muslims_can_recruit(board: Board, state: GameState) -> bool:
+    """Phase 7: "If there are no possible places to recruit Muslim Armies, then the game is
+    over." Read as: no area of the five regions is free of Christian, Rebel and neutral
+    forces (the same test Phase 5 uses to pick its region; North Africa lands anywhere, so
+    it cannot be what the rule means)."""
+    return any(free_of_enemy(state.areas[a], "muslim") for a in board.all_areas())
+
+
+def christians_remain(board: Board, state: GameState) -> bool:
+    """Phase 7: the game ends "If there are no Cities under Christian control and no
+    Christian forces remain"."""
+    return any(
+        controls_city(a, "christian") or a.count("christian") for a in state.areas.values()
+    )
+
+
+def end_of_turn(board: Board, state: GameState) -> Proc:
+    """Phase 7: remove the neutral armies and El Cid, remove lone fortresses, and say
+    whether the game is over. Returns True when it is."""
+    for name in board.all_areas():
+        a = state.areas[name]
+        for side in list(a.units):
+            for kind in NEUTRAL:
+                n = a.count(side, kind)
+                if n:
+                    a.remove(side, kind, n)
+                    yield Tell(f"End of turn: remove {n} {kind.title}{'s' if n > 1 else ''} from {name}.")
+    if state.el_cid_area is not None:
+        yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
+        state.el_cid_area = state.el_cid_side = None
+    for name in board.all_areas():
+        a = state.areas[name]
+        if a.fortress and a.city is None and a.total() == 0:
+            a.fortress = False
+            yield Tell(f"End of turn: remove the unoccupied fortress of {name}.")
+    if state.turn >= LAST_TURN:
+        yield Tell(f"Turn {state.turn} was the last: the game is over.")
+        return True
+    if not muslims_can_recruit(board, state):
+        yield Tell("The Muslims have nowhere left to recruit armies: the game is over.")
+        return True
+    if not christians_remain(board, state):
+        yield Tell("No city is under Christian control and no Christian force remains: the game is over.")
+        return True
+    return False
+
+
+def final_score(board: Board, state: GameState) -> Proc:
+    """Count the victory points, itemised, and name the result."""
+    vp = victory_points(board, state)
+    band = result_band(board, vp.total)
+    lines = "; ".join(f"{label}: {points}" for label, points in vp.lines) or "no points"
+    yield Tell(f"Victory points: {lines}. Total {vp.total}: {band.name} \"{band.title}\".")
+    return f"{band.name} \"{band.title}\", {vp.total} VP"
+
+
+def play(board: Board, state: GameState) -> Proc:
+    """The whole game from the state given to the end, turn by turn."""
+    while True:
+        result = yield from play_turn(board, state)
+        if result:
+            state.phase = "over"
+            return (yield from final_score(board, state))
+        state.turn += 1
+
+
+def play_turn(board: Board, state: GameState) -> Proc:
+    """One turn of seven phases; returns True when the game is over after it."""
+    state.revolt = None
+    state.effects = Effects()
+    state.income = 0
+    yield Tell(f"Turn {state.turn} begins: move the turn marker to {state.turn}.")
+    for name, phase in (
+        ("rebellions", rebellions.phase),
+        ("events", events.phase),
+        ("income", purchases.phase),
+        ("movement", movement.phase),
+        ("reaction", reaction.phase),
+    ):
+        state.phase = name
+        yield from phase(board, state)
+    state.phase = "sieges"
+    for area in siege_order(board, state):
+        if state.areas[area].besieger is not None:
+            yield from siege(board, state, area)
+    state.phase = "end"
+    return (yield from end_of_turn(board, state))
+
+
+class Reconquista:
+    """The Game interface for Reconquista; ``config`` may name a map and tables file."""
+
+    id = "reconquista"
+    title = "Reconquista"
+
+    def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
+        map_file, tables_file = config.get("map"), config.get("tables")
+        board = load_board(map_file, tables_file)
+        state = initial_state(board)
+        state.map_file, state.tables_file = map_file, tables_file
+        return state
+
+    def procedure(self, state: GameState) -> Procedure:
+        return play(self.board_of(state), state)
+
+    @staticmethod
+    def board_of(state: GameState) -> Board:
+        """The board the session plays on (the shipped one unless the config named files)."""
+        if state.map_file or state.tables_file:
+            return load_board(state.map_file, state.tables_file)
+        return default_board()
+
+    def snapshot(self, state: GameState) -> dict[str, Any]:
+        return state.snapshot()
+
+    def where(self, state: GameState) -> tuple[int | None, str | None]:
+        return state.turn, state.phase
+
+    def summary(self, state: GameState) -> str:
+        if state.phase == "over":
+            board = self.board_of(state)
+            vp = victory_points(board, state)
+            band = result_band(board, vp.total)
+            return f"{band.name}, {vp.total} VP"
+        return f"turn {state.turn}, {state.phase}"
+
+
+GAME = Reconquista()
+
+__all__ = ["GAME", "SIDE_NAMES", "check_end_of_turn", "check_invariants", "play", "play_turn"]

@@ -1,0 +1,371 @@
+"""Phase 3 of Reconquista, "Collect Income and Spend It", as a prompt procedure.
+
+The income is counted by ``control.income`` and told line by line; then the player
+buys, one purchase at a time, from the purchases legal now, until "Done". Which
+purchases are legal is decided in one place, ``refusal``: ``options`` offers exactly
+the (kind, area) pairs it does not refuse, so the screens' explanations and the
+phase's choices cannot disagree. The readings taken are in docs/notes/purchases.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.prompts import Choose, Tell
+from companion.reconquista.battle import Proc
+from companion.reconquista.board import Board
+from companion.reconquista.control import (
+    CHRISTIAN_FORCES,
+    city_controller,
+    free_of_enemy,
+    hostile,
+    income,
+)
+from companion.reconquista.state import AreaState, GameState, unit_name
+from companion.reconquista.units import Kind
+
+#: Every purchase kind, in the order the options list them. Crusaders come first:
+#: they must be placed before the phase can end.
+KINDS: tuple[str, ...] = (
+    "crusader",
+    "army",
+    "garrison",
+    "city",
+    "fortress",
+    "convert",
+    "bribe",
+    "mercenary",
+)
+
+DONE = "Done (unspent points are lost)"
+
+#: How a purchase is named in the refusal "Not enough points: <noun> costs ...".
+_NOUN = {
+    "army": "an army",
+    "garrison": "a garrison",
+    "city": "a city",
+    "fortress": "a fortress",
+    "convert": "converting a city",
+    "bribe": "the bribe",
+    "mercenary": "a mercenary",
+    "crusader": "a crusader",
+}
+
+#: The kinds that are "built" (the revolt sentence says "built"; conversion and
+#: bribery are purchases that build nothing, so their sentence says "bought").
+_BUILT = frozenset({"army", "garrison", "city", "fortress", "mercenary", "crusader"})
+
+
+def cost(board: Board, kind: str) -> int:
+    """The points a purchase costs, from tables.toml ("Expenses"); crusaders are free
+    (DESIGN.md, "Crusade": "free, placed by the player in Phase 3 as if built")."""
+    c = board.tables.costs
+    return {
+        "army": c.army,
+        "garrison": c.garrison,
+        "city": c.city,
+        "fortress": c.fortress,
+        "convert": c.convert,
+        "bribe": c.bribery,
+        "mercenary": c.mercenary,
+        "crusader": 0,
+    }[kind]
+
+
+def label(board: Board, kind: str, area: str) -> str:
+    """The option text of a purchase: 'Build an army in Oviedo (2)'."""
+    price = "free" if kind == "crusader" else str(cost(board, kind))
+    text = {
+        "army": f"Build an army in {area}",
+        "garrison": f"Build a garrison in {area}",
+        "city": f"Build a city in {area}",
+        "fortress": f"Build a fortress in {area}",
+        "convert": f"Convert the city of {area}",
+        "bribe": f"Bribe the Rebels in {area}",
+        "mercenary": f"Hire a mercenary in {area}",
+        "crusader": f"Place a crusader in {area}",
+    }[kind]
+    return f"{text} ({price})"
+
+
+def _christians(a: AreaState) -> int:
+    """Christian forces of every kind: Military Orders, hired mercenaries and crusaders
+    count like armies and garrisons (docs/rules-notes.md, board reading 4)."""
+    return sum(a.count("christian", k) for k in CHRISTIAN_FORCES)
+
+
+def _christians_inside(a: AreaState) -> bool:
+    """Christian forces inside the walls: present and not the ones besieging (a
+    besieger stands outside: docs/rules-notes.md, board reading 2)."""
+    return _christians(a) > 0 and a.besieger != "christian"
+
+
+def _holds_place(a: AreaState) -> bool:
+    """ "a City (Christian or Muslim) or Fortress that you control". A city is judged by
+    ``city_controller``; a fortress without a city has no religion, so it is yours when
+    Christian forces are inside it (an empty fortress is nobody's: "An unoccupied
+    Fortress must be removed from the game")."""
+    if a.city is not None:
+        return city_controller(a) == "christian"
+    return a.fortress and _christians_inside(a)
+
+
+def _army_place(board: Board, state: GameState, area: str) -> str | None:
+    """Why an army could not be built in ``area``, points apart (None: it could)."""
+    a = state.areas[area]
+    if not _holds_place(a):
+        return f"{area} has no city or fortress you control."
+    if not free_of_enemy(a, "christian"):
+        return f"{area} is not free of enemy forces."
+    return None
+
+
+def _points(board: Board, state: GameState, kind: str) -> str | None:
+    price = cost(board, kind)
+    if price > state.income:
+        left = state.income
+        return f"Not enough points: {_NOUN[kind]} costs {price} and {left} {'is' if left == 1 else 'are'} left."
+    return None
+
+
+def refusal(
+    board: Board, state: GameState, purchase_kind: str, area: str
+) -> str | None:
+    """One sentence saying why buying ``purchase_kind`` in ``area`` is not legal now,
+    or None when it is ("Phase 3: Collect Income and Spend It", "Expenses", and the
+    events Bribery, Mercenaries and Crusade). ``state.income`` is the points left.
+
+    The checks go from the most lasting reason to the least: the event that allows
+    the purchase, the region in revolt, the place, the points.
+    """
+    if purchase_kind not in KINDS:
+        return (
+            f"'{purchase_kind}' is not a purchase: army, garrison, city, fortress, convert, "
+            "bribe, mercenary or crusader."
+        )
+    if area not in board.areas:
+        return f"'{area}' is not an area of the map."
+    return _event_refusal(state, purchase_kind) or _refusal_here(
+        board, state, purchase_kind, area, {}
+    )
+
+
+def _event_refusal(state: GameState, kind: str) -> str | None:
+    """The purchases only an event makes possible: the same answer for every area."""
+    fx = state.effects
+    if kind == "bribe" and not fx.bribery:
+        return "No bribe can be paid this turn: only the Bribery event (3) allows one, once."
+    if kind == "mercenary" and fx.mercenaries <= 0:
+        return "No mercenary is left to hire this turn: they come with the Mercenaries event (4)."
+    if kind == "crusader" and fx.crusaders <= 0:
+        return "No crusader is left to place this turn: they come with the Crusade event (11)."
+    return None
+
+
+def _refusal_here(
+    board: Board,
+    state: GameState,
+    kind: str,
+    area: str,
+    army_places: dict[str, str | None],
+) -> str | None:
+    """``refusal`` past the event check: the region, the place, the points.
+    ``army_places`` remembers ``_army_place`` by area while the state does not change
+    (four kinds ask it of every area each time the options are listed)."""
+    region = board.areas[area].region
+    if region == state.revolt:
+        # Regional Revolt: "This entire region is excluded from the game for this entire
+        # turn ... No one can move into it or build." Excluded: no purchase at all there.
+        verb = "built" if kind in _BUILT else "bought"
+        return f"{board.regions[region].name} is in revolt this turn: nothing can be {verb} there."
+    a = state.areas[area]
+    why: str | None
+    if kind in ("army", "garrison", "mercenary", "crusader"):
+        # Mercenaries are placed "as an army", crusaders "as if built" (DESIGN.md).
+        if area not in army_places:
+            army_places[area] = _army_place(board, state, area)
+        why = army_places[area]
+    elif kind == "city":
+        if a.city is not None:
+            why = f"{area} already has a city."
+        elif not _christians(a):
+            why = f"{area} has no Christian army or garrison to build a city with."
+        elif not free_of_enemy(a, "christian"):
+            why = f"{area} is not free of enemy forces."
+        else:
+            why = None
+    elif kind == "fortress":
+        if a.fortress:
+            why = f"{area} already has a fortress."
+        elif a.city != "christian" and not _christians(a):
+            why = f"{area} has no Christian city, army or garrison to build a fortress with."
+        elif not free_of_enemy(a, "christian"):
+            why = f"{area} is not free of enemy forces."
+        else:
+            why = None
+    elif kind == "convert":
+        if a.city != "muslim":
+            why = f"{area} has no Muslim city to convert."
+        elif not _christians_inside(a):
+            why = f"The city of {area} has no Christian army or garrison inside it."
+        else:
+            why = None
+    else:  # bribe
+        why = None if a.count("rebel") else f"{area} has no Rebels to bribe."
+    return why or _points(board, state, kind)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A purchase legal now: its option text, kind and area."""
+
+    text: str
+    kind: str
+    area: str
+
+
+def offers(board: Board, state: GameState) -> list[Offer]:
+    """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map order.
+    (The same checks as ``refusal``; the checks that do not depend on the area, the event
+    and the price, are made once per kind: ``_refusal_here`` refuses every area of a
+    kind the points cannot pay for.)"""
+    army_places: dict[str, str | None] = {}
+    return [
+        Offer(label(board, kind, area), kind, area)
+        for kind in KINDS
+        if _event_refusal(state, kind) is None and cost(board, kind) <= state.income
+        for area in board.all_areas()
+        if _refusal_here(board, state, kind, area, army_places) is None
+    ]
+
+
+def options(board: Board, state: GameState) -> list[str]:
+    """The purchase options the phase offers now (without "Done")."""
+    return [o.text for o in offers(board, state)]
+
+
+def _crusader_places(board: Board, state: GameState) -> bool:
+    """Whether a crusader could be placed anywhere (where an army could be built)."""
+    return any(
+        board.areas[area].region != state.revolt
+        and _army_place(board, state, area) is None
+        for area in board.all_areas()
+    )
+
+
+def _spent(board: Board, state: GameState, kind: str) -> str:
+    price = cost(board, kind)
+    if price == 0:
+        return "free"
+    return f"{price} point{'s' * (price != 1)} spent, {state.income} left"
+
+
+def apply(board: Board, state: GameState, kind: str, area: str) -> str:
+    """Carry out a legal purchase on the state and return the Tell for the table; an
+    illegal one raises ValueError with the refusal sentence and changes nothing."""
+    why = refusal(board, state, kind, area)
+    if why is not None:
+        raise ValueError(why)
+    a = state.areas[area]
+    state.income -= cost(board, kind)
+    paid = _spent(board, state, kind)
+    if kind in ("army", "garrison"):
+        k = Kind.ARMY if kind == "army" else Kind.GARRISON
+        a.add("christian", k)
+        return f"Place {unit_name('christian', k)} in {area} ({paid})."
+    if kind == "city":
+        a.city = "christian"
+        kept = " (the fortress stays)" if a.fortress else ""
+        return f"Place a Christian city in {area}{kept} ({paid})."
+    if kind == "fortress":
+        a.fortress = True
+        return f"Place a fortress in {area} ({paid})."
+    if kind == "convert":
+        a.city = "christian"
+        kept = "; the fortress stays" if a.fortress else ""
+        return (
+            f"Replace the Muslim city of {area} with a Christian city{kept} ({paid})."
+        )
+    if kind == "bribe":
+        n = a.count("rebel", Kind.REBEL)
+        rebels_besieged = a.besieger == "rebel"
+        a.remove("rebel", Kind.REBEL, n)
+        a.add("christian", Kind.GARRISON)
+        # The garrison takes the Rebels' place: outside the walls if they besieged the
+        # city, inside if they held it. With nobody hostile left, no siege remains.
+        if not any(hostile("christian", s) for s in a.sides()):
+            a.besieger = None
+        elif rebels_besieged:
+            a.besieger = "christian"
+        state.effects.bribery = False  # "a single Area": the bribe is paid once
+        rebels = "1 Rebel" if n == 1 else f"{n} Rebels"
+        return (
+            f"Remove {rebels} from {area} and place {unit_name('christian', Kind.GARRISON)} "
+            f"there ({paid})."
+        )
+    # Mercenaries and crusaders are Neutral Army counters serving as Christian armies.
+    k = Kind.MERCENARY if kind == "mercenary" else Kind.CRUSADER
+    a.add("christian", k)
+    if kind == "mercenary":
+        state.effects.mercenaries -= 1
+        left, what = state.effects.mercenaries, "to hire"
+    else:
+        state.effects.crusaders -= 1
+        left, what = state.effects.crusaders, "to place"
+    more = f" {unit_name('christian', k, left)} left {what}." if left else ""
+    return f"Place 1 {k.title} (a Neutral Army counter) in {area} as a Christian army ({paid}).{more}"
+
+
+def _income_tell(lines: list[tuple[str, int]], total: int) -> str:
+    parts = "; ".join(f"{text} {amount}" for text, amount in lines)
+    return f"Income: {parts}. Total {total} point{'s' * (total != 1)}: move the income marker to {total}."
+
+
+def phase(board: Board, state: GameState) -> Proc:
+    """Phase 3: collect the income, then buy until "Done" or nothing is left to buy.
+
+    "Income cannot be saved from one turn to the next": whatever is left when the phase
+    ends is lost and ``state.income`` becomes 0. Crusaders must be placed before "Done"
+    is offered, unless no place could take them, in which case they are lost.
+    """
+    earned = income(board, state)
+    state.income = earned.total
+    yield Tell(_income_tell(earned.lines, earned.total))
+    while True:
+        fx = state.effects
+        if fx.crusaders > 0 and not _crusader_places(board, state):
+            n = fx.crusaders
+            fx.crusaders = 0
+            yield Tell(
+                f"No area can take {'the crusader' if n == 1 else f'the {n} crusaders'} "
+                "(no city or fortress you control, free of enemy forces): "
+                f"{'it is' if n == 1 else 'they are'} lost."
+            )
+        current = offers(board, state)
+        if not current:
+            break
+        choices = [o.text for o in current]
+        if fx.crusaders == 0:
+            choices.append(DONE)
+        why = f"Phase 3: spend your income ({state.income} point{'s' * (state.income != 1)} left)"
+        if fx.crusaders:
+            why += (
+                f"; {fx.crusaders} crusader{'s' * (fx.crusaders != 1)} to place first"
+            )
+        answer = yield Choose(choices, why)
+        if answer == DONE:
+            break
+        offer = next(o for o in current if o.text == answer)
+        yield Tell(apply(board, state, offer.kind, offer.area))
+    if state.income > 0:
+        left = state.income
+        yield Tell(
+            f"Phase 3 ends: the {left} unspent point{'s' * (left != 1)} "
+            f"{'is' if left == 1 else 'are'} lost (income cannot be saved)."
+        )
+    state.income = 0
+    if state.effects.mercenaries > 0:
+        n = state.effects.mercenaries
+        yield Tell(
+            f"{n} unhired mercenar{'y' if n == 1 else 'ies'} will join the Muslim reaction in Phase 5."
+        )

@@ -1,0 +1,102 @@
+"""Headless Reconquista: whole games with app dice and the simple bot, for tests and benchmarks.
+
+Each game runs through the same driver and procedures as a game at the table;
+the app rolls every die and ``bot.Bot`` answers every choice, so no prompt is
+left unanswered. The same seed always gives the same games and figures.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.driver import Driver
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.bot import Bot
+from companion.reconquista.control import result_band, victory_points
+from companion.reconquista.game import GAME, check_end_of_turn, check_invariants
+
+#: A game that asks more than this has gone wrong (a loop): it counts as an error.
+MAX_PROMPTS = 50_000
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    result: str
+    vp: int
+    turns: int
+    prompts: int
+
+
+@dataclass
+class Report:
+    games: int = 0
+    results: Counter[str] = field(default_factory=Counter)
+    vp_total: int = 0
+    errors: int = 0
+    first_error: str | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "results": dict(sorted(self.results.items())),
+            "mean_vp": round(self.vp_total / max(1, self.games - self.errors), 3),
+            "errors": self.errors,
+            "first_error": self.first_error,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def play_game(seed: int, *, check: bool = False) -> GameResult:
+    """One whole game; with ``check``, every invariant is checked after every phase."""
+    driver = Driver(GAME, seed)
+    bot = Bot(seed)
+    board = GAME.board_of(driver.state)
+    prompts = 0
+    phase = driver.state.phase
+    while driver.pending is not None:
+        prompts += 1
+        if prompts > MAX_PROMPTS:
+            raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")
+        prompt = driver.pending
+        if isinstance(prompt, Roll):
+            driver.roll()
+        elif isinstance(prompt, Tell):
+            driver.ack()
+        elif isinstance(prompt, Choose):
+            driver.submit(bot.choose(board, driver.state, prompt), "player")
+        else:
+            raise RuntimeError(f"game {seed}: the bot cannot answer {prompt!r}")
+        if check and driver.state.phase != phase:
+            if phase == "end":
+                check_end_of_turn(board, driver.state)
+            else:
+                check_invariants(board, driver.state)
+            phase = driver.state.phase
+    state = driver.state
+    vp = victory_points(board, state).total
+    band = result_band(board, vp)
+    return GameResult(seed, f"{band.name} \"{band.title}\"", vp, state.turn, prompts)
+
+
+def simulate(games: int, seed: int, *, check: bool = False) -> Report:
+    """Play ``games`` games with seeds seed, seed+1, ...; errors are counted, not raised."""
+    report = Report()
+    start = time.perf_counter()
+    for i in range(games):
+        report.games += 1
+        try:
+            r = play_game(seed + i, check=check)
+        except Exception as exc:  # a bug in the engine: count it and go on
+            report.errors += 1
+            if report.first_error is None:
+                report.first_error = f"game seed {seed + i}: {type(exc).__name__}: {exc}"
+            continue
+        report.results[r.result] += 1
+        report.vp_total += r.vp
+    report.seconds = time.perf_counter() - start
+    return report

@@ -1,0 +1,1 @@
+"""The Reconquista screens: the board beside the board."""

@@ -1,0 +1,596 @@
+"""Reconquista Phase 2, Events (companion/reconquista/events.py), driven with scripted dice and
+choices: all eleven events with their own rolls, the effects they leave for later phases in
+``state.effects``, the region in revolt ("roll again to have the event in another Region"),
+and a property over random tables, dice and choices.
+
+``reaction.move_force`` (the French and the Rebel armies move by the Muslim reaction rules)
+belongs to the Phase 5 module; here it is replaced by a stub that records its arguments.
+Every rule test quotes the rulebook section it holds the code to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+import types
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import companion.reconquista
+from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.reconquista import events
+from companion.reconquista.battle import Proc
+from companion.reconquista.board import Board, default_board
+from companion.reconquista.control import city_controller
+from companion.reconquista.setup import initial_state
+from companion.reconquista.state import AreaState, Effects, GameState
+from companion.reconquista.units import Kind
+
+A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
+MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
+
+Units = list[tuple[str, Kind, int]]
+Script = Sequence[list[int] | str]
+
+#: The 2D6 that gives each event (any pair with the total will do).
+DICE = {
+    "french_intervention": [1, 1],
+    "bribery": [1, 2],
+    "mercenaries": [2, 2],
+    "rebel_armies": [2, 3],
+    "military_order": [3, 3],
+    "famine": [3, 4],
+    "el_cid": [4, 4],
+    "taxes": [4, 5],
+    "jihad": [5, 5],
+    "crusade": [5, 6],
+    "expulsion": [6, 6],
+}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
+    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
+    checked against its prompt), Tells are acknowledged with None. Fails the test if the
+    procedure wants more answers than scripted or leaves some unused. (As in
+    tests/test_reconquista_battle.py.)"""
+    pending = list(answers)
+    prompts: list[Prompt] = []
+    result: Any = None
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            answer: Answer = None
+            if not isinstance(prompt, Tell):
+                if not pending:
+                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
+                answer = prompt.check(pending.pop(0))
+            prompt = proc.send(answer)
+    except StopIteration as stop:
+        result = stop.value
+    if pending:
+        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
+    return prompts, result
+
+
+def rolls(prompts: list[Prompt]) -> list[Roll]:
+    return [p for p in prompts if isinstance(p, Roll)]
+
+
+def chooses(prompts: list[Prompt]) -> list[Choose]:
+    return [p for p in prompts if isinstance(p, Choose)]
+
+
+def tells(prompts: list[Prompt]) -> list[str]:
+    """The phase's own Tells (the stub's are left out)."""
+    return [p.text for p in prompts if isinstance(p, Tell) and not p.text.startswith("(stub)")]
+
+
+def place(state: GameState, name: str, units: Units | None = None, *, city: str | None = None, fortress: bool = False) -> AreaState:
+    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
+    area = AreaState(city=city, fortress=fortress)
+    for side, kind, n in units or []:
+        area.add(side, kind, n)
+    state.areas[name] = area
+    return area
+
+
+def invariants(board: Board, state: GameState) -> None:
+    """game.check_invariants; game.py imports every phase module, so until the sibling
+    phases (movement, reaction) exist the same checks are made here."""
+    try:
+        from companion.reconquista.game import check_invariants
+    except ImportError:
+        check_invariants = _check_invariants
+    check_invariants(board, state)
+
+
+def _check_invariants(board: Board, state: GameState) -> None:
+    assert set(state.areas) == set(board.areas)
+    for name, a in state.areas.items():
+        for side, by_kind in a.units.items():
+            assert by_kind, f"{name}: an empty entry for {side}"
+            assert all(n > 0 for n in by_kind.values()), f"{name}: {side} {by_kind}"
+        if a.besieger is not None:
+            assert a.count(a.besieger), f"{name}: besieged by {a.besieger} with no unit"
+            assert a.city is not None or a.fortress, f"{name}: a siege with no walls"
+    if state.el_cid_area is not None:
+        assert state.el_cid_side is not None
+
+
+Call = tuple[Board, GameState, str, str, int]
+
+
+def install_stub(mp: pytest.MonkeyPatch, calls: list[Call]) -> None:
+    """Replace reaction.move_force by a generator that records (board, state, side, area,
+    the side's units there) and says so in one Tell. If the reaction module is not there
+    yet, a stand-in module takes its place for the test."""
+
+    def move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
+        calls.append((board, state, side, area, state.areas[area].count(side)))
+        yield Tell(f"(stub) the {side} force in {area} moves")
+
+    try:
+        from companion.reconquista import reaction
+    except ImportError:
+        reaction = types.ModuleType("companion.reconquista.reaction")
+        mp.setitem(sys.modules, "companion.reconquista.reaction", reaction)
+        mp.setattr(companion.reconquista, "reaction", reaction, raising=False)
+    mp.setattr(reaction, "move_force", move_force, raising=False)
+
+
+@pytest.fixture
+def moves(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
+    calls: list[Call] = []
+    install_stub(monkeypatch, calls)
+    return calls
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return default_board()
+
+
+@pytest.fixture
+def state(board: Board) -> GameState:
+    return initial_state(board)
+
+
+def with_tables(board: Board, **changes: Any) -> Board:
+    return dataclasses.replace(board, tables=board.tables.model_copy(update=changes))
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("event", list(DICE))
+def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state: GameState, moves: list[Call], event: str) -> None:
+    """Phase 2: Events: "Roll two dice (2D6), add them together, and consult the following
+    table". Each event is recorded in state.effects.event and told in one Tell that names
+    it (the follow-up dice and choices answered with the first option / a 3)."""
+    proc = events.phase(board, state)
+    prompts: list[Prompt] = []
+    prompt = next(proc)
+    try:
+        while True:
+            prompts.append(prompt)
+            if isinstance(prompt, Roll):
+                answer: Answer = DICE[event] if len(prompts) == 1 else [3] * prompt.n
+            elif isinstance(prompt, Choose):
+                answer = prompt.options[0]
+            else:
+                answer = None
+            prompt = proc.send(answer)
+    except StopIteration:
+        pass
+    assert rolls(prompts)[0] == Roll(2, 6, "Events: 2D6, the total picks the event")
+    assert state.effects.event == event
+    said = tells(prompts)
+    assert len(said) == 1 and said[0].startswith(events.EVENT_NAMES[event])
+
+
+# -- 2 French Intervention -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("face", "area"), [(1, "Oviedo"), (2, "Oviedo"), (3, "Pamplona"), (4, "Pamplona"), (5, "Barcelona"), (6, "Barcelona")])
+def test_french_intervention_places_and_moves_the_french(board: Board, state: GameState, moves: list[Call], face: int, area: str) -> None:
+    """Phase 2, 2 French Intervention: "Roll a D6. This is the number of French Armies that
+    appear [...] Roll another D6 to determine their starting location: 1-2 is Oviedo, 3-4 is
+    Pamplona, 5-6 is Barcelona. Before continuing to Phase 3 (Income), move this French
+    force according to the Muslim reaction rules (Phase 5)"."""
+    prompts, _ = drive(events.phase(board, state), [[1, 1], [4], [face]])
+    r = rolls(prompts)
+    assert r[1].why == "French Intervention: how many French armies appear (D6)"
+    assert r[2].why == "French Intervention: the French starting area (D6: 1-2 Oviedo, 3-4 Pamplona, 5-6 Barcelona)"
+    assert state.areas[area].count("french", F) == 4
+    assert moves == [(board, state, "french", area, 4)]
+    assert tells(prompts) == [
+        (f"French Intervention: place 4 French armies (Neutral Army counters) in {area}. They are "
+        "hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim reaction "
+        "rules, and are removed at the end of the turn.")
+    ]
+    assert "(stub) the french force" in prompts[-1].text  # the move comes after the Tell
+    assert state.effects == Effects(event="french_intervention")
+
+
+def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: list[Call]) -> None:
+    """Phase 1, 6 Regional Revolt: "If it is affected by a random event, roll again to have
+    the event in another Region." Aragón in revolt: a 3 (Pamplona) and a 6 (Barcelona) are
+    rolled again; a 2 gives Oviedo."""
+    state.revolt = 2
+    prompts, _ = drive(events.phase(board, state), [[1, 1], [1], [3], [6], [2]])
+    r = rolls(prompts)
+    assert "rolled again (a 3 gave Pamplona, in Aragón, which is in revolt)" in r[3].why
+    assert "rolled again (a 6 gave Barcelona, in Aragón, which is in revolt)" in r[4].why
+    assert state.areas["Oviedo"].count("french", F) == 1
+    assert not state.areas["Pamplona"].count("french")
+    assert [c[3] for c in moves] == ["Oviedo"]
+
+
+def test_french_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: list[Call]) -> None:
+    """Phase 1, Regional Revolt: "roll again to have the event in another Region": with a
+    start table all in the region in revolt no roll can, so no die is asked and the French
+    do not appear."""
+    b = with_tables(board, french_start={f: "Pamplona" for f in range(1, 7)})
+    state.revolt = 2
+    prompts, _ = drive(events.phase(b, state), [[1, 1]])
+    assert len(rolls(prompts)) == 1 and moves == []
+    assert tells(prompts) == ["French Intervention: every starting area of the French is in Aragón, in revolt: the French do not appear."]
+
+
+# -- 3 Bribery, 4 Mercenaries ----------------------------------------------------------------------
+
+
+def test_bribery_is_left_for_phase_3(board: Board, state: GameState) -> None:
+    """Phase 2, 3 Bribery: "In Phase 3 (Income) you may use 2 income points to replace all
+    Rebels in a single Area with a Christian Garrison." Nothing is rolled; the board does
+    not change."""
+    before = state.snapshot()["areas"]
+    prompts, _ = drive(events.phase(board, state), [[2, 1]])
+    assert state.effects == Effects(event="bribery", bribery=True)
+    assert state.snapshot()["areas"] == before
+    assert tells(prompts) == ["Bribery: in Phase 3 you may pay 2 income points to replace all the Rebels in one area with a Christian garrison."]
+
+
+@pytest.mark.parametrize("n", [1, 6])
+def test_mercenaries_roll_how_many_are_available(board: Board, state: GameState, n: int) -> None:
+    """Phase 2, 4 Mercenaries: "Roll a D6. This is the number of mercenaries available [...]
+    In Phase 3 (Income), you may hire any number of them at a cost of 1 income point each
+    [...] Any Mercenary units that are not hired are added to the Muslim forces that rise in
+    Phase 5"."""
+    prompts, _ = drive(events.phase(board, state), [[1, 3], [n]])
+    assert rolls(prompts)[1].why == "Mercenaries: how many mercenaries are available (D6)"
+    assert state.effects == Effects(event="mercenaries", mercenaries=n)
+    said = tells(prompts)[0]
+    assert said.startswith(f"Mercenaries: {n} mercenar")
+    assert "join the Muslim reaction in Phase 5" in said
+    assert not any(a.count(s, MC) for a in state.areas.values() for s in a.sides())
+
+
+# -- 5 Rebels ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "area"),
+    [
+        ([1, 1], "Pamplona"), ([2, 2], "Oviedo"), ([3, 3], "Santiago"), ([1, 4], "Galicia"),
+        ([2, 5], "Porto"), ([3, 6], "Lisboa"), ([4, 1], "Barcelona"), ([5, 2], "Tarragona"),
+        ([6, 3], "Valencia"), ([4, 4], "Murcia"), ([5, 5], "Algeciras"), ([6, 6], "Sevilla"),
+    ],
+)
+def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState, moves: list[Call], dice: list[int], area: str) -> None:
+    """Phase 2, 5 Rebels: "Roll a D6. This is the number of Rebel armies that appear [...]
+    Roll two dice (2D6) to determine their starting location": the table's columns are
+    "First roll 1, 2 or 3" and "First roll 4, 5 or 6", its rows the "2nd roll"."""
+    prompts, _ = drive(events.phase(board, state), [[1, 4], [2], dice])
+    r = rolls(prompts)
+    assert r[1].why == "Rebels: how many Rebel armies appear (D6)"
+    assert r[2].n == 2 and "the first die picks the column" in r[2].why
+    assert state.areas[area].count("rebel_army", RA) == 2
+    assert moves == [(board, state, "rebel_army", area, 2)]
+    assert tells(prompts) == [
+        (f"Rebels: place 2 Rebel armies (Neutral Army counters) in {area}. They are hostile to "
+        "everyone (Christians, Muslims and Rebels), move now by the Muslim reaction rules, and "
+        "are removed at the end of the turn.")
+    ]
+    assert state.effects == Effects(event="rebel_armies")
+
+
+def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: list[Call]) -> None:
+    """Phase 1, Regional Revolt: "If it is affected by a random event, roll again to have
+    the event in another Region." Portugal in revolt: 2 and 5 (Porto) are rolled again."""
+    state.revolt = 4
+    prompts, _ = drive(events.phase(board, state), [[1, 4], [3], [2, 5], [3, 4]])
+    assert "rolled again (2 and 5 gave Porto, in Portugal, which is in revolt)" in rolls(prompts)[3].why
+    assert state.areas["Galicia"].count("rebel_army", RA) == 3
+    assert not state.areas["Porto"].count("rebel_army")
+    assert [c[3] for c in moves] == ["Galicia"]
+
+
+def test_rebel_armies_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: list[Call]) -> None:
+    """Phase 1, Regional Revolt: with every start in the region in revolt the event cannot
+    be moved to another region: no die is asked, the Rebel armies do not appear."""
+    start = {"low": {f: "Porto" for f in range(1, 7)}, "high": {f: "Lisboa" for f in range(1, 7)}}
+    b = with_tables(board, rebel_army_start=board.tables.rebel_army_start.model_validate(start))
+    state.revolt = 4
+    prompts, _ = drive(events.phase(b, state), [[1, 4]])
+    assert len(rolls(prompts)) == 1 and moves == []
+    assert "they do not appear" in tells(prompts)[0]
+
+
+# -- 6 Military Order -------------------------------------------------------------------------------
+
+
+def test_military_order_goes_to_a_city_the_player_chooses(board: Board, state: GameState) -> None:
+    """Phase 2, 6 Military Order (Quick Reference: "Place 1 Military Order in a city."): the
+    player chooses among the cities under Christian control (Important Definitions: a
+    Muslim city holding Christian forces is one; a Christian city held by Muslims is not)."""
+    place(state, "Toledo", [("christian", G, 1)], city="muslim", fortress=True)
+    prompts, _ = drive(events.phase(board, state), [[2, 4], "Toledo"])
+    (choice,) = chooses(prompts)
+    assert choice.options == ("Oviedo", "Toledo")  # León and Barcelona hold Muslim garrisons
+    assert state.areas["Toledo"].count("christian", MO) == 1
+    assert tells(prompts) == ["Military Order: place 1 Military Order in the city of Toledo."]
+    assert state.effects == Effects(event="military_order")
+
+
+def test_military_order_with_one_city_asks_nothing(board: Board, state: GameState) -> None:
+    """Phase 2, 6 Military Order: with a single city under Christian control there is
+    nothing to choose: it goes there."""
+    prompts, _ = drive(events.phase(board, state), [[3, 3]])
+    assert chooses(prompts) == []
+    assert state.areas["Oviedo"].count("christian", MO) == 1
+
+
+def test_military_order_is_never_placed_in_the_region_in_revolt(board: Board, state: GameState) -> None:
+    """Phase 1, Regional Revolt: "No one can move into it or build", and "If it is affected
+    by a random event, roll again to have the event in another Region": with Asturias in
+    revolt, Oviedo is no choice; Barcelona, freed of its Muslim garrison, is the only one."""
+    place(state, "Barcelona", city="christian")
+    state.revolt = 1
+    prompts, _ = drive(events.phase(board, state), [[3, 3]])
+    assert chooses(prompts) == []
+    assert state.areas["Barcelona"].count("christian", MO) == 1
+    assert not state.areas["Oviedo"].count("christian", MO)
+
+
+def test_military_order_with_no_christian_city_does_nothing(board: Board, state: GameState) -> None:
+    """Phase 2, 6 Military Order: with no city under Christian control outside the region in
+    revolt, nothing happens, and the player is told so."""
+    state.revolt = 1
+    before = state.snapshot()["areas"]
+    prompts, _ = drive(events.phase(board, state), [[3, 3]])
+    assert state.snapshot()["areas"] == before
+    assert tells(prompts) == ["Military Order: no city is under Christian control outside the region in revolt, so no Military Order appears."]
+
+
+# -- 7 Famine ---------------------------------------------------------------------------------------
+
+
+def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: GameState) -> None:
+    """Phase 2, 7 Famine (Quick Reference: "Eliminate 1 unit out of every 3 per area.";
+    DESIGN.md: in each area, each side loses floor(its units / 3), by the casualty order).
+    Córdoba (1 garrison, 2 armies) loses its garrison; 6 Christians in Toledo lose 2 (the
+    garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1."""
+    place(state, "Toledo", [("muslim", G, 1), ("muslim", A, 1), ("christian", A, 4), ("christian", MO, 1), ("christian", G, 1)], city="muslim", fortress=True)
+    state.areas["Toledo"].besieger = "christian"
+    place(state, "Porto", [("rebel", R, 5)])
+    prompts, _ = drive(events.phase(board, state), [[3, 4]])
+    assert state.areas["Córdoba"].units == {"muslim": {A: 2}}
+    t = state.areas["Toledo"]
+    assert t.units == {"muslim": {G: 1, A: 1}, "christian": {A: 4}} and t.besieger == "christian"
+    assert state.areas["Porto"].units == {"rebel": {R: 4}}
+    assert tells(prompts) == [
+        ("Famine: each side loses 1 unit in 3 in every area: remove 1 Christian garrison and "
+        "1 Military Order from Toledo; remove 1 Rebel from Porto; remove 1 Muslim garrison from Córdoba.")
+    ]
+    assert state.effects == Effects(event="famine")
+
+
+def test_famine_spares_the_region_in_revolt(board: Board, state: GameState) -> None:
+    """Phase 1, Regional Revolt: "This entire region is excluded from the game for this entire
+    turn [...] If it is affected by a random event, roll again to have the event in another
+    Region": Al-Ándalus in revolt, Córdoba keeps its 3 units; nobody else has 3."""
+    state.revolt = 5
+    prompts, _ = drive(events.phase(board, state), [[4, 3]])
+    assert state.areas["Córdoba"].units == {"muslim": {G: 1, A: 2}}
+    assert tells(prompts) == ["Famine: no side has 3 units in one area (Al-Ándalus, in revolt, is spared), so nobody starves."]
+
+
+# -- 8 El Cid -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("face", [1, 2, 3])
+def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(board: Board, state: GameState, face: int) -> None:
+    """Phase 2, 8 El Cid (Quick Reference: "D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2
+    in siege."; DESIGN.md: he joins a force of his side, the player chooses for the
+    Christians). At setup the Christians stand in Pamplona and Oviedo."""
+    prompts, _ = drive(events.phase(board, state), [[4, 4], [face], "Pamplona"])
+    assert rolls(prompts)[1].why == "El Cid: which side he leads (D6: 1-3 Christian, 4-6 Muslim)"
+    assert chooses(prompts)[0].options == ("Oviedo", "Pamplona")  # lowest region first
+    assert (state.el_cid_area, state.el_cid_side) == ("Pamplona", "christian")
+    assert tells(prompts)[0].startswith(f"El Cid (a {face}: he leads the Christians): place El Cid with the Christian force in Pamplona")
+
+
+@pytest.mark.parametrize("face", [4, 5, 6])
+def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(board: Board, state: GameState, face: int) -> None:
+    """Phase 2, 8 El Cid; DESIGN.md: "for the Muslims, the area with the most Muslim armies":
+    Córdoba's 2 armies at setup. No choice is asked."""
+    prompts, _ = drive(events.phase(board, state), [[4, 4], [face]])
+    assert chooses(prompts) == []
+    assert (state.el_cid_area, state.el_cid_side) == ("Córdoba", "muslim")
+    assert "the area with the most Muslim armies (2)" in tells(prompts)[0]
+
+
+def test_el_cid_muslim_ties_go_to_the_lowest_region_and_area(board: Board, state: GameState) -> None:
+    """DESIGN.md, El Cid: "the area with the most Muslim armies, lowest region/area on ties":
+    with Córdoba down to one army, Zaragoza (Aragón, region 2) beats Toledo (3) and
+    Córdoba (5); garrisons do not count."""
+    state.areas["Córdoba"].remove("muslim", A)
+    place(state, "Santiago", [("muslim", G, 3)])
+    drive(events.phase(board, state), [[4, 4], [6]])
+    assert state.el_cid_area == "Zaragoza"
+
+
+def test_el_cid_is_never_placed_in_the_region_in_revolt(board: Board, state: GameState) -> None:
+    """Phase 1, Regional Revolt: "If it is affected by a random event, roll again to have the
+    event in another Region": with Al-Ándalus in revolt the Muslim El Cid goes to Zaragoza,
+    and with Aragón in revolt the Christian one needs no choice (Oviedo only)."""
+    state.revolt = 5
+    drive(events.phase(board, state), [[4, 4], [4]])
+    assert state.el_cid_area == "Zaragoza"
+    other = initial_state(board)
+    other.revolt = 2
+    prompts, _ = drive(events.phase(board, other), [[4, 4], [1]])
+    assert chooses(prompts) == [] and other.el_cid_area == "Oviedo"
+
+
+@pytest.mark.parametrize(("face", "side"), [(2, "Christian"), (5, "Muslim")])
+def test_el_cid_with_no_force_to_join_does_not_appear(board: Board, state: GameState, face: int, side: str) -> None:
+    """DESIGN.md, El Cid "joins a force of its side": with no Christian force (or no Muslim
+    army) on the map he does not appear."""
+    for name, a in state.areas.items():
+        place(state, name, [("muslim", G, 1)] if side == "Muslim" else [], city=a.city)
+    prompts, _ = drive(events.phase(board, state), [[4, 4], [face]])
+    assert state.el_cid_area is None and state.el_cid_side is None
+    assert tells(prompts)[0].startswith(f"El Cid would lead the {side}s, but no {side}")
+    assert tells(prompts)[0].endswith("he does not appear.")
+
+
+# -- 9 Taxes, 10 Jihad, 11 Crusade, 12 Expulsion ------------------------------------------------------
+
+
+def test_taxes(board: Board, state: GameState) -> None:
+    """Phase 2, 9 Taxes: "2 additional income. This turn only." Left for Phase 3."""
+    prompts, _ = drive(events.phase(board, state), [[3, 6]])
+    assert state.effects == Effects(event="taxes", taxes=True)
+    assert tells(prompts) == ["Taxes: +2 income in Phase 3, this turn only."]
+
+
+def test_jihad(board: Board, state: GameState) -> None:
+    """Phase 2, 10 Jihad: "During the Muslim reaction, roll twice for forces in the region."
+    Left for Phase 5."""
+    prompts, _ = drive(events.phase(board, state), [[4, 6]])
+    assert state.effects == Effects(event="jihad", jihad=True)
+    assert "during the Muslim reaction (Phase 5), roll twice" in tells(prompts)[0]
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_crusade_rolls_the_crusaders_for_phase_3(board: Board, state: GameState, n: int) -> None:
+    """Phase 2, 11 Crusade: "D6 Crusaders available." DESIGN.md: free, placed by the player
+    in Phase 3 as if built. Nothing is placed now."""
+    prompts, _ = drive(events.phase(board, state), [[6, 5], [n]])
+    assert rolls(prompts)[1].why == "Crusade: how many crusader armies come (D6)"
+    assert state.effects == Effects(event="crusade", crusaders=n)
+    assert tells(prompts)[0].startswith(f"Crusade: {n} crusader")
+    assert not any(a.count("christian", CR) for a in state.areas.values())
+
+
+def test_expulsion(board: Board, state: GameState) -> None:
+    """Phase 2, 12 Expulsion of Jews / Moriscos: "Reduce income by 2. This turn only." Left
+    for Phase 3."""
+    prompts, _ = drive(events.phase(board, state), [[6, 6]])
+    assert state.effects == Effects(event="expulsion", expulsion=True)
+    assert tells(prompts) == ["Expulsion of Jews / Moriscos: income is reduced by 2 in Phase 3 (never below 0), this turn only."]
+
+
+# -- property ------------------------------------------------------------------------------------
+
+MAX_PROMPTS = 500
+UNIT_CHOICES: list[tuple[str, Kind]] = [
+    ("christian", A),
+    ("christian", G),
+    ("christian", MO),
+    ("muslim", A),
+    ("muslim", G),
+    ("rebel", R),
+]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> GameState:
+    """The setup with some areas redrawn (any city, fortress and units, a siege where walls
+    stand with two sides) and any region, or none, in revolt."""
+    board = default_board()
+    state = initial_state(board)
+    for name in board.all_areas():
+        if not draw(st.booleans()):
+            continue
+        area = AreaState(city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans()))
+        for side, kind in draw(st.lists(st.sampled_from(UNIT_CHOICES), max_size=7)):
+            area.add(side, kind)
+        sides = area.sides()
+        if (area.city is not None or area.fortress) and len(sides) >= 2:
+            area.besieger = draw(st.sampled_from(sides))
+        state.areas[name] = area
+    state.revolt = draw(st.sampled_from([None, 1, 2, 3, 4, 5]))
+    return state
+
+
+def drive_randomly(proc: Proc, rng: random.Random) -> Iterator[Prompt]:
+    """Run ``proc`` with random dice and choices, yielding each prompt; fail past MAX_PROMPTS."""
+    count = 0
+    try:
+        prompt = next(proc)
+        while True:
+            yield prompt
+            count += 1
+            if count > MAX_PROMPTS:
+                pytest.fail(f"no end after {MAX_PROMPTS} prompts; the last: {prompt.describe()}")
+            answer: Answer = None
+            if isinstance(prompt, Roll):
+                answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)]
+            elif isinstance(prompt, Choose):
+                answer = rng.choice(prompt.options)
+            prompt = proc.send(answer)
+    except StopIteration:
+        return
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
+    """Phase 2 as a whole: whatever the table, the region in revolt and the dice, the phase
+    ends, keeps the invariants, tells the event in one Tell, leaves the region in revolt as
+    it was, and records the event and no effect of another event."""
+    board = default_board()
+    revolt_areas = board.regions[state.revolt].areas if state.revolt else ()
+    before = {n: state.areas[n].snapshot() for n in revolt_areas}
+    orders = {n: a.count("christian", MO) for n, a in state.areas.items()}
+    calls: list[Call] = []
+    with pytest.MonkeyPatch.context() as mp:
+        install_stub(mp, calls)
+        prompts = list(drive_randomly(events.phase(board, state), random.Random(seed)))
+    invariants(board, state)
+    event = state.effects.event
+    assert event in events.EVENT_NAMES
+    assert len(tells(prompts)) == 1 and tells(prompts)[0].startswith(events.EVENT_NAMES[event])
+    assert {n: state.areas[n].snapshot() for n in revolt_areas} == before
+    e = state.effects
+    assert e.bribery == (event == "bribery") and e.taxes == (event == "taxes")
+    assert e.jihad == (event == "jihad") and e.expulsion == (event == "expulsion")
+    assert (1 <= e.mercenaries <= 6) == (event == "mercenaries")
+    assert (1 <= e.crusaders <= 6) == (event == "crusade")
+    if state.el_cid_area is not None:
+        assert event == "el_cid" and board.areas[state.el_cid_area].region != state.revolt
+        assert state.areas[state.el_cid_area].count(state.el_cid_side or "")
+    for _, _, side, area, n in calls:
+        assert event in ("french_intervention", "rebel_armies") and n >= 1
+        assert board.areas[area].region != state.revolt
+    new_orders = [n for n, a in state.areas.items() if a.count("christian", MO) != orders[n]]
+    if event == "military_order":
+        assert len(new_orders) <= 1
+        for n in new_orders:
+            assert state.areas[n].count("christian", MO) == orders[n] + 1
+            assert city_controller(state.areas[n]) == "christian"
+            assert board.areas[n].region != state.revolt
+    elif event != "famine":
+        assert new_orders == []

@@ -1,0 +1,632 @@
+"""Reconquista Phase 4, "Movement of Armies": ``companion.reconquista.movement``.
+
+The region choice, moves inside the region, roads (armies only, only from areas free of
+Muslim forces, with the Muslim-city exception, never into the region in revolt), the
+stop on entering enemy forces and the battle or siege that follows, moving on after a
+battle, El Cid going along, and the step budget; then a property: random legal answers
+end cleanly. Every rule test quotes the rulebook section it holds the code to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.reconquista.battle import Proc
+from companion.reconquista.board import Board, default_board
+from companion.reconquista.movement import (
+    DONE,
+    EL_CID_GOES,
+    MAX_MOVES,
+    NO_MOVEMENT,
+    destinations,
+    movable_regions,
+    phase,
+    sub_forces,
+)
+from companion.reconquista.setup import initial_state
+from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
+from companion.reconquista.units import Kind
+
+try:  # game.py imports every phase module; until all exist, use the same checks here.
+    from companion.reconquista.game import check_invariants
+except ImportError:  # pragma: no cover - only while sibling phase modules are missing
+
+    def check_invariants(board: Board, state: GameState) -> None:
+        assert set(state.areas) == set(board.areas)
+        for name, a in state.areas.items():
+            for side, by_kind in a.units.items():
+                assert by_kind and all(n > 0 for n in by_kind.values()), (name, side)
+            if a.besieger is not None:
+                assert a.count(a.besieger), name
+                assert a.city is not None or a.fortress, name
+
+
+A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
+MC, CR = Kind.MERCENARY, Kind.CRUSADER
+
+Units = list[tuple[str, Kind, int]]
+Script = Sequence[list[int] | str]
+
+
+# -- helpers (as in tests/test_reconquista_battle.py) -----------------------------------------
+
+
+def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
+    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
+    checked against its prompt), Tells are acknowledged with None. Fails the test if the
+    procedure wants more answers than scripted or leaves some unused."""
+    pending = list(answers)
+    prompts: list[Prompt] = []
+    result: Any = None
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            answer: Answer = None
+            if not isinstance(prompt, Tell):
+                if not pending:
+                    pytest.fail(
+                        f"the procedure asked for more answers than scripted: {prompt.describe()}"
+                    )
+                answer = prompt.check(pending.pop(0))
+            prompt = proc.send(answer)
+    except StopIteration as stop:
+        result = stop.value
+    if pending:
+        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
+    return prompts, result
+
+
+def rolls(prompts: list[Prompt]) -> list[Roll]:
+    return [p for p in prompts if isinstance(p, Roll)]
+
+
+def chooses(prompts: list[Prompt]) -> list[Choose]:
+    return [p for p in prompts if isinstance(p, Choose)]
+
+
+def tells(prompts: list[Prompt]) -> list[str]:
+    return [p.text for p in prompts if isinstance(p, Tell)]
+
+
+def place(
+    state: GameState,
+    name: str,
+    units: Units | None = None,
+    *,
+    city: str | None = None,
+    fortress: bool = False,
+    besieger: str | None = None,
+) -> AreaState:
+    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
+    area = AreaState(city=city, fortress=fortress)
+    for side, kind, n in units or []:
+        area.add(side, kind, n)
+    area.besieger = besieger
+    state.areas[name] = area
+    return area
+
+
+def empty(state: GameState, *names: str) -> None:
+    """Clear these areas: no city, no fortress, no unit."""
+    for name in names:
+        place(state, name)
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return default_board()
+
+
+@pytest.fixture
+def state(board: Board) -> GameState:
+    return initial_state(board)
+
+
+# -- selecting the region ---------------------------------------------------------------------
+
+
+def test_select_a_region_with_christian_forces(board: Board, state: GameState) -> None:
+    """Phase 4: "Select a single region. Only the Christian Armies, Garrisons and Military
+    Orders in this Region may move." At the start only Asturias (Oviedo) and Aragón
+    (Pamplona) hold Christian units; "No movement" is always offered."""
+    prompts, _ = drive(phase(board, state), [NO_MOVEMENT])
+    (asked,) = chooses(prompts)
+    assert asked.options == ("Asturias", "Aragón", NO_MOVEMENT)
+    assert tells(prompts) == ["Phase 4: no movement this turn."]
+    assert state.snapshot() == initial_state(board).snapshot()
+
+
+def test_region_in_revolt_is_not_offered(board: Board, state: GameState) -> None:
+    """Phase 1, result 6, Regional Revolt: "This entire region is excluded from the game for
+    this entire turn." Its Christians do not move."""
+    state.revolt = 1
+    assert movable_regions(board, state) == [2]
+    prompts, _ = drive(phase(board, state), [NO_MOVEMENT])
+    assert chooses(prompts)[0].options == ("Aragón", NO_MOVEMENT)
+
+
+def test_no_christian_force_no_question(board: Board, state: GameState) -> None:
+    """Phase 4 with no Christian unit anywhere: nothing to select, the phase says so."""
+    for a in state.areas.values():
+        a.units.pop("christian", None)
+    prompts, _ = drive(phase(board, state), [])
+    assert tells(prompts) == ["Phase 4: no Christian force can move this turn."]
+
+
+def test_only_the_selected_regions_units_move(board: Board, state: GameState) -> None:
+    """Phase 4: "Armies, Garrisons and Military Orders in other regions cannot move at all in
+    this phase": with Aragón selected, Oviedo (Asturias) is never offered."""
+    prompts, _ = drive(phase(board, state), ["Aragón", DONE])
+    origins = chooses(prompts)[1]
+    assert origins.options == ("Pamplona", DONE)
+    assert origins.why == "Move 1 in Aragón: from which area?"
+
+
+# -- inside the region ------------------------------------------------------------------------
+
+
+def test_garrison_moves_to_any_area_of_the_region(
+    board: Board, state: GameState
+) -> None:
+    """Phase 4: "Garrisons can move to any area of the same region." Not only the next one:
+    Pamplona's garrison may go to Barcelona, Tarragona or Zaragoza, and no road is offered."""
+    empty(state, "Tarragona")
+    prompts, _ = drive(phase(board, state), ["Aragón", "Pamplona", "Tarragona", DONE])
+    assert chooses(prompts)[2].options == ("Barcelona", "Tarragona", "Zaragoza")
+    assert state.areas["Tarragona"].units == {"christian": {G: 1}}
+    assert "Move 1 Christian garrison from Pamplona to Tarragona." in tells(prompts)
+
+
+def test_every_move_is_told(board: Board, state: GameState) -> None:
+    """Every board change is told: "Move 2 Christian armies from Oviedo to Pamplona." (a
+    road move of the whole army force, the garrison staying)."""
+    place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
+    empty(state, "Pamplona")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Pamplona", "2A", DONE]
+    )
+    assert "Move 2 Christian armies from Oviedo to Pamplona." in tells(prompts)
+    assert chooses(prompts)[3].options == ("2A", "1A")
+    assert state.areas["Pamplona"].units == {"christian": {A: 2}}
+    assert state.areas["Oviedo"].units == {"christian": {G: 1}}
+
+
+def test_sub_forces_are_listed_largest_first(board: Board, state: GameState) -> None:
+    """Phase 4: "Armies and Garrisons may move together or separately": every part of the
+    force may go, written as a SPEC, largest first."""
+    assert sub_forces({A: 2, G: 1}) == ["2A1G", "2A", "1A1G", "1A", "1G"]
+    assert sub_forces({G: 1, MO: 1}) == ["1G1MO", "1G", "1MO"]
+    place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
+    empty(state, "Galicia")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE]
+    )
+    assert chooses(prompts)[3].options == ("2A1G", "2A", "1A1G", "1A", "1G")
+    assert chooses(prompts)[3].why == "Move from Oviedo to Galicia: which units?"
+
+
+def test_units_may_move_again_inside_the_region(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: "the moving force can continue moving": a force that moved inside
+    the region may move again (Oviedo to Santiago, then Santiago to León)."""
+    empty(state, "Santiago", "León")
+    prompts, _ = drive(
+        phase(board, state),
+        ["Asturias", "Oviedo", "Santiago", "1A1G", "Santiago", "León", "1A1G", DONE],
+    )
+    assert state.areas["León"].units == {"christian": {A: 1, G: 1}}
+    assert chooses(prompts)[4].options[0] == "Santiago"
+
+
+def test_no_origin_left_ends_the_phase(board: Board, state: GameState) -> None:
+    """When no unit of the selected region can still move, the phase ends (told)."""
+    empty(state, "Pamplona")
+    place(state, "Oviedo", [("christian", A, 1)], city="christian")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona"])
+    assert (
+        tells(prompts)[-1]
+        == "No Christian unit in Asturias can move any more: Phase 4 ends."
+    )
+
+
+# -- roads ------------------------------------------------------------------------------------
+
+
+def test_garrisons_never_take_a_road(board: Board, state: GameState) -> None:
+    """Phase 4: "Garrisons cannot move to another region." From Oviedo (1 army, 1 garrison)
+    the road to Pamplona takes only the army, and a lone garrison sees no road at all."""
+    empty(state, "Pamplona")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", DONE])
+    assert chooses(prompts)[2].options == ("Santiago", "Galicia", "León", "Pamplona")
+    assert state.areas["Pamplona"].units == {
+        "christian": {A: 1}
+    }  # no Choose: 1A was the only force
+    assert state.areas["Oviedo"].units == {"christian": {G: 1}}
+    assert destinations(board, state, {}, "Oviedo") == ["Santiago", "Galicia", "León"]
+
+
+@pytest.mark.parametrize("kind", [A, MO, MC, CR])
+def test_army_like_units_take_roads(board: Board, state: GameState, kind: Kind) -> None:
+    """Phase 4: "Armies can move to any area of the same region. In addition, they can move
+    along a Road to another Region". Hired mercenaries and crusaders are armies (DESIGN.md);
+    a Military Order is army-like (rules-notes, battles reading 1)."""
+    place(state, "León", [("christian", kind, 1)], city="christian")
+    assert destinations(board, state, {}, "León") == [
+        "Santiago",
+        "Oviedo",
+        "Galicia",
+        "Salamanca",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("units", "city", "besieger", "road"),
+    [
+        ([("christian", A, 1), ("muslim", G, 1)], "muslim", "christian", False),
+        ([("christian", A, 1), ("muslim", A, 1)], None, None, False),
+        ([("christian", A, 1)], "muslim", None, True),  # the Muslim-city exception
+        (
+            [("christian", A, 1), ("rebel", R, 1)],
+            "christian",
+            "rebel",
+            True,
+        ),  # Rebels are not Muslims
+    ],
+)
+def test_roads_only_from_areas_free_of_muslim_forces(
+    board: Board,
+    state: GameState,
+    units: Units,
+    city: str | None,
+    besieger: str | None,
+    road: bool,
+) -> None:
+    """Phase 4: Armies may take a road "provided that the Area they come from is totally free
+    of Muslim forces (the exception being a Muslim city, provided it contains at least one
+    Christian army and / or Garrison)"."""
+    place(state, "León", units, city=city, besieger=besieger)
+    assert ("Salamanca" in destinations(board, state, {}, "León")) is road
+    assert "Oviedo" in destinations(
+        board, state, {}, "León"
+    )  # inside the region, always
+
+
+def test_no_road_into_the_region_in_revolt(board: Board, state: GameState) -> None:
+    """Phase 1, Regional Revolt: "No one can move into it". The road from León to Salamanca
+    is closed while Castilla is in revolt."""
+    place(state, "León", [("christian", A, 1)], city="christian")
+    state.revolt = 3
+    assert destinations(board, state, {}, "León") == ["Santiago", "Oviedo", "Galicia"]
+
+
+def test_a_unit_that_took_a_road_moves_no_more(board: Board, state: GameState) -> None:
+    """Phase 4: "Armies, Garrisons and Military Orders in other regions cannot move at all in
+    this phase". An army that went to Pamplona is no longer offered."""
+    empty(state, "Pamplona")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Pamplona", "Oviedo", "León", DONE]
+    )
+    assert chooses(prompts)[3].options == ("Oviedo", DONE)
+    assert state.areas["Pamplona"].units == {"christian": {A: 1}}
+
+
+def test_a_force_beaten_back_across_a_road_moves_no_more(
+    board: Board, state: GameState
+) -> None:
+    """Phase 4: units that left the region by road may not move again this phase, even when
+    a lost battle sends them back to their origin ("your force must retreat to a single
+    Area [...] from which at least one of the units came")."""
+    place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
+    place(state, "Pamplona", [("muslim", A, 2)])  # mountainous: the Muslims roll first
+    script = ["Asturias", "Oviedo", "Pamplona", "2A", [4, 1], [1], "Oviedo"]
+    prompts, _ = drive(phase(board, state), [*script, "León", DONE])
+    assert state.areas["Oviedo"].units == {"christian": {A: 1}}
+    assert state.areas["León"].units.get("christian") == {G: 1}
+    # After the retreat only the garrison may leave Oviedo, and by no road.
+    assert chooses(prompts)[5].options == ("Santiago", "Galicia", "León")
+    assert (
+        "The Christian force retreats: move 1 Christian army from Pamplona to Oviedo."
+        in tells(prompts)
+    )
+
+
+# -- entering enemy forces --------------------------------------------------------------------
+
+
+def test_entering_enemy_forces_stops_and_gives_battle(
+    board: Board, state: GameState
+) -> None:
+    """Phase 4: "If the moving force enters an area that contains enemy forces, it must stop
+    [...] If the enemy Area has no City or Fortress then there will be a battle." The
+    Muslim garrison of Santiago is fought at once."""
+    place(state, "Oviedo", [("christian", A, 2)], city="christian")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Santiago", "2A", [6, 1], [1], DONE]
+    )
+    assert [r.why for r in rolls(prompts)] == [
+        "Battle in Santiago, round 1: Christian dice (A, A)",
+        "Battle in Santiago, round 1: Muslim dice (G)",
+    ]
+    assert state.areas["Santiago"].units == {"christian": {A: 2}}
+
+
+def test_entering_a_defended_city_may_be_a_siege(
+    board: Board, state: GameState
+) -> None:
+    """Phase 4: "If the enemy area has a City and / or Fortress, then there may be a battle -
+    this only happens if there is more than one enemy unit [...] Otherwise, the moving
+    forces stop and wait for the Siege Phase." León's city holds 1 Muslim garrison."""
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "León", "1A", DONE])
+    assert rolls(prompts) == []
+    assert state.areas["León"].besieger == "christian"
+    assert any(t.startswith("No battle in León") for t in tells(prompts))
+
+
+def test_an_empty_muslim_city_is_entered_and_besieged(
+    board: Board, state: GameState
+) -> None:
+    """Phase 4: "Enemy forces are: [...] a Muslim city with no other units present": the
+    movers stop and besiege it (judged before they stand in it)."""
+    place(state, "Galicia", city="muslim")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", DONE]
+    )
+    assert state.areas["Galicia"].besieger == "christian"
+    assert any("besieges the empty city of Galicia" in t for t in tells(prompts))
+
+
+def test_the_force_moves_on_after_a_battle(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: "If your moving force eliminates the entire enemy force [...] the
+    moving force can continue moving." After beating Santiago's garrison the armies go on
+    to Galicia."""
+    place(state, "Oviedo", [("christian", A, 2)], city="christian")
+    empty(state, "Galicia")
+    script = [
+        "Asturias",
+        "Oviedo",
+        "Santiago",
+        "2A",
+        [6, 1],
+        [1],
+        "Santiago",
+        "Galicia",
+        "2A",
+        DONE,
+    ]
+    prompts, _ = drive(phase(board, state), script)
+    assert state.areas["Galicia"].units == {"christian": {A: 2}}
+    assert "Move 2 Christian armies from Santiago to Galicia." in tells(prompts)
+
+
+def test_the_beaten_force_may_attack_again(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: the beaten force retreats to its origin; "This battle is over, but the
+    moving force can continue moving (including to the same Area from which it retreated,
+    for another battle)." Inside the region, nothing stops it."""
+    place(state, "Oviedo", [("christian", A, 2)], city="christian")
+    place(state, "Santiago", [("muslim", A, 2)])
+    lose = ["Asturias", "Oviedo", "Santiago", "2A", [1, 1], [6, 1]]
+    again = ["Oviedo", "Santiago", [6], [1, 1]]  # 1A alone: no units question
+    prompts, _ = drive(phase(board, state), [*lose, *again, DONE])
+    assert (
+        "The Christian force retreats: move 1 Christian army from Santiago to Oviedo."
+        in tells(prompts)
+    )
+    assert state.areas["Santiago"].units == {"christian": {A: 1}}
+
+
+def test_leaving_a_siege_lifts_it(board: Board, state: GameState) -> None:
+    """Phase 4: units in the selected region may move, besiegers too; when the last
+    besieger leaves, the siege is lifted (told)."""
+    place(
+        state,
+        "León",
+        [("christian", A, 2), ("muslim", G, 1)],
+        city="muslim",
+        besieger="christian",
+    )
+    empty(state, "Galicia")
+    prompts, _ = drive(phase(board, state), ["Asturias", "León", "Galicia", "2A", DONE])
+    leon = state.areas["León"]
+    assert leon.besieger is None and leon.units == {"muslim": {G: 1}}
+    assert (
+        "Move 2 Christian armies from León to Galicia. The siege of León is lifted."
+        in tells(prompts)
+    )
+
+
+def test_defenders_may_leave_a_besieged_city(board: Board, state: GameState) -> None:
+    """Phase 4 forbids no move out of a besieged city: its garrison may leave; the besiegers
+    then stand before an empty city, which surrenders to them in Phase 6 ("If the City /
+    Fortress had no force inside [...] then it surrenders")."""
+    leon = place(
+        state,
+        "León",
+        [("christian", G, 1), ("muslim", A, 1)],
+        city="christian",
+        besieger="muslim",
+    )
+    empty(state, "Galicia")
+    prompts, _ = drive(phase(board, state), ["Asturias", "León", "Galicia", DONE])
+    assert chooses(prompts)[2].why == "The units of León go to which area?"
+    assert leon.units == {"muslim": {A: 1}} and leon.besieger == "muslim"
+    assert "Move 1 Christian garrison from León to Galicia." in tells(prompts)
+    check_invariants(board, state)
+
+
+# -- El Cid -----------------------------------------------------------------------------------
+
+
+def test_el_cid_goes_with_the_last_units(board: Board, state: GameState) -> None:
+    """DESIGN.md, El Cid: "joins a force of its side": when every Christian unit leaves his
+    area, he goes with them (no question)."""
+    empty(state, "Galicia")
+    state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE]
+    )
+    assert state.el_cid_area == "Galicia"
+    assert (
+        "Move 1 Christian army and 1 Christian garrison from Oviedo to Galicia. El Cid goes with them."
+        in tells(prompts)
+    )
+    assert len(chooses(prompts)) == 5
+
+
+@pytest.mark.parametrize(
+    ("answer", "where"),
+    [(EL_CID_GOES, "Galicia"), ("El Cid stays in Oviedo", "Oviedo")],
+)
+def test_el_cid_with_units_staying_behind_is_a_choice(
+    board: Board, state: GameState, answer: str, where: str
+) -> None:
+    """DESIGN.md, El Cid: "the player chooses for the Christians": with units staying in his
+    area, the player says whether he goes with the moving force."""
+    empty(state, "Galicia")
+    state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", answer, DONE]
+    )
+    asked = chooses(prompts)[4]
+    assert asked.options == (EL_CID_GOES, "El Cid stays in Oviedo")
+    assert state.el_cid_area == where
+
+
+def test_el_cid_leads_the_attack(board: Board, state: GameState) -> None:
+    """Quick Reference, event 8, El Cid: "Attacks first." Moving with the force into enemy
+    forces, he makes the Christians roll first."""
+    state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+    place(state, "Oviedo", [("christian", A, 1)], city="christian")
+    prompts, _ = drive(
+        phase(board, state), ["Asturias", "Oviedo", "Santiago", [6], DONE]
+    )
+    assert (
+        rolls(prompts)[0].why == "Battle in Santiago, round 1: Christian dice first (A)"
+    )
+    assert state.el_cid_area == "Santiago"
+
+
+def test_a_muslim_el_cid_never_moves_with_christians(
+    board: Board, state: GameState
+) -> None:
+    """El Cid joins a force of his side only."""
+    empty(state, "Galicia")
+    state.el_cid_area, state.el_cid_side = "Oviedo", "muslim"
+    drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE])
+    assert state.el_cid_area == "Oviedo"
+
+
+# -- the step budget --------------------------------------------------------------------------
+
+
+def test_the_phase_ends_after_the_step_budget(board: Board, state: GameState) -> None:
+    """A step budget (not in the rulebook): after MAX_MOVES moves in one phase the phase
+    ends, told, so a careless player or bot cannot play one phase for ever."""
+    place(state, "Oviedo", [("christian", G, 1)], city="christian")
+    place(state, "Santiago")
+    place(state, "Pamplona", city="christian")
+    script: list[list[int] | str] = ["Asturias"]
+    for i in range(MAX_MOVES):
+        script += ["Oviedo", "Santiago"] if i % 2 == 0 else ["Santiago", "Oviedo"]
+    prompts, _ = drive(phase(board, state), script)
+    assert (
+        tells(prompts)[-1]
+        == f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite)."
+    )
+    assert state.areas["Oviedo"].units == {"christian": {G: 1}}
+    assert MAX_MOVES == 200
+
+
+# -- property ---------------------------------------------------------------------------------
+
+CHRISTIAN_KINDS = sorted(SIDE_KINDS["christian"])
+ENEMIES = ("muslim", "rebel", "french", "rebel_army")
+
+
+@st.composite
+def states(draw: st.DrawFn) -> GameState:
+    """The initial state with some areas replaced at random (a city or none, a fortress or
+    not, 0-3 Christian units, 0-2 units of one enemy side, a siege by walls), a random
+    region in revolt and El Cid somewhere."""
+    board = default_board()
+    state = initial_state(board)
+    names = board.all_areas()
+    for name in draw(st.lists(st.sampled_from(names), max_size=8, unique=True)):
+        city = draw(st.sampled_from([None, "christian", "muslim"]))
+        fortress = draw(st.booleans())
+        area = AreaState(city=city, fortress=fortress)
+        for k in draw(st.lists(st.sampled_from(CHRISTIAN_KINDS), max_size=3)):
+            area.add("christian", k)
+        enemy = draw(st.sampled_from(ENEMIES))
+        for k in draw(st.lists(st.sampled_from(sorted(SIDE_KINDS[enemy])), max_size=2)):
+            area.add(enemy, k)
+        sides = area.sides()
+        if len(sides) == 2 and (city or fortress):
+            area.besieger = draw(st.sampled_from(sides))
+        state.areas[name] = area
+    state.revolt = draw(st.sampled_from([None, 1, 2, 3, 4, 5]))
+    cid = draw(st.sampled_from([None, *names]))
+    if cid is not None:
+        state.el_cid_area = cid
+        state.el_cid_side = draw(st.sampled_from(["christian", "muslim"]))
+    return state
+
+
+def region_units(
+    board: Board, state: GameState, region: int, side: str, kind: Kind | None = None
+) -> int:
+    return sum(state.areas[a].count(side, kind) for a in board.regions[region].areas)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(states(), st.integers(0, 2**32 - 1))
+def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
+    """Phase 4 as a whole: random legal answers (random dice, random options) never raise,
+    end within the step budget, keep the invariants, never add a unit, never let a
+    garrison into another region and never let anyone into the region in revolt."""
+    board = default_board()
+    rng = random.Random(seed)
+    before = {side: sum(a.count(side) for a in state.areas.values()) for side in SIDES}
+    garrisons = {
+        n: region_units(board, state, n, "christian", G) for n in board.regions
+    }
+    christians = {n: region_units(board, state, n, "christian") for n in board.regions}
+    proc = phase(board, state)
+    selected: int | None = None
+    count = 0
+    try:
+        prompt = next(proc)
+        while True:
+            count += 1
+            assert count < 20 * MAX_MOVES, "Phase 4 did not end"
+            answer: Answer = None
+            if isinstance(prompt, Roll):
+                answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)]
+            elif isinstance(prompt, Choose):
+                # Favour moving over "Done"/"No movement", so that games are long.
+                moves = [o for o in prompt.options if o not in (DONE, NO_MOVEMENT)]
+                answer = rng.choice(
+                    moves if moves and rng.random() < 0.9 else list(prompt.options)
+                )
+                if selected is None and prompt.why.startswith("Phase 4: select"):
+                    selected = next(
+                        (n for n, r in board.regions.items() if r.name == answer), 0
+                    )
+            prompt = proc.send(answer)
+    except StopIteration:
+        pass
+    check_invariants(board, state)
+    after = {side: sum(a.count(side) for a in state.areas.values()) for side in SIDES}
+    assert all(after[s] <= before[s] for s in SIDES), (before, after)
+    for n in board.regions:
+        if n != selected:
+            # Garrisons never take a road, so none arrives in a region not selected.
+            assert region_units(board, state, n, "christian", G) <= garrisons[n]
+        if n == state.revolt:
+            assert region_units(board, state, n, "christian") <= christians[n]

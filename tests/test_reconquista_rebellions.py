@@ -1,0 +1,667 @@
+"""Reconquista Phase 1, Rebellions (companion/reconquista/rebellions.py), driven with scripted
+dice: the region die (a 6: roll again, two results), every table result with each fallback,
+the roll again that keeps the last Christian- or Muslim-controlled city, and a property over
+random tables and dice. Every rule test quotes the rulebook section it holds the code to.
+
+The default board (DESIGN.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
+Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
+1-2, Toledo 3, Cuenca 4, Valencia 5-6; Portugal 4 is Porto 1-2, Lisboa 3, Badajoz 4,
+Sevilla 5-6; Al-Ándalus 5 is Algeciras 1-2, Córdoba 3, Murcia 4, Granada 5-6.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.reconquista import rebellions
+from companion.reconquista.battle import Proc
+from companion.reconquista.board import Board, default_board
+from companion.reconquista.control import city_controller
+from companion.reconquista.setup import initial_state
+from companion.reconquista.state import AreaState, GameState
+from companion.reconquista.units import Kind
+
+A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
+MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
+
+Units = list[tuple[str, Kind, int]]
+Script = Sequence[list[int] | str]
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
+    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
+    checked against its prompt), Tells are acknowledged with None. Fails the test if the
+    procedure wants more answers than scripted or leaves some unused. (As in
+    tests/test_reconquista_battle.py.)"""
+    pending = list(answers)
+    prompts: list[Prompt] = []
+    result: Any = None
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            answer: Answer = None
+            if not isinstance(prompt, Tell):
+                if not pending:
+                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
+                answer = prompt.check(pending.pop(0))
+            prompt = proc.send(answer)
+    except StopIteration as stop:
+        result = stop.value
+    if pending:
+        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
+    return prompts, result
+
+
+def rolls(prompts: list[Prompt]) -> list[Roll]:
+    return [p for p in prompts if isinstance(p, Roll)]
+
+
+def tells(prompts: list[Prompt]) -> list[str]:
+    return [p.text for p in prompts if isinstance(p, Tell)]
+
+
+def place(
+    state: GameState,
+    name: str,
+    units: Units | None = None,
+    *,
+    city: str | None = None,
+    fortress: bool = False,
+    besieger: str | None = None,
+) -> AreaState:
+    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
+    area = AreaState(city=city, fortress=fortress)
+    for side, kind, n in units or []:
+        area.add(side, kind, n)
+    area.besieger = besieger
+    state.areas[name] = area
+    return area
+
+
+def invariants(board: Board, state: GameState) -> None:
+    """game.check_invariants; game.py imports every phase module, so until the sibling
+    phases (movement, reaction) exist the same checks are made here."""
+    try:
+        from companion.reconquista.game import check_invariants
+    except ImportError:
+        check_invariants = _check_invariants
+    check_invariants(board, state)
+
+
+def _check_invariants(board: Board, state: GameState) -> None:
+    assert set(state.areas) == set(board.areas)
+    for name, a in state.areas.items():
+        for side, by_kind in a.units.items():
+            assert by_kind, f"{name}: an empty entry for {side}"
+            assert all(n > 0 for n in by_kind.values()), f"{name}: {side} {by_kind}"
+        if a.besieger is not None:
+            assert a.count(a.besieger), f"{name}: besieged by {a.besieger} with no unit"
+            assert a.city is not None or a.fortress, f"{name}: a siege with no walls"
+    if state.el_cid_area is not None:
+        assert state.el_cid_side is not None
+
+
+def controlled(state: GameState, side: str) -> list[str]:
+    return [n for n, a in state.areas.items() if city_controller(a) == side]
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return default_board()
+
+
+@pytest.fixture
+def state(board: Board) -> GameState:
+    return initial_state(board)
+
+
+def empty_region(state: GameState, board: Board, region: int) -> None:
+    """No city, fortress or unit anywhere in ``region``."""
+    for name in board.regions[region].areas:
+        place(state, name)
+
+
+# -- the region die ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("face", "region"), [(1, "Asturias"), (2, "Aragón"), (3, "Castilla"), (4, "Portugal"), (5, "Al-Ándalus")])
+def test_region_die_picks_the_region(board: Board, state: GameState, face: int, region: str) -> None:
+    """Phase 1: Rebellions: "Roll a D6 to select the affected region, then roll another D6 and
+    consult the table below to see what happens in that region." (6 on the table: a
+    Regional Revolt, which changes nothing but the revolt marker.)"""
+    prompts, _ = drive(rebellions.phase(board, state), [[face], [6]])
+    assert len(rolls(prompts)) == 2
+    assert rolls(prompts)[0].why.startswith("Rebellions: region die")
+    assert rolls(prompts)[1].why == (
+        f"Rebellions: table die for {region} (1-2 Rebels, 3 Proselytism, 4 Peasant Revolt, "
+        "5 Rebel Governor, 6 Regional Revolt)"
+    )
+    assert state.revolt == face
+    assert tells(prompts)[0] == f"Rebellions strike {region}: roll on the rebellion table."
+
+
+def test_a_six_rolls_the_region_again_and_gives_two_results(board: Board, state: GameState) -> None:
+    """Phase 1: "If the result to determine the region is a 6, roll again to determine the
+    region and roll twice on the table below." Rebels twice in Asturias, on a board where
+    only Galicia has room: two Rebels go there, the first placed before the second is rolled."""
+    place(state, "Galicia")
+    prompts, _ = drive(rebellions.phase(board, state), [[6], [1], [1], [4], [2], [4]])
+    r = rolls(prompts)
+    assert "again" in r[1].why
+    assert "first of two" in r[2].why and "second of two" in r[4].why
+    said = tells(prompts)
+    assert "twice" in said[0] and "Double Result marker" in said[0]
+    assert said[1:] == [
+        "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia.",
+        "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia.",
+    ]
+    assert state.areas["Galicia"].count("rebel", R) == 2
+
+
+def test_a_further_six_on_the_region_die_is_rolled_again(board: Board, state: GameState) -> None:
+    """Phase 1: a 6 on the region die picks no region (there are five): "roll again to
+    determine the region". A second 6 is rolled again too; still two results, not more."""
+    prompts, _ = drive(rebellions.phase(board, state), [[6], [6], [4], [6], [6]])
+    assert len(rolls(prompts)) == 5
+    assert state.revolt == 4
+
+
+def test_a_second_regional_revolt_in_a_double_stays_in_revolt(board: Board, state: GameState) -> None:
+    """Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
+    entire turn." Two 6s in a double: the region is in revolt, once."""
+    prompts, _ = drive(rebellions.phase(board, state), [[6], [3], [6], [6]])
+    assert state.revolt == 3
+    said = tells(prompts)
+    assert "Region in Revolt marker on Castilla" in said[1]
+    assert said[2] == "Rebellions in Castilla, Regional Revolt: Castilla is already in revolt this turn and stays in revolt."
+
+
+def test_a_region_in_revolt_still_takes_its_second_result(board: Board, state: GameState) -> None:
+    """Phase 1: "roll twice on the table below" for the region: a Regional Revolt first does
+    not cancel the second result in that region (here Proselytism in Barcelona)."""
+    _prompts, _ = drive(rebellions.phase(board, state), [[6], [2], [6], [3], [3]])
+    assert state.revolt == 2
+    assert state.areas["Barcelona"].city == "muslim"
+
+
+# -- 1-2 Rebels ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("face", [1, 2])
+def test_rebels_go_to_a_random_area_without_garrison_army_or_order(board: Board, state: GameState, face: int) -> None:
+    """Phase 1, 1 or 2 Rebels: "Place a Rebel unit in a randomly determined area that does
+    not contain a Garrison, Army or Military Order." The area die lands on Santiago (a
+    Muslim garrison), so it is rolled again, saying why; 4 is Galicia, now empty."""
+    place(state, "Galicia")
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [face], [1], [4]])
+    r = rolls(prompts)
+    assert "Rebels: area die for Asturias" in r[2].why
+    assert "a 1 gave Santiago, which does not qualify: roll again" in r[3].why
+    assert tells(prompts)[-1] == "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
+    assert state.areas["Galicia"].units == {"rebel": {R: 1}}
+
+
+def test_an_area_with_only_rebels_takes_another_rebel(board: Board, state: GameState) -> None:
+    """Phase 1, Rebels: Rebels are not a "Garrison, Army or Military Order", so an area
+    holding only Rebels is viable."""
+    place(state, "Galicia", [("rebel", R, 1)])
+    drive(rebellions.phase(board, state), [[1], [1], [4]])
+    assert state.areas["Galicia"].count("rebel", R) == 2
+
+
+@pytest.mark.parametrize("units", [[("french", F, 1)], [("rebel_army", RA, 2)], [("muslim", MC, 1)], [("christian", CR, 1)], [("christian", MO, 1)]])
+def test_an_area_with_any_kind_of_army_is_not_viable_for_rebels(board: Board, state: GameState, units: Units) -> None:
+    """Phase 1, Rebels: "an area that does not contain a Garrison, Army or Military Order":
+    armies of every kind count, neutral ones too. Galicia holds one, so the die is rolled
+    again until it lands on the empty León (5)."""
+    place(state, "Galicia", units)
+    place(state, "León")
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [1], [4], [5]])
+    assert "does not qualify" in rolls(prompts)[3].why
+    assert state.areas["León"].count("rebel", R) == 1
+    assert not state.areas["Galicia"].count("rebel")
+
+
+def test_a_rebel_in_an_empty_city_takes_it_and_the_fortress_stays(board: Board, state: GameState) -> None:
+    """Phase 1: "In all cases, if a city falls into Rebel hands, any Fortress present stays in
+    place." A Rebel placed in an empty Muslim city with a fortress holds it (Important
+    Definitions: "A City is under Rebel control if it contains Rebel forces")."""
+    place(state, "Tarragona", city="muslim", fortress=True)
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [2], [4]])
+    t = state.areas["Tarragona"]
+    assert t.city == "muslim" and t.fortress and city_controller(t) == "rebel"
+    assert tells(prompts)[-1] == (
+        "Rebellions in Aragón, Rebels: place 1 Rebel in Tarragona. "
+        "The city of Tarragona falls into Rebel hands (the fortress stays)."
+    )
+
+
+def test_a_rebel_placed_where_rebels_besiege_an_empty_city_holds_it(board: Board, state: GameState) -> None:
+    """Important Definitions: "A City is under Rebel control if it contains Rebel forces". The
+    Rebel placed by a rebellion is inside; the Rebels besieging the empty city join him."""
+    place(state, "Tarragona", [("rebel", R, 1)], city="muslim", besieger="rebel")
+    drive(rebellions.phase(board, state), [[2], [1], [4]])
+    t = state.areas["Tarragona"]
+    assert t.besieger is None and t.count("rebel") == 2 and city_controller(t) == "rebel"
+
+
+def test_rebels_with_no_viable_area_remove_a_unit_by_the_casualty_order(board: Board, state: GameState) -> None:
+    """Phase 1, Rebels: "If no viable area exists, randomly select a single area and remove a
+    single unit (priority according to the combat removal rules)." At setup every area of
+    Asturias has a garrison; the area die gives Oviedo (1 Christian garrison, 1 Christian
+    army): the garrison goes first (Battle: "Garrisons and/or Rebels are removed first")."""
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [2], [3]])
+    assert "every area of Asturias holds a Garrison, Army or Military Order" in rolls(prompts)[2].why
+    assert state.areas["Oviedo"].units == {"christian": {A: 1}}
+    assert tells(prompts)[-1] == (
+        "Rebellions in Asturias, Rebels: no area of Asturias is without a Garrison, Army or "
+        "Military Order, so Oviedo loses a unit instead: remove 1 Christian garrison from Oviedo."
+    )
+
+
+def test_the_unit_removed_when_several_sides_are_there_is_the_holders(board: Board) -> None:
+    """Phase 1, Rebels: "remove a single unit (priority according to the combat removal
+    rules)". The kind comes first (garrisons before armies, whoever owns them); among sides
+    with that kind, the side holding the place loses it, not its besieger."""
+    a = AreaState(city="muslim")
+    a.add("muslim", G)
+    a.add("christian", G)
+    a.add("christian", A)
+    a.besieger = "christian"
+    assert rebellions.first_casualty(a) == ("muslim", G)
+    a.besieger = None
+    # Nobody besieging: the side with more units there.
+    assert rebellions.first_casualty(a) == ("christian", G)
+    b = AreaState()
+    b.add("christian", A, 2)
+    b.add("rebel", R)
+    assert rebellions.first_casualty(b) == ("rebel", R)
+    c = AreaState(city="christian")
+    c.add("christian", MO)
+    c.add("christian", A)
+    c.add("muslim", MC)
+    c.besieger = "muslim"
+    assert rebellions.first_casualty(c) == ("muslim", MC)  # mercenaries go first of all
+
+
+# -- 3 Proselytism -----------------------------------------------------------------------------
+
+
+def test_proselytism_turns_a_random_christian_city_muslim(board: Board, state: GameState) -> None:
+    """Phase 1, 3 Proselytism: "Select a city at random in the Region. [...] If it is
+    Christian, change that city to Muslim." Pamplona (1) has no city: the die is rolled
+    again; Barcelona (3) is a Christian city."""
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [1], [3]])
+    assert "Proselytism: area die for a city of Aragón" in rolls(prompts)[2].why
+    assert "roll again" in rolls(prompts)[3].why
+    assert state.areas["Barcelona"].city == "muslim"
+    assert tells(prompts)[-1] == (
+        "Rebellions in Aragón, Proselytism: the city of Barcelona changes religion: "
+        "replace the Christian city of Barcelona with a Muslim city."
+    )
+
+
+def test_proselytism_turns_a_muslim_city_christian_and_keeps_the_fortress(board: Board, state: GameState) -> None:
+    """Phase 1, 3 Proselytism: "If it is Muslim, change that city to Christian." Zaragoza
+    (5-6) keeps its fortress and its Muslim units, which still hold it."""
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [6]])
+    z = state.areas["Zaragoza"]
+    assert z.city == "christian" and z.fortress and z.count("muslim") == 2
+    assert tells(prompts)[-1].endswith("with a Christian city (the fortress stays).")
+
+
+def test_proselytism_with_no_city_in_the_region_counts_as_rebels(board: Board, state: GameState) -> None:
+    """Phase 1, 3 Proselytism: "If there are no cities in the region, treat this result as
+    Rebels (a result of 1 or 2)." Portugal without cities: no city die, a Rebels area die."""
+    empty_region(state, board, 4)
+    prompts, _ = drive(rebellions.phase(board, state), [[4], [3], [4]])
+    assert len(rolls(prompts)) == 3 and "Rebels: area die for Portugal" in rolls(prompts)[2].why
+    assert state.areas["Badajoz"].units == {"rebel": {R: 1}}
+    assert tells(prompts)[-1] == (
+        "Rebellions in Portugal, Proselytism: there is no city in Portugal, so it counts as Rebels: "
+        "place 1 Rebel in Badajoz."
+    )
+
+
+def test_proselytism_fallback_to_rebels_can_fall_back_again(board: Board, state: GameState) -> None:
+    """Phase 1: Proselytism with no city is "Rebels (a result of 1 or 2)" with all of its
+    own fallback: every area holds a garrison, so one is removed."""
+    for name in board.regions[4].areas:
+        place(state, name, [("muslim", G, 1)])
+    prompts, _ = drive(rebellions.phase(board, state), [[4], [3], [3]])
+    assert not state.areas["Lisboa"].units
+    assert "Proselytism: there is no city in Portugal, so it counts as Rebels: no area" in tells(prompts)[-1]
+
+
+# -- 4 Peasant Revolt ----------------------------------------------------------------------------
+
+
+def test_peasant_revolt_replaces_the_garrisons_with_one_rebel(board: Board, state: GameState) -> None:
+    """Phase 1, 4 Peasant Revolt: "Randomly select an area with Garrison(s), but without an
+    Army or Military Order. Remove all Garrisons and replace them with a single Rebel unit."
+    Oviedo (3) has a Christian army: rolled again; León (5) has a Muslim garrison in a
+    Christian city, which falls into Rebel hands."""
+    state.areas["León"].add("muslim", G, 1)  # two garrisons: one Rebel all the same
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [4], [3], [5]])
+    assert "does not qualify" in rolls(prompts)[3].why
+    assert state.areas["León"].units == {"rebel": {R: 1}}
+    assert city_controller(state.areas["León"]) == "rebel"
+    assert tells(prompts)[-1] == (
+        "Rebellions in Asturias, Peasant Revolt: remove 2 Muslim garrisons from León and place "
+        "1 Rebel there. The city of León falls into Rebel hands."
+    )
+
+
+def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state: GameState) -> None:
+    """Phase 1, Peasant Revolt: "Remove all Garrisons": a Christian garrison besieging a
+    Muslim garrison in Zaragoza's city, both go; the Rebel holds the city and the fortress."""
+    place(state, "Zaragoza", [("muslim", G, 1), ("christian", G, 2)], city="muslim", fortress=True, besieger="christian")
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [4], [5]])
+    z = state.areas["Zaragoza"]
+    assert z.units == {"rebel": {R: 1}} and z.besieger is None and z.fortress
+    assert "remove 2 Christian garrisons and 1 Muslim garrison from Zaragoza" in tells(prompts)[-1]
+    assert tells(prompts)[-1].endswith("falls into Rebel hands (the fortress stays).")
+
+
+@pytest.mark.parametrize("army", [("muslim", MC, 1), ("french", F, 1), ("christian", MO, 1), ("muslim", A, 1)])
+def test_peasant_revolt_needs_an_area_without_any_army(board: Board, state: GameState, army: tuple[str, Kind, int]) -> None:
+    """Phase 1, Peasant Revolt: "but without an Army or Military Order" (armies of every
+    kind). Galicia's garrison stands beside one: the die is rolled again to Santiago."""
+    place(state, "Galicia", [("muslim", G, 1), army])
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [4], [4], [1]])
+    assert "does not qualify" in rolls(prompts)[3].why
+    assert state.areas["Santiago"].units == {"rebel": {R: 1}}
+    assert state.areas["Galicia"].count("muslim", G) == 1
+
+
+def test_peasant_revolt_without_garrisons_counts_as_rebels(board: Board, state: GameState) -> None:
+    """Phase 1, Peasant Revolt: "If there are no Garrisons, treat this result as Rebels (a
+    result of 1 or 2)." Al-Ándalus with armies only, and Murcia empty."""
+    for name in board.regions[5].areas:
+        place(state, name, [("muslim", A, 1)])
+    place(state, "Murcia")
+    prompts, _ = drive(rebellions.phase(board, state), [[5], [4], [4]])
+    assert "Rebels: area die for Al-Ándalus" in rolls(prompts)[2].why
+    assert state.areas["Murcia"].units == {"rebel": {R: 1}}
+    assert "no area of Al-Ándalus has Garrisons without an Army or Military Order, so it counts as Rebels" in tells(prompts)[-1]
+
+
+def test_peasant_revolt_with_every_garrison_beside_an_army_counts_as_rebels(board: Board, state: GameState) -> None:
+    """Phase 1, Peasant Revolt: with garrisons but none without an army, no area can be
+    selected: the result is treated as Rebels, like "no Garrisons"."""
+    for name in board.regions[5].areas:
+        place(state, name, [("muslim", A, 1), ("muslim", G, 1)])
+    prompts, _ = drive(rebellions.phase(board, state), [[5], [4], [5]])
+    assert "so it counts as Rebels: no area of Al-Ándalus is without" in tells(prompts)[-1]
+    assert state.areas["Granada"].units == {"muslim": {A: 1}}
+
+
+# -- 5 Rebel Governor ------------------------------------------------------------------------------
+
+
+def test_rebel_governor_turns_the_citys_units_into_rebels(board: Board, state: GameState) -> None:
+    """Phase 1, 5 Rebel Governor: "Select a city at random in the Region. Replace all Armies,
+    Military Orders and Garrisons in the city with the same number of Rebel counters."
+    Toledo (3): a Muslim garrison and army become 2 Rebels; the fortress stays."""
+    prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [3]])
+    t = state.areas["Toledo"]
+    assert t.units == {"rebel": {R: 2}} and t.fortress and t.city == "muslim"
+    assert tells(prompts)[-1] == (
+        "Rebellions in Castilla, Rebel Governor: the governor of Toledo rebels: replace 1 Muslim "
+        "army and 1 Muslim garrison in the city of Toledo with 2 Rebels. The city of Toledo falls "
+        "into Rebel hands (the fortress stays)."
+    )
+
+
+def test_rebel_governor_counts_orders_and_every_army(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: "all Armies, Military Orders and Garrisons": 1 Military Order,
+    2 armies, 1 crusader and 1 garrison in León become 5 Rebels (Oviedo stays Christian)."""
+    place(state, "León", [("christian", MO, 1), ("christian", A, 2), ("christian", CR, 1), ("christian", G, 1)], city="christian")
+    drive(rebellions.phase(board, state), [[1], [5], [5]])
+    assert state.areas["León"].units == {"rebel": {R: 5}}
+
+
+def test_rebel_governor_leaves_the_besiegers_outside(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: "Replace all Armies, Military Orders and Garrisons in the
+    city": a Christian army besieging Toledo is outside the city; it stays and now
+    besieges the Rebels."""
+    state.areas["Toledo"].add("christian", A, 2)
+    state.areas["Toledo"].besieger = "christian"
+    prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [3]])
+    t = state.areas["Toledo"]
+    assert t.units == {"rebel": {R: 2}, "christian": {A: 2}} and t.besieger == "christian"
+    assert "The Christian force outside stays and now besieges the Rebels." in tells(prompts)[-1]
+
+
+def test_rebel_governor_in_an_empty_city_places_one_rebel(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: "If no units are present [...] place a single Rebel unit."
+    Valencia (5-6) with nobody in it."""
+    place(state, "Valencia", city="muslim")
+    prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [6]])
+    assert state.areas["Valencia"].units == {"rebel": {R: 1}}
+    assert "the city of Valencia has no units in it: place 1 Rebel in the city of Valencia." in tells(prompts)[-1]
+
+
+def test_rebel_governor_in_a_rebel_city_places_one_more_rebel(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: "or the city is already under Rebel control, place a single
+    Rebel unit"."""
+    place(state, "Valencia", [("rebel", R, 2)], city="muslim")
+    prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [5]])
+    assert state.areas["Valencia"].units == {"rebel": {R: 3}}
+    assert "already under Rebel control" in tells(prompts)[-1]
+    assert "falls into Rebel hands" not in tells(prompts)[-1]
+
+
+def test_rebel_governor_of_a_city_only_besieged_places_one_rebel_inside(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: nobody inside, a Christian force besieging outside: "If no
+    units are present" inside the city, a single Rebel goes in; the besiegers stay."""
+    place(state, "Valencia", [("christian", A, 1)], city="muslim", besieger="christian")
+    drive(rebellions.phase(board, state), [[3], [5], [5]])
+    v = state.areas["Valencia"]
+    assert v.units == {"christian": {A: 1}, "rebel": {R: 1}} and v.besieger == "christian"
+    assert city_controller(v) == "rebel"
+
+
+def test_rebel_governor_with_no_city_counts_as_rebels(board: Board, state: GameState) -> None:
+    """Phase 1, Rebel Governor: "If there are no cities in the Region, treat this result as
+    Rebels (a result of 1 or 2)."."""
+    empty_region(state, board, 4)
+    prompts, _ = drive(rebellions.phase(board, state), [[4], [5], [1]])
+    assert state.areas["Porto"].units == {"rebel": {R: 1}}
+    assert "there is no city in Portugal, so it counts as Rebels: place 1 Rebel in Porto." in tells(prompts)[-1]
+
+
+# -- 6 Regional Revolt -----------------------------------------------------------------------------
+
+
+def test_regional_revolt_marks_the_region(board: Board, state: GameState) -> None:
+    """Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
+    entire turn." The board is untouched but for the marker."""
+    before = {n: a.snapshot() for n, a in state.areas.items()}
+    prompts, _ = drive(rebellions.phase(board, state), [[5], [6]])
+    assert state.revolt == 5
+    assert {n: a.snapshot() for n, a in state.areas.items()} == before
+    assert "place the Region in Revolt marker on Al-Ándalus" in tells(prompts)[-1]
+
+
+# -- roll again: the last city ---------------------------------------------------------------------
+
+
+def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(board: Board, state: GameState) -> None:
+    """Phase 1: "To prevent the game from ending because of a rebellion, if the result would
+    eliminate the last Christian-controlled or Muslim-controlled city, roll again." Oviedo,
+    empty, is the last Christian-controlled city; Proselytism there would make it Muslim:
+    nothing changes, the player is told why and the table is rolled again (a 6)."""
+    place(state, "Oviedo", city="christian")
+    assert controlled(state, "christian") == ["Oviedo"]
+    held = state
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [3], [3], [6]])
+    assert state is held
+    assert state.areas["Oviedo"].city == "christian"
+    r = rolls(prompts)
+    assert "rolled again (Proselytism in Oviedo would have eliminated the last Christian-controlled city)" in r[3].why
+    said = tells(prompts)
+    assert said[1] == (
+        "Rebellions: Proselytism in Oviedo would eliminate the last city under Christian control, "
+        "so it does not happen and nothing changes on the board; the rulebook says roll again."
+    )
+    assert state.revolt == 1 and len(said) == 3
+
+
+def test_the_random_picks_count_for_the_roll_again(board: Board, state: GameState) -> None:
+    """Phase 1: "if the result would eliminate the last [...] city, roll again": the result
+    is worked out with its random picks. Rebels whose area die falls on Oviedo, the last
+    Christian-controlled city (empty), are refused; the next Rebels land on Galicia."""
+    place(state, "Oviedo", city="christian")
+    place(state, "Galicia")
+    before = {n: a.snapshot() for n, a in state.areas.items()}
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [1], [3], [2], [4]])
+    assert "Rebels in Oviedo would eliminate the last city under Christian control" in tells(prompts)[1]
+    assert state.areas["Oviedo"].snapshot() == before["Oviedo"]
+    assert state.areas["Galicia"].units == {"rebel": {R: 1}}
+    assert tells(prompts)[-1] == "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
+
+
+def test_a_result_that_would_take_the_last_muslim_city_is_rolled_again(board: Board, state: GameState) -> None:
+    """Phase 1: "[...] the last Christian-controlled or Muslim-controlled city, roll again."
+    Granada is the only Muslim-controlled city: a Rebel Governor there is refused; a Peasant
+    Revolt in Murcia (no city) stands."""
+    for name, a in state.areas.items():
+        if city_controller(a) == "muslim" and name != "Granada":
+            place(state, name, [("christian", G, 1)], city=a.city)
+    assert controlled(state, "muslim") == ["Granada"]
+    prompts, _ = drive(rebellions.phase(board, state), [[5], [5], [5], [4], [4]])
+    assert "Rebel Governor in Granada would eliminate the last city under Muslim control" in tells(prompts)[1]
+    assert state.areas["Granada"].units == {"muslim": {G: 1}}
+    assert state.areas["Murcia"].units == {"rebel": {R: 1}}
+
+
+def test_no_roll_again_when_the_side_had_no_city_before(board: Board, state: GameState) -> None:
+    """Phase 1: the rule keeps "the last" city: with no Christian-controlled city before,
+    the result is not refused (nothing would be eliminated)."""
+    for name, a in state.areas.items():
+        if a.city == "christian":
+            place(state, name, [("muslim", G, 1)], city="christian")
+    place(state, "Pamplona", [("muslim", G, 1)])
+    assert controlled(state, "christian") == []
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [3]])
+    assert state.areas["Barcelona"].city == "muslim"
+    assert not any("does not happen" in t for t in tells(prompts))
+
+
+def test_a_refused_first_result_of_a_double_then_stands_the_second(board: Board, state: GameState) -> None:
+    """Phase 1: in a double each result is rolled, checked and (if it stands) applied in
+    turn: the first Proselytism is refused, the roll again gives Rebels, then the second."""
+    place(state, "Oviedo", city="christian")
+    place(state, "Galicia")
+    _prompts, _ = drive(
+        rebellions.phase(board, state),
+        [[6], [1], [3], [3], [1], [4], [6]],
+    )
+    assert state.areas["Galicia"].units == {"rebel": {R: 1}}
+    assert state.revolt == 1
+    assert state.areas["Oviedo"].city == "christian"
+
+
+def test_the_trial_copy_is_a_deep_copy_of_the_table(board: Board, state: GameState) -> None:
+    """Phase 1, "roll again": a refused result must leave the table as it was, so the copy it
+    is worked out on shares no area or unit count with the state (and equals a deepcopy)."""
+    state.areas["Toledo"].besieger = "muslim"
+    trial = rebellions.trial_copy(state)
+    assert trial == copy.deepcopy(state)
+    trial.areas["Toledo"].add("rebel", R)
+    trial.areas["Córdoba"].remove("muslim", A)
+    trial.areas["Oviedo"].city = None
+    trial.areas["Toledo"].besieger = None
+    assert state.areas["Toledo"].units == {"muslim": {G: 1, A: 1}} and state.areas["Toledo"].besieger == "muslim"
+    assert state.areas["Córdoba"].count("muslim", A) == 2 and state.areas["Oviedo"].city == "christian"
+
+
+# -- property ------------------------------------------------------------------------------------
+
+MAX_PROMPTS = 500
+UNIT_CHOICES: list[tuple[str, Kind]] = [
+    ("christian", A),
+    ("christian", G),
+    ("christian", MO),
+    ("muslim", A),
+    ("muslim", G),
+    ("rebel", R),
+    ("christian", CR),
+    ("muslim", MC),
+    ("french", F),
+    ("rebel_army", RA),
+]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> GameState:
+    """The setup with some areas redrawn: any city, fortress and units, and a siege where
+    walls stand with two sides (or one side outside a city of the other religion)."""
+    board = default_board()
+    state = initial_state(board)
+    for name in board.all_areas():
+        if not draw(st.booleans()):
+            continue
+        area = AreaState(city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans()))
+        for side, kind in draw(st.lists(st.sampled_from(UNIT_CHOICES), max_size=5)):
+            area.add(side, kind)
+        sides = area.sides()
+        if area.city is not None or area.fortress:
+            if len(sides) >= 2:
+                area.besieger = draw(st.sampled_from(sides))
+            elif len(sides) == 1 and area.city not in (None, sides[0]) and draw(st.booleans()):
+                area.besieger = sides[0]
+        state.areas[name] = area
+    return state
+
+
+def drive_randomly(proc: Proc, rng: random.Random) -> int:
+    count = 0
+    try:
+        prompt = next(proc)
+        while True:
+            count += 1
+            if count > MAX_PROMPTS:
+                pytest.fail(f"no end after {MAX_PROMPTS} prompts; the last: {prompt.describe()}")
+            answer: Answer = None
+            if isinstance(prompt, Roll):
+                answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)]
+            elif isinstance(prompt, Choose):
+                answer = rng.choice(prompt.options)
+            prompt = proc.send(answer)
+    except StopIteration:
+        return count
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_any_rebellion_phase_ends_cleanly(state: GameState, seed: int) -> None:
+    """Phase 1 as a whole: whatever the table and the dice, the phase ends, keeps the
+    invariants, never takes the last Christian- or Muslim-controlled city ("roll again"),
+    gives the Christians and Muslims no unit, and changes at most one region."""
+    board = default_board()
+    before = {n: a.snapshot() for n, a in state.areas.items()}
+    had = {side: bool(controlled(state, side)) for side in ("christian", "muslim")}
+    totals = {side: sum(a.count(side) for a in state.areas.values()) for side in ("christian", "muslim")}
+    drive_randomly(rebellions.phase(board, state), random.Random(seed))
+    invariants(board, state)
+    for side in ("christian", "muslim"):
+        assert not had[side] or controlled(state, side), f"the last {side} city was taken"
+        assert sum(a.count(side) for a in state.areas.values()) <= totals[side]
+    changed = {board.areas[n].region for n, a in state.areas.items() if a.snapshot() != before[n]}
+    if state.revolt is not None:
+        changed.add(state.revolt)
+    assert len(changed) <= 1
