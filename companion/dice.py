@@ -1,17 +1,35 @@
 """The app's dice: seeded, and tied to the step they answer.
 
-Each app roll is drawn from a generator seeded by the session seed and the
-position of the step in the log. A resumed session therefore rolls exactly what
-the uninterrupted one would have, without storing any generator state, and the
-same seed with the same answers always gives the same game.
+Each app roll is drawn from a hash of the session seed, the position of the
+step in the log and the die's place in the roll (BLAKE2b, 16 bits a draw,
+rejection sampling so every face is equally likely). A resumed session
+therefore rolls exactly what the uninterrupted one would have, without storing
+any generator state, and the same seed with the same answers always gives the
+same game. A hash is used rather than a seeded ``random.Random`` because
+seeding one costs ~6 µs a roll, most of a headless game's time.
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
+
+_SPAN = 1 << 16
 
 
 def app_roll(seed: int, step: int, n: int, sides: int) -> list[int]:
     """The ``n`` faces of ``sides``-sided dice the app rolls for step ``step`` of a session."""
-    rng = random.Random(f"{seed}:{step}")
-    return [rng.randint(1, sides) for _ in range(n)]
+    if n < 0 or sides < 1:
+        raise ValueError("a roll needs a non-negative number of dice with at least one side")
+    limit = _SPAN - _SPAN % sides  # draws at or above it would favour the low faces
+    out: list[int] = []
+    block = 0
+    while len(out) < n:
+        digest = hashlib.blake2b(f"{seed}:{step}:{block}".encode(), digest_size=64).digest()
+        for i in range(0, 64, 2):
+            value = digest[i] << 8 | digest[i + 1]
+            if value < limit:
+                out.append(value % sides + 1)
+                if len(out) == n:
+                    break
+        block += 1
+    return out

@@ -173,23 +173,23 @@ class Driver:
         if source not in SOURCES:
             raise ValueError(f"unknown answer source {source!r}")
         answer = prompt.check(value)
-        turn, phase = self.game.where(self.state)
+        where = self.game.where(self.state) if self.recorder is not None else (None, None)
         step = Step(prompt, answer, source)
-        before = list(self.steps)
+        index = len(self.steps)  # self.steps is untouched until the answer is in: it is "before"
         try:
             self._send(answer)
         except Exception as exc:
-            self._rebuild(before)
+            self._rebuild(self.steps[:index])
             raise EngineFault(
                 f"The game engine failed on that answer ({exc}); nothing was recorded."
             ) from exc
         if self.recorder is not None:
             text = canonical(self.snapshot())  # once: the digest and the stored state share it
             record = Record(
-                len(before),
+                index,
                 step,
-                turn,
-                phase,
+                where[0],
+                where[1],
                 digest(text),
                 text,
                 self.finished,
@@ -198,7 +198,7 @@ class Driver:
             try:
                 self.recorder.record(record)
             except BaseException:
-                self._rebuild(before)
+                self._rebuild(self.steps[:index])
                 raise
         self.steps.append(step)
         return step

@@ -691,3 +691,27 @@ def test_replay_of_any_tray_session_gives_the_live_snapshot(seed: int, data: st.
         replayed = Driver.resume(TRAY, seed, None, live.steps)
         assert replayed.snapshot() == live.snapshot()
         assert replayed.pending == live.pending
+
+
+def test_app_dice_are_fair_and_cover_every_face() -> None:
+    """The app's dice: every face of a d6 and a d20 comes up, with frequencies a fair die
+    gives (a chi-square statistic far below what a bias of a few percent would produce)."""
+    from companion.dice import app_roll
+
+    for sides, rolls in ((6, 12_000), (20, 20_000)):
+        counts = [0] * sides
+        for step in range(rolls):
+            counts[app_roll(7, step, 1, sides)[0] - 1] += 1
+        expected = rolls / sides
+        chi2 = sum((c - expected) ** 2 / expected for c in counts)
+        assert min(counts) > 0
+        # 99.9th percentile of chi-square: 20.5 for 5 degrees of freedom, 43.8 for 19.
+        assert chi2 < {6: 20.5, 20: 43.8}[sides], (sides, counts)
+
+
+def test_app_roll_gives_many_dice_beyond_one_hash() -> None:
+    """More dice than one hash holds still come out, all in range."""
+    from companion.dice import app_roll
+
+    faces = app_roll(3, 0, 40, 100)
+    assert len(faces) == 40 and all(1 <= f <= 100 for f in faces)

@@ -110,13 +110,20 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
     return False
 
 
+def result_text(board: Board, state: GameState) -> str:
+    """'Draw "El Cid", 17 VP': the result the victory points give now."""
+    vp = victory_points(board, state).total
+    band = result_band(board, vp)
+    return f"{band.name} \"{band.title}\", {vp} VP"
+
+
 def final_score(board: Board, state: GameState) -> Proc:
     """Count the victory points, itemised, and name the result."""
     vp = victory_points(board, state)
     band = result_band(board, vp.total)
     lines = "; ".join(f"{label}: {points}" for label, points in vp.lines) or "no points"
     yield Tell(f"Victory points: {lines}. Total {vp.total}: {band.name} \"{band.title}\".")
-    return f"{band.name} \"{band.title}\", {vp.total} VP"
+    return result_text(board, state)
 
 
 def play(board: Board, state: GameState) -> Proc:
@@ -183,10 +190,7 @@ class Reconquista:
 
     def summary(self, state: GameState) -> str:
         if state.phase == "over":
-            board = self.board_of(state)
-            vp = victory_points(board, state)
-            band = result_band(board, vp.total)
-            return f"{band.name}, {vp.total} VP"
+            return result_text(self.board_of(state), state)
         return f"turn {state.turn}, {state.phase}"
 
 

@@ -79,7 +79,10 @@ class AreaState:
 
     def sides(self) -> list[str]:
         """The sides with units here, in SIDES order."""
-        return [s for s in SIDES if self.units.get(s)]
+        units = self.units  # never holds an empty entry (add/remove keep it so)
+        if len(units) <= 1:
+            return list(units)
+        return [s for s in SIDES if s in units]
 
     def add(self, side: str, kind: Kind, n: int = 1) -> None:
         if kind not in SIDE_KINDS[side]:

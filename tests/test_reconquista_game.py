@@ -1,0 +1,228 @@
+"""The whole Reconquista game: the turn loop, Phase 6 and 7, the end, and headless play."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.driver import Driver, Step
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.board import Board, default_board
+from companion.reconquista.bot import Bot
+from companion.reconquista.game import (
+    GAME,
+    InvariantError,
+    check_end_of_turn,
+    check_invariants,
+    christians_remain,
+    end_of_turn,
+    muslims_can_recruit,
+)
+from companion.reconquista.setup import initial_state
+from companion.reconquista.simulate import play_game, simulate
+from companion.reconquista.units import Kind
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return default_board()
+
+
+def drive(proc: Any, answers: list[Any] | None = None) -> tuple[list[Any], Any]:
+    """Run a procedure: Tells acknowledged, Rolls and Chooses from ``answers``."""
+    answers = list(answers or [])
+    prompts: list[Any] = []
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            if isinstance(prompt, Tell):
+                prompt = proc.send(None)
+            else:
+                assert answers, f"unscripted prompt: {prompt}"
+                prompt = proc.send(answers.pop(0))
+    except StopIteration as stop:
+        assert not answers, f"answers left unused: {answers}"
+        return prompts, stop.value
+
+
+def bot_game(seed: int) -> Driver:
+    """A whole game through the driver: app dice, the bot's choices."""
+    driver = Driver(GAME, seed)
+    bot = Bot(seed)
+    board = GAME.board_of(driver.state)
+    while driver.pending is not None:
+        p = driver.pending
+        if isinstance(p, Roll):
+            driver.roll()
+        elif isinstance(p, Tell):
+            driver.ack()
+        else:
+            assert isinstance(p, Choose)
+            driver.submit(bot.choose(board, driver.state, p), "player")
+    return driver
+
+
+# -- Phase 7 ---------------------------------------------------------------------
+
+
+def test_phase_7_removes_neutral_armies_el_cid_and_lone_fortresses(board: Board) -> None:
+    """Phase 7: End of Turn: "Remove any neutral army or El Cid (from Random Events). Remove
+    any Fortress if there are no other counters of any kind in the area." """
+    state = initial_state(board)
+    state.turn = 5
+    state.areas["Galicia"].add("french", Kind.FRENCH, 2)
+    state.areas["Oviedo"].add("christian", Kind.CRUSADER, 1)
+    state.areas["Oviedo"].add("christian", Kind.MERCENARY, 1)
+    state.areas["Lisboa"].add("muslim", Kind.MERCENARY, 2)
+    state.areas["Porto"].add("rebel_army", Kind.REBEL_ARMY, 1)
+    state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+    state.areas["Badajoz"].set_force("muslim", [])  # the fortress of Badajoz stands alone
+    prompts, over = drive(end_of_turn(board, state))
+    assert over is False
+    check_end_of_turn(board, state)
+    assert state.areas["Badajoz"].fortress is False
+    assert state.areas["Oviedo"].force("christian") == [Kind.ARMY, Kind.GARRISON]
+    texts = [p.text for p in prompts]
+    assert any("Badajoz" in t and "fortress" in t for t in texts)
+    assert any("El Cid" in t for t in texts)
+    assert any("French" in t and "Galicia" in t for t in texts)
+
+
+def test_a_fortress_with_a_unit_stays(board: Board) -> None:
+    """Phase 7: only a Fortress with "no other counters of any kind in the area" goes."""
+    state = initial_state(board)
+    drive(end_of_turn(board, state))
+    assert state.areas["Badajoz"].fortress  # its Muslim garrison keeps it
+
+
+def test_turn_20_ends_the_game(board: Board) -> None:
+    """Phase 7: "If it is turn 20, the game is over. Proceed to count Victory Points." """
+    state = initial_state(board)
+    state.turn = 20
+    prompts, over = drive(end_of_turn(board, state))
+    assert over is True and "last" in prompts[-1].text
+
+
+def test_no_place_to_recruit_ends_the_game(board: Board) -> None:
+    """Phase 7: "If there are no possible places to recruit Muslim Armies, then the game is
+    over" (read: no area free of Christian, Rebel and neutral forces)."""
+    state = initial_state(board)
+    for area in state.areas.values():
+        area.units.clear()
+        area.city = None
+        area.add("christian", Kind.GARRISON)
+    assert not muslims_can_recruit(board, state)
+    prompts, over = drive(end_of_turn(board, state))
+    assert over is True and "nowhere left to recruit" in prompts[-1].text
+
+
+def test_no_christians_left_ends_the_game(board: Board) -> None:
+    """Phase 7: "If there are no Cities under Christian control and no Christian forces
+    remain, the game is over." """
+    state = initial_state(board)
+    for name, area in state.areas.items():
+        area.units.pop("christian", None)
+        if area.city == "christian":
+            area.add("muslim", Kind.GARRISON)
+    assert not christians_remain(board, state)
+    prompts, over = drive(end_of_turn(board, state))
+    assert over is True and "no Christian force remains" in prompts[-1].text
+
+
+def test_invariants_catch_a_broken_state(board: Board) -> None:
+    state = initial_state(board)
+    check_invariants(board, state)
+    state.areas["Cuenca"].besieger = "christian"  # no Christian unit there, and no walls
+    with pytest.raises(InvariantError):
+        check_invariants(board, state)
+
+
+# -- whole games ------------------------------------------------------------------
+
+
+def test_a_whole_game_runs_to_a_scored_end() -> None:
+    """A whole game from answers alone ends with the victory points and the result name."""
+    driver = bot_game(3)
+    assert driver.finished and driver.state.phase == "over"
+    last = driver.steps[-1].prompt
+    assert isinstance(last, Tell) and last.text.startswith("Victory points")
+    assert driver.result.endswith("VP")
+    assert GAME.summary(driver.state) in driver.result
+
+
+def test_the_same_answers_give_the_same_game() -> None:
+    """Replaying a game's answers gives the same state, step for step (Driver.resume)."""
+    live = bot_game(11)
+    replayed = Driver.resume(GAME, 11, {}, live.steps)
+    assert replayed.finished
+    assert replayed.snapshot() == live.snapshot()
+    assert replayed.result == live.result
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    a, b = bot_game(5), bot_game(5)
+    assert [s.answer for s in a.steps] == [s.answer for s in b.steps]
+    assert a.snapshot() == b.snapshot()
+
+
+def test_a_game_interrupted_and_resumed_goes_on_the_same_way() -> None:
+    """Resume at any step: the rest of the game is what it would have been."""
+    live = bot_game(8)
+    cut = len(live.steps) // 2
+    resumed = Driver.resume(GAME, 8, {}, live.steps[:cut])
+    for step in live.steps[cut:]:
+        assert resumed.pending == step.prompt
+        resumed.submit(step.answer, step.source)
+    assert resumed.finished and resumed.snapshot() == live.snapshot()
+
+
+def test_undo_in_the_middle_of_a_game() -> None:
+    """Undo takes back the last answer of a game in progress: the state is as before it."""
+    live = bot_game(4)
+    steps: list[Step] = live.steps[:300]
+    d = Driver.resume(GAME, 4, {}, steps)
+    before = Driver.resume(GAME, 4, {}, steps[:-1]).snapshot()
+    d.undo()
+    assert d.snapshot() == before and d.pending == steps[-1].prompt
+
+
+def test_simulate_counts_every_game_without_errors() -> None:
+    report = simulate(12, 100, check=True)
+    data = report.to_json()
+    assert data["games"] == 12 and data["errors"] == 0
+    assert sum(data["results"].values()) == 12
+    assert set(data) == {"games", "results", "mean_vp", "errors", "first_error", "seconds"}
+
+
+def test_simulate_cli_json_is_the_same_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion simulate reconquista --games N --seed S --json`: keys games, results,
+    mean_vp, errors, seconds; the same seed gives the same figures."""
+    assert main(["simulate", "reconquista", "--games", "5", "--seed", "42", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "reconquista", "--games", "5", "--seed", "42", "--json"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    for key in ("games", "results", "mean_vp", "errors"):
+        assert first[key] == second[key]
+    assert first["games"] == 5 and first["errors"] == 0
+
+
+@pytest.mark.parametrize("argv", [["--games", "0"], ["--games", "x"], ["--seed", "y"]])
+def test_simulate_cli_refuses_bad_numbers(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "reconquista", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_random_seeded_games_end_without_error_and_keep_the_invariants(seed: int) -> None:
+    """300 random seeded games with the invariants checked after every phase."""
+    result = play_game(seed, check=True)
+    assert 1 <= result.turns <= 20
+    assert result.vp >= 0
