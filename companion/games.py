@@ -59,7 +59,7 @@ GAMES: tuple[GameEntry, ...] = (
         "reconquista",
         "Reconquista",
         "Solitaire wargame: the app plays the Moors, 20 turns.",
-        None,
+        "companion.reconquista.game",
     ),
     GameEntry(
         "simancas",

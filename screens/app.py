@@ -25,7 +25,7 @@ class CompanionApp(App[None]):
     """Tabletop Companion."""
 
     TITLE = "Tabletop Companion"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss"]
     BINDINGS = [Binding("q", "quit", "Quit")]
 
     def __init__(
@@ -89,18 +89,30 @@ class CompanionApp(App[None]):
     def action_dice_tray(self) -> None:
         self.start_game("dice")
 
+    def action_reconquista(self) -> None:
+        self.start_game("reconquista")
+
     def action_history(self) -> None:
         from screens.history import HistoryScreen
 
         self.push_screen(HistoryScreen())
 
-    def start_game(self, game_id: str) -> None:
-        """Open a new session of ``game_id``."""
+    def start_game(self, game_id: str, config: dict[str, Any] | None = None) -> None:
+        """Open a new session of ``game_id``; Reconquista first asks how the dice are rolled."""
         from companion import games
 
+        if game_id == "reconquista" and config is None:
+            from screens.reconquista.dialogs import NewGameDialog
+
+            def chosen(mode: str | None) -> None:
+                if mode is not None:
+                    self.start_game(game_id, {"dice": mode})
+
+            self.push_screen(NewGameDialog(), chosen)
+            return
         try:
             games.load(game_id)
-            session_id = self.store().create_session(game_id, self.seed)
+            session_id = self.store().create_session(game_id, self.seed, config)
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -120,6 +132,10 @@ class CompanionApp(App[None]):
             from screens.dicetray import DiceTrayScreen
 
             self.push_screen(DiceTrayScreen(session_id))
+        elif info.game == "reconquista":
+            from screens.reconquista.game_screen import ReconquistaScreen
+
+            self.push_screen(ReconquistaScreen(session_id))
 
     def resume_session(self, session_id: int) -> None:
         """Resume an unfinished session; a finished one is only read, so say so."""
@@ -136,6 +152,7 @@ class CompanionApp(App[None]):
         self.open_session(session_id)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)
         yield from screen_commands(screen)

@@ -35,7 +35,8 @@ LEGEND = Text.assemble(
     ("≈n", "#6fc3df"), " port  ",
     ("⚔", "bold #ff6b6b"), " siege  ",
     ("★", "bold #ffd75f"), " El Cid   ",
-    "units: A army, G garrison, MO Order, MC mercenary, CR crusader, R Rebel, F French, RA Rebel army",
+    "C Christian, M Muslim, R Rebels, F French, RA Rebel armies: ",
+    "A army, G garrison, MO Military Order, MC mercenary, CR crusader, R Rebel, F/RA army",
 )  # fmt: skip
 
 
@@ -62,7 +63,7 @@ def area_line(board: Board, state: GameState, name: str, width: int = 11) -> Tex
         counts = here.units[side]
         units = "".join(f"{counts[k]}{k.value}" for k in KIND_ORDER if counts.get(k))
         besieging = side == here.besieger
-        line.append(f" {SIDE_TAG[side]}:{units}{'⚔' if besieging else ''}", style=SIDE_STYLE[side])
+        line.append(f" {SIDE_TAG[side]}{units}{'⚔' if besieging else ''}", style=SIDE_STYLE[side])
     if state.el_cid_area == name:
         line.append(" ★", style="bold #ffd75f")
         line.append(SIDE_TAG.get(state.el_cid_side or "", ""), style=SIDE_STYLE.get(state.el_cid_side or "", ""))

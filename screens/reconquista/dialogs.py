@@ -1,0 +1,154 @@
+"""Small dialogs of the Reconquista screens: new game, confirm, correct a die, the end."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.driver import Step
+from companion.prompts import BadAnswer, Roll
+
+DICE_MODES = {
+    "mixed": "Mixed: type each roll from the table, or press r and the app rolls",
+    "physical": "Physical dice: you roll on the table and type every die",
+    "app": "App dice: the app rolls everything; you make the choices",
+}
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 72; height: auto; max-height: 90%;
+    border: thick $accent; background: $surface; padding: 1 2;
+}}
+{name} OptionList {{ height: auto; max-height: 16; }}
+{name} .dialog-title {{ text-style: bold; color: $accent; margin-bottom: 1; }}
+{name} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
+"""
+
+
+class NewGameDialog(ModalScreen[str | None]):
+    """How the dice of a new Reconquista game are rolled."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="NewGameDialog")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("New Reconquista game", classes="dialog-title")
+            yield Static("How are the dice rolled? (ctrl+d changes it at any time in the game)")
+            yield OptionList(*(Option(text, id=mode) for mode, text in DICE_MODES.items()))
+            yield Static("Enter starts the game; escape goes back.", classes="dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question; y or Enter says yes, n or escape no."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, classes="dialog-title")
+            yield Static("y: yes    n: no", classes="dialog-hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
+    """Pick an earlier roll and type the dice it should have been."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="CorrectionDialog")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, steps: list[Step]) -> None:
+        super().__init__()
+        self.rolls = [(i, s) for i, s in enumerate(steps) if isinstance(s.prompt, Roll)][-40:]
+        self.picked: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Correct a die typed earlier", classes="dialog-title")
+            yield Static("Pick the roll, then type the dice it should have been.")
+            yield OptionList(
+                *(
+                    Option(
+                        Text.assemble(
+                            (f"{i + 1:>4} ", "dim"),
+                            step.prompt.why[:48],
+                            " → ",
+                            (" ".join(map(str, step.answer or [])), "bold"),
+                            (f" ({step.source})", "dim"),
+                        ),
+                        id=str(i),
+                    )
+                    for i, step in reversed(self.rolls)
+                ),
+                id="corr-rolls",
+            )
+            yield Input(placeholder="the right dice, e.g. 4 2", id="corr-dice")
+            yield Static(id="corr-message", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#corr-dice", Input).display = False
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.picked = int(event.option.id or 0)
+        dice = self.query_one("#corr-dice", Input)
+        dice.display = True
+        dice.focus()
+        step = dict(self.rolls)[self.picked]
+        self.query_one("#corr-message", Static).update(f"Step {self.picked + 1}: {step.prompt.describe()}")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.picked is None:
+            return
+        prompt = dict(self.rolls)[self.picked].prompt
+        try:
+            values = prompt.parse(event.value)
+        except BadAnswer as exc:
+            self.query_one("#corr-message", Static).update(Text(str(exc), style="bold red"))
+            return
+        self.dismiss((self.picked, list(values or [])))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MessageDialog(ModalScreen[None]):
+    """A few lines to read, closed with Enter or escape."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="MessageDialog")
+    BINDINGS = [Binding("enter,escape", "close", "Close")]
+
+    def __init__(self, title: str, body: Text | str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.body)
+            yield Static("Enter closes.", classes="dialog-hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,363 @@
+"""The Reconquista board screen: the map, the turn, the question of the moment, the log.
+
+Every answer goes through the driver, so it is committed before the next
+question appears, and the session resumes where it stood. Undo, correction of
+an earlier die and the dice mode are keys of this screen.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+
+from companion.driver import Driver, Step
+from companion.errors import CompanionError
+from companion.prompts import BadAnswer, Choose, Prompt, Roll, Tell
+from companion.reconquista.control import income, result_band, victory_points
+from companion.reconquista.forecast import describe as describe_odds
+from companion.reconquista.forecast import forecast_move, forecast_siege
+from companion.reconquista.board import Board, load_board
+from companion.reconquista.game import GAME, LAST_TURN
+from companion.reconquista.units import SpecError, parse_spec
+from screens.reconquista.board_view import LEGEND, BoardView
+from screens.reconquista.dialogs import DICE_MODES, ConfirmDialog, CorrectionDialog, MessageDialog
+from screens.reconquista.prompt_panel import PromptPanel
+
+PHASE_TITLES = {
+    "setup": "Setup",
+    "rebellions": "Phase 1: Rebellions",
+    "events": "Phase 2: Events",
+    "income": "Phase 3: Income and spending",
+    "movement": "Phase 4: Movement",
+    "reaction": "Phase 5: Muslim reaction",
+    "sieges": "Phase 6: Sieges",
+    "end": "Phase 7: End of turn",
+    "over": "Game over",
+}
+_UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
+_DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
+_SIEGE_WHY = re.compile(r"Siege of (.+?):")
+
+
+def board_of_config(config: dict[str, Any]) -> Board:
+    """The board a session plays on: its own map and tables files, else the shipped ones."""
+    return load_board(config.get("map"), config.get("tables"))
+
+
+class ReconquistaScreen(Screen[None]):
+    """One Reconquista session at the table."""
+
+    AUTO_FOCUS = None  # the prompt panel puts the focus where the question needs it
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll (app)"),
+        Binding("enter", "confirm", "Done", show=False),
+        Binding("a", "confirm_all", "All done"),
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("c", "correct", "Correct a die"),
+        Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
+        Binding("escape", "back", "Back"),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
+    ]
+
+    def __init__(self, session_id: int, mode: str = "mixed") -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.mode = mode
+        self.driver: Driver | None = None
+        self.board = board_of_config({})
+        self.done_tells: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="rq-body"):
+            with Vertical(id="rq-left"):
+                yield Static(id="rq-status")
+                yield BoardView(self.board, id="rq-board")
+                yield Static(id="rq-turns")
+                yield Static(LEGEND, id="rq-legend")
+            with Vertical(id="rq-right"):
+                yield PromptPanel(id="rq-prompt")
+                yield RichLog(id="rq-log", wrap=True, markup=False, max_lines=400, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app: Any = self.app
+        self.query_one("#rq-log", RichLog).border_title = "Log"
+        try:
+            store = app.store()
+            info = store.session(self.session_id)
+            log = store.log(self.session_id)
+            self.mode = info.config.get("dice", self.mode)
+            self.board = board_of_config(info.config)
+            self.query_one(BoardView).board = self.board
+            self.driver = Driver.resume(
+                GAME, info.seed, info.config, log.steps, store.recorder(self.session_id)
+            )
+        except CompanionError as exc:
+            app.notify(str(exc), severity="error")
+            app.pop_screen()
+            return
+        for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:
+            self._log(step, ev.turn, ev.phase)
+        self._auto()
+        self._show()
+
+    # -- showing ------------------------------------------------------------------
+
+    def _show(self, message: str = "", error: bool = False) -> None:
+        driver = self.driver
+        if driver is None:
+            return
+        state = driver.state
+        self.sub_title = f"Reconquista · session {self.session_id}"
+        self.query_one(BoardView).show(state)
+        points = f" · {state.income} point{'s' if state.income != 1 else ''} to spend" if state.phase == "income" else ""
+        revolt = f" · {self.board.regions[state.revolt].name} in revolt" if state.revolt else ""
+        self.query_one("#rq-status", Static).update(
+            Text.assemble(
+                (f"Turn {state.turn} of {LAST_TURN}", "bold"),
+                " · ",
+                (PHASE_TITLES.get(state.phase, state.phase), "bold"),
+                points,
+                revolt,
+                (f"   dice: {self.mode}", "dim"),
+            )
+        )
+        track = Text("Turn ")
+        for t in range(1, LAST_TURN + 1):
+            track.append(str(t), style="reverse bold" if t == state.turn else "dim")
+            track.append(" ")
+        self.query_one("#rq-turns", Static).update(track)
+        panel = self.query_one(PromptPanel)
+        prompt = driver.pending
+        if prompt is None:
+            panel.show(None, [], self._final_text())
+            panel.message("")
+        else:
+            odds, notes = self._odds(prompt)
+            panel.show(prompt, self.done_tells, odds, self.mode, notes)
+            if message:
+                panel.message(message, error)
+            else:
+                panel.message("")
+
+    def _final_text(self) -> str:
+        assert self.driver is not None
+        state = self.driver.state
+        vp = victory_points(self.board, state)
+        band = result_band(self.board, vp.total)
+        lines = [f"{label}: {points}" for label, points in vp.lines] or ["No victory points."]
+        return "\n".join([*lines, f"Total {vp.total}: {band.name} \"{band.title}\"."])
+
+    def _odds(self, prompt: Prompt) -> tuple[str, dict[str, str]]:
+        """The exact odds before the player commits an attack or a siege roll: a line for
+        the panel, and a note for each option of a move that meets enemy forces."""
+        assert self.driver is not None
+        state = self.driver.state
+        notes: dict[str, str] = {}
+        try:
+            if isinstance(prompt, Choose) and (m := _UNITS_WHY.fullmatch(prompt.why)):
+                for option in prompt.options:
+                    f = forecast_move(self.board, state, m[2], parse_spec(option))
+                    if f.kind != "none":
+                        notes[option] = describe_odds(f)
+                return ("Odds of each force:" if notes else ""), notes
+            if isinstance(prompt, Choose) and (m := _DEST_WHY.fullmatch(prompt.why)):
+                units = state.areas[m[1]].force("christian")
+                for dest in prompt.options:
+                    f = forecast_move(self.board, state, dest, units)
+                    if f.kind != "none":
+                        notes[dest] = describe_odds(f)
+                return ("Odds if every unit goes:" if notes else ""), notes
+            if isinstance(prompt, Roll) and (m := _SIEGE_WHY.match(prompt.why)):
+                f = forecast_siege(self.board, state, m[1])
+                return (describe_odds(f) if f.kind != "none" else ""), notes
+        except (SpecError, KeyError, ValueError):
+            return "", notes
+        if state.phase == "income" and isinstance(prompt, Choose):
+            lines = income(self.board, state).lines
+            spent = ", ".join(f"{label} {points:+d}" for label, points in lines)
+            left = f"{state.income} point{'s' if state.income != 1 else ''} left"
+            return f"{left} (income this turn: {spent})", notes
+        return "", notes
+
+    def _log(self, step: Step, turn: int | None, phase: str | None) -> None:
+        where = f"T{turn} " if turn is not None else ""
+        answer = step.answer
+        if isinstance(step.prompt, Tell):
+            line = Text.assemble((where, "dim"), ("✓ ", "green"), step.prompt.text)
+        elif isinstance(step.prompt, Roll):
+            who = "app" if step.source == "app" else "table"
+            line = Text.assemble(
+                (where, "dim"), step.prompt.why, ": ", (" ".join(map(str, answer or [])), "bold"), (f" ({who})", "dim")
+            )
+        else:
+            line = Text.assemble((where, "dim"), step.prompt.why, " → ", (str(answer), "bold"))
+        self.query_one("#rq-log", RichLog).write(line)
+
+    # -- answering ----------------------------------------------------------------
+
+    def _answer(self, act: Any) -> None:
+        """Run one answer (``act`` returns the Step) and everything the app does after it."""
+        driver = self.driver
+        if driver is None or driver.pending is None:
+            return
+        turn, phase = driver.state.turn, driver.state.phase
+        try:
+            step = act()
+        except (BadAnswer, CompanionError) as exc:
+            self._show(str(exc), error=True)
+            return
+        if isinstance(step.prompt, Tell):
+            self.done_tells.append(step.prompt.text)
+        else:
+            self.done_tells = []
+        self._log(step, turn, phase)
+        self._auto()
+        self._show()
+
+    def _auto(self) -> None:
+        """In app-dice mode the app rolls every die itself, until a question needs the player."""
+        driver = self.driver
+        while driver is not None and self.mode == "app" and isinstance(driver.pending, Roll):
+            turn, phase = driver.state.turn, driver.state.phase
+            try:
+                step = driver.roll()
+            except CompanionError as exc:
+                self.query_one(PromptPanel).message(str(exc), error=True)
+                return
+            self._log(step, turn, phase)
+
+    def action_roll(self) -> None:
+        if self.driver is None or not isinstance(self.driver.pending, Roll):
+            return
+        if self.mode == "physical":
+            self._show("Physical dice: type what you rolled (ctrl+d lets the app roll).", error=True)
+            return
+        self._answer(self.driver.roll)
+
+    @on(Input.Submitted, "#pp-dice")
+    def _typed(self, event: Input.Submitted) -> None:
+        driver = self.driver
+        if driver is not None:
+            self._answer(lambda: driver.type(event.value))
+
+    @on(OptionList.OptionSelected, "#pp-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self._pick_index(int(event.option.id or 0))
+
+    def action_pick(self, number: int) -> None:
+        if self.driver is not None and isinstance(self.driver.pending, Choose):
+            self._pick_index(number - 1)
+
+    def _pick_index(self, index: int) -> None:
+        driver = self.driver
+        if driver is None or not isinstance(driver.pending, Choose):
+            return
+        options = driver.pending.options
+        if 0 <= index < len(options):
+            self._answer(lambda: driver.submit(options[index], "player"))
+
+    def action_confirm(self) -> None:
+        if self.driver is not None and isinstance(self.driver.pending, Tell):
+            self._answer(self.driver.ack)
+
+    def action_confirm_all(self) -> None:
+        """Confirm every instruction waiting, up to the next question."""
+        while self.driver is not None and isinstance(self.driver.pending, Tell):
+            self._answer(self.driver.ack)
+
+    # -- undo, correction, dice mode -----------------------------------------------
+
+    def _player_step(self, step: Step) -> bool:
+        """A step the player answered (not an acknowledgement or an automatic app roll)."""
+        if step.source in ("player", "physical"):
+            return True
+        return step.source == "app" and self.mode != "app"
+
+    def action_undo(self) -> None:
+        driver = self.driver
+        if driver is None or not driver.steps:
+            self._show("There is nothing to take back.", error=True)
+            return
+        # Back to before the last answer the player gave, with what the app did after it.
+        cut = len(driver.steps) - 1
+        while cut > 0 and not self._player_step(driver.steps[cut]):
+            cut -= 1
+        taken = driver.steps[cut:]
+        rolls = [s for s in taken if isinstance(s.prompt, Roll)]
+
+        def rewind(yes: bool | None = True) -> None:
+            if not yes:
+                return
+            try:
+                while len(driver.steps) > cut:
+                    driver.undo()
+            except CompanionError as exc:
+                self._show(str(exc), error=True)
+                return
+            self.done_tells = []
+            self.query_one("#rq-log", RichLog).write(Text(f"↶ took back {len(taken)} step(s)", style="yellow"))
+            self._show(f"Took back: {taken[0].prompt.describe()}.")
+
+        if rolls:
+            dice = "; ".join(f"{s.prompt.why}: {' '.join(map(str, s.answer or []))}" for s in rolls[:3])
+            self.app.push_screen(ConfirmDialog(f"Take back these dice? {dice}"), rewind)
+        else:
+            rewind()
+
+    def action_correct(self) -> None:
+        driver = self.driver
+        if driver is None or not any(isinstance(s.prompt, Roll) for s in driver.steps):
+            self._show("No die has been rolled yet.", error=True)
+            return
+
+        def apply(result: tuple[int, list[int]] | None) -> None:
+            if result is None or driver is None:
+                return
+            index, values = result
+            try:
+                report = driver.correct(index, values, "physical")
+            except (BadAnswer, CompanionError) as exc:
+                self._show(str(exc), error=True)
+                return
+            self.done_tells = []
+            body = Text()
+            body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
+            body.append(f"{report.reused} later answer(s) kept.\n")
+            if report.new_tells:
+                body.append("\nMake these changes on the board:\n", style="bold")
+                for t in report.new_tells:
+                    body.append(f"  • {t.text}\n")
+            undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
+            if undone:
+                body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
+                for s in undone:
+                    body.append(f"  • {s.prompt.text}\n")
+            if driver.pending is not None:
+                body.append(f"\nThe game now asks: {driver.pending.describe()}")
+            self.query_one("#rq-log", RichLog).write(Text(f"✎ corrected step {index + 1}", style="yellow"))
+            self._show()
+            self.app.push_screen(MessageDialog("Correction", body))
+
+        self.app.push_screen(CorrectionDialog(driver.steps), apply)
+
+    def action_dice_mode(self) -> None:
+        modes = list(DICE_MODES)
+        self.mode = modes[(modes.index(self.mode) + 1) % len(modes)]
+        self.notify(DICE_MODES[self.mode])
+        self._auto()
+        self._show()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+

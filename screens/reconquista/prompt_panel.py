@@ -1,0 +1,120 @@
+"""The prompt panel: what the game asks now, and the way to answer it.
+
+A Roll says what is rolled and why and takes the dice typed (digits, with or
+without spaces) or r for the app; a Choose lists its options, 1-9 picking the
+first nine; Tells arrive as a checklist of board changes, each confirmed with
+Enter (or all at once with a). The odds of a pending attack or siege are shown
+above the question.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.prompts import Choose, Prompt, Roll, Tell
+
+
+class DiceInput(Input):
+    """The dice typed from the table; r here asks the app to roll instead."""
+
+    BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
+
+
+class PromptPanel(Vertical):
+    """The question of the moment, in the right-hand column."""
+
+    DEFAULT_CSS = """
+    PromptPanel { height: 1fr; border: round $accent; padding: 0 1; }
+    PromptPanel #pp-title { text-style: bold; color: $accent; }
+    PromptPanel #pp-why { margin-bottom: 1; }
+    PromptPanel #pp-odds { color: $warning; height: auto; margin-bottom: 1; }
+    PromptPanel #pp-options { height: 1fr; border: none; background: transparent; }
+    PromptPanel #pp-checklist { height: auto; max-height: 9; }
+    PromptPanel #pp-message { height: auto; }
+    PromptPanel #pp-dice { width: 100%; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pp-title")
+        yield Static(id="pp-why")
+        yield Static(id="pp-odds")
+        yield DiceInput(placeholder="e.g. 3 5, or r", id="pp-dice")
+        yield OptionList(id="pp-options")
+        yield Static(id="pp-checklist")
+        yield Static(id="pp-message")
+
+    def on_mount(self) -> None:
+        self.border_title = "Now"
+
+    def show(
+        self,
+        prompt: Prompt | None,
+        done_tells: list[str],
+        odds: str = "",
+        mode: str = "mixed",
+        notes: dict[str, str] | None = None,
+    ) -> None:
+        """Show ``prompt`` (None: the game is over) with the instructions already confirmed;
+        ``notes`` add a line under some options (the odds of an attack)."""
+        notes = notes or {}
+        title = self.query_one("#pp-title", Static)
+        why = self.query_one("#pp-why", Static)
+        dice = self.query_one("#pp-dice", DiceInput)
+        options = self.query_one("#pp-options", OptionList)
+        checklist = self.query_one("#pp-checklist", Static)
+        self.query_one("#pp-odds", Static).update(odds)
+        # Hidden and disabled: a hidden widget could keep the focus and swallow the keys.
+        dice.display = not (dice_off := not isinstance(prompt, Roll))
+        dice.disabled = dice_off
+        options.display = not (options_off := not isinstance(prompt, Choose))
+        options.disabled = options_off
+        checklist.display = bool(done_tells) or isinstance(prompt, Tell)
+        if isinstance(prompt, Roll):
+            title.update(f"Roll {prompt.n}d{prompt.sides}" if prompt.sides != 6 else f"Roll {prompt.n} {'die' if prompt.n == 1 else 'dice'}")
+            how = {
+                "physical": "Type the dice you rolled and press Enter.",
+                "app": "The app rolls.",
+                "mixed": "Type the dice you rolled and press Enter, or press r and the app rolls.",
+            }[mode]
+            why.update(Text.assemble((prompt.why, "bold"), "\n", (how, "dim")))
+            dice.value = ""
+            dice.focus()
+        elif isinstance(prompt, Choose):
+            title.update("Choose")
+            why.update(Text(prompt.why, style="bold"))
+            options.clear_options()
+            options.add_options(
+                Option(
+                    Text.assemble(
+                        (f"{i} " if i <= 9 else "  ", "bold"),
+                        o,
+                        (f"\n  {notes[o]}" if o in notes else "", "italic #ffb347"),
+                    ),
+                    id=str(i - 1),
+                )
+                for i, o in enumerate(prompt.options, start=1)
+            )
+            options.highlighted = 0
+            options.focus()
+        elif isinstance(prompt, Tell):
+            title.update("On the board")
+            why.update(Text("Enter: done.   a: all done.", style="dim"))
+            self.focus_checklist()
+        else:
+            title.update("The game is over")
+            why.update(Text("Victory points:", style="bold"))
+        lines = [Text.assemble(("✓ ", "green"), (t, "dim")) for t in done_tells[-6:]]
+        if isinstance(prompt, Tell):
+            lines.append(Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")))
+        checklist.update(Text("\n").join(lines))
+
+    def focus_checklist(self) -> None:
+        self.screen.set_focus(None)
+
+    def message(self, text: str, error: bool = False) -> None:
+        self.query_one("#pp-message", Static).update(Text(text, style="bold red" if error else "green"))
