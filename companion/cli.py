@@ -98,8 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_simulate)
 
     from companion.reconquista import calculators  # pure engines and argparse: cheap
+    from companion.simancas import calculators as simancas_calculators  # the same: argparse only
 
     calculators.register(sub)
+    simancas_calculators.register(sub)
     return parser
 
 

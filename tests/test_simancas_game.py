@@ -1,0 +1,278 @@
+"""The Battle of Simancas match as a prompt procedure (companion/simancas/game.py): the
+menu of legal actions, Rout's second question, the reminders, the end of a hand, a whole
+match to 5 hands driven by scripted answers, and replay through the driver.
+
+Every rule test quotes the rulebook section it holds the code to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.driver import Driver, Step
+from companion.games import Procedure, entry
+from companion.prompts import Answer, Choose, Prompt, Tell
+from companion.simancas.cards import default_deck
+from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match, actions, new_match
+
+DECK = default_deck()
+
+
+def drive(proc: Procedure, answers: Sequence[str]) -> tuple[list[Prompt], Any]:
+    """Run ``proc`` to the end: Chooses take the scripted answers in order (each checked
+    against its prompt, so an illegal action fails), Tells are acknowledged. Returns every
+    prompt and the return value; fails if answers run out or are left over."""
+    pending = list(answers)
+    prompts: list[Prompt] = []
+    result: Any = None
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            answer: Answer = None
+            if not isinstance(prompt, Tell):
+                if not pending:
+                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
+                answer = prompt.check(pending.pop(0))
+            prompt = proc.send(answer)
+    except StopIteration as stop:
+        result = stop.value
+    if pending:
+        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
+    return prompts, result
+
+
+def play(answers: Sequence[str]) -> Driver:
+    """A driver fed ``answers`` for its Chooses, every Tell acknowledged on the way."""
+    d = Driver(GAME, 7)
+    for a in answers:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        d.submit(a, "player")
+    while isinstance(d.pending, Tell):
+        d.ack()
+    return d
+
+
+def options(d: Driver) -> tuple[str, ...]:
+    assert isinstance(d.pending, Choose)
+    return d.pending.options
+
+
+def tells(prompts: list[Prompt]) -> list[str]:
+    return [p.text for p in prompts if isinstance(p, Tell)]
+
+
+#: A whole match: the Moors win hands 1, 4, 5, 6 and 7; the Christians hand 2; hand 3 is a tie.
+MATCH = [
+    "Moors place Jund Cavalry", END,  # 1: 5-0
+    "Christians place Knights", END,  # 2: 0-4
+    "Moors place Andalusian Cavalry", "Christians place Knights", END,  # 3: 4-4
+    "Moors place Caliph Abd al-Rahman III", END,  # 4: 5-0, a draw told
+    "Moors place Lancers", "Moors place Army", "Christians place Rout", "Lancers", "Moors place Jihad", END,  # 5: 10-5
+    "Moors place Jund Cavalry", "Christians place Military Order",
+    "Moors discard Terrain to destroy Military Order", END,  # 6: 5-0
+    "Moors place Blackguard", END,  # 7: 5-0, the match
+]
+
+
+# -- the menu -----------------------------------------------------------------------------------
+
+
+def test_the_first_menu_is_every_placement_then_end() -> None:
+    """BATTLE PHASE: "Placing one card down face up from their hand to the Table" - with an
+    empty table every card its side may place (M and B for the Moors, X and B for the
+    Christians) and nothing to destroy; the Moors first ("The Muslim player goes first")."""
+    d = Driver(GAME, 1)
+    opts = options(d)
+    moors = [f"Moors place {c.name}" for c in DECK.cards if c.side in "MB"]
+    christians = [f"Christians place {c.name}" for c in DECK.cards if c.side in "XB"]
+    assert list(opts) == moors + christians + [END]
+    assert "Moors place Knights" not in opts and "Christians place Jund Cavalry" not in opts
+    assert d.pending is not None and d.pending.why == "Hand 1: what happens on the table?"
+
+
+def test_the_menu_follows_the_table() -> None:
+    """Card list: "Mercenaries I 2 B You may place an Enemy Troop"; THE DECK: one of each card;
+    Tactical Effects: "Discard a Terrain to destroy a placed Cavalry" - the menu lists exactly
+    the actions legal now."""
+    d = play(["Moors place Mercenaries"])
+    assert "Moors place Knights" in options(d) and "Moors place Gorge" not in options(d)
+    d = play(["Moors place Mercenaries", "Moors place Knights"])
+    opts = options(d)
+    assert "Moors place Military Order" not in opts
+    assert "Christians place Knights" not in opts
+    assert "Moors discard Terrain to destroy Knights" in opts
+    assert "Christians discard Terrain to destroy Knights" in opts
+    assert "Christians discard Skirmisher to destroy Mercenaries" in opts
+    assert not any("restore" in o.casefold() for o in opts)  # a wrong entry is undone, not restored
+    d.submit("Christians discard Terrain to destroy Knights", "player")
+    assert not any("destroy Knights" in o for o in options(d))
+    assert d.snapshot()["destroyed"] == [
+        {"card": "Knights", "by": "christians", "means": "T", "discarded": None}
+    ]
+
+
+def test_the_menu_is_stable() -> None:
+    """The same table gives the same options in the same order, however it was reached."""
+    a = play(["Moors place Woods", "Christians place Knights", "Moors place Jund Cavalry"])
+    b = play(["Moors place Jund Cavalry", "Christians place Knights", "Moors place Woods"])
+    opts_a = list(options(a))
+    assert opts_a == list(options(b))
+    assert opts_a == list(actions(a.state.table))
+    assert opts_a.index("Moors discard Terrain to destroy Jund Cavalry") < opts_a.index(
+        "Moors discard Terrain to destroy Knights"
+    ) < opts_a.index("Christians place Count Fernan Gonzalez")
+    assert opts_a[-1] == END
+
+
+# -- placing ------------------------------------------------------------------------------------
+
+
+def test_on_placement_effects_are_told() -> None:
+    """Card list: "Caliph Abd al-Rahman III L 5 M Draw 1 card when placed", "Raiders C 3 B Enemy
+    discards 1 random card when placed" - instructions for the players, naming the card."""
+    prompts, _ = drive(
+        GAME.procedure(new_match()),
+        ["Moors place Caliph Abd al-Rahman III", "Christians place Raiders", *MATCH],
+    )
+    assert tells(prompts)[:2] == [
+        "Moors draw 1 card (Caliph Abd al-Rahman III)",
+        "Moors discard 1 random card from their hand (Raiders)",
+    ]
+
+
+def test_rout_asks_which_enemy_troop_to_discard() -> None:
+    """Card list: "Rout S 5 B When Placed discard 1 placed Enemy Troop" - a second question,
+    offering only the enemy's placed, not-destroyed troops; the one chosen is destroyed."""
+    d = play(["Moors place Jund Cavalry", "Moors place Cliffs", "Moors place Army", "Christians place Knights"])
+    d.submit("Christians place Rout", "player")
+    assert isinstance(d.pending, Choose)
+    assert d.pending.options == ("Jund Cavalry", "Army")
+    assert d.pending.why == "Rout: which Moorish troop do the Christians discard from the table?"
+    assert d.snapshot()["table"]["christians"] == ["Knights"]  # nothing changes until the target is chosen
+    d.submit("Army", "player")
+    assert isinstance(d.pending, Tell) and d.pending.text == "Moors discard Army from the table (Rout)"
+    d.ack()
+    snap = d.snapshot()
+    assert snap["table"]["christians"] == ["Knights", "Rout"]
+    assert snap["destroyed"] == [{"card": "Army", "by": "christians", "means": "Rout", "discarded": None}]
+    assert snap["totals"] == {"moors": 5 + 5, "christians": 4 + 5}
+
+
+def test_rout_with_no_enemy_troop_asks_nothing() -> None:
+    """Rout's discard needs a placed enemy troop: with none, no question, and the players are told."""
+    d = Driver(GAME, 1)
+    d.submit("Moors place Cliffs", "player")
+    d.submit("Christians place Rout", "player")
+    assert isinstance(d.pending, Tell) and d.pending.text == "Moors have no troop in play to discard (Rout)"
+
+
+# -- hands and the match ------------------------------------------------------------------------
+
+
+def test_ending_a_hand_tells_the_totals_and_clears_the_table() -> None:
+    """BATTLE PHASE: "add up the Force value of all The placed cards they have that were not
+    destroyed. The higher Force value wins the hand. In case of a tie, neither player wins.\""""
+    d = play(["Moors place Jund Cavalry", "Moors place Woods", "Christians place Knights"])
+    d.submit(END, "player")
+    assert isinstance(d.pending, Tell)
+    assert d.pending.text == (
+        "Hand 1: Moors 6, Christians 3. The Moors win the hand. Hands won: Moors 1, Christians 0. "
+        "Clear the table for hand 2."
+    )
+    d.ack()
+    snap = d.snapshot()
+    assert snap["hand"] == 2
+    assert snap["table"] == {"moors": [], "christians": []}
+    assert snap["hands"] == [{"hand": 1, "moors": 6, "christians": 3, "winner": "moors"}]
+    assert "Christians place Knights" in options(d)  # a new hand: every card is back
+    d.submit("Moors place Andalusian Cavalry", "player")
+    d.submit("Christians place Knights", "player")
+    d.submit(END, "player")
+    assert isinstance(d.pending, Tell) and "Moors 4, Christians 4. A tie: neither side wins the hand." in d.pending.text
+    d.ack()
+    assert d.snapshot()["wins"] == {"moors": 1, "christians": 0}
+
+
+def test_a_whole_match_to_five_hands() -> None:
+    """VICTORY: "The first player to win 5 hands is the winner." - ties count for nobody."""
+    state = new_match()
+    prompts, result = drive(GAME.procedure(state), MATCH)
+    said = tells(prompts)
+    ends = [t for t in said if t.startswith("Hand ")]
+    assert len(ends) == 7
+    assert ends[2].startswith("Hand 3: Moors 4, Christians 4. A tie")
+    assert ends[4].startswith("Hand 5: Moors 10, Christians 5. The Moors win the hand.")
+    assert ends[-1] == (
+        "Hand 7: Moors 5, Christians 0. The Moors win the hand. Hands won: Moors 5, Christians 1. "
+        "The Moors win the match."
+    )
+    assert "Moors draw 1 card (Caliph Abd al-Rahman III)" in said
+    assert "Moors discard Lancers from the table (Rout)" in said
+    assert state.winner == "moors"
+    assert state.wins == {"moors": HANDS_TO_WIN, "christians": 1}
+    assert [r.winner for r in state.results] == ["moors", "christians", None, "moors", "moors", "moors", "moors"]
+    assert result == "The Moors won the match, 5 hands to 1."
+    assert GAME.summary(state) == result
+
+
+def test_the_same_answers_give_the_same_state() -> None:
+    """DESIGN.md: "resume / replay - re-run the procedure feeding the logged answers"."""
+    live = play(MATCH)
+    assert live.finished
+    for k in (0, 5, 17, len(live.steps)):
+        resumed = Driver.resume(GAME, 7, None, live.steps[:k])
+        partial = Driver(GAME, 99)  # the seed changes nothing: no dice, no shuffle
+        for step in live.steps[:k]:
+            partial.submit(step.answer, step.source)
+        assert resumed.snapshot() == partial.snapshot()
+        assert resumed.pending == (live.steps[k].prompt if k < len(live.steps) else None)
+    assert Driver.resume(GAME, 7, None, live.steps).snapshot() == live.snapshot()
+    assert live.result == "The Moors won the match, 5 hands to 1."
+
+
+def test_the_snapshot_is_plain_json() -> None:
+    d = play(MATCH[:12])
+    snap = d.snapshot()
+    assert json.loads(json.dumps(snap)) == snap
+    assert set(snap) == {"hand", "wins", "hands", "table", "destroyed", "totals", "winner"}
+
+
+def test_where_and_summary() -> None:
+    d = play(["Moors place Jund Cavalry", END, "Christians place Knights"])
+    assert GAME.where(d.state) == (2, "Battle Phase")
+    assert GAME.summary(d.state) == "Hand 2; hands won Moors 1, Christians 0; on the table 0 to 4."
+    assert GAME.id == entry("simancas").id
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=80))
+def test_random_legal_actions_never_break_the_match(picks: list[int]) -> None:
+    """Any sequence of menu choices: the engine never fails, no total is negative, each card is
+    on the table at most once, and the hands won never pass 5."""
+    d = Driver(GAME, 3)
+    for pick in picks:
+        if d.finished:
+            break
+        if isinstance(d.pending, Tell):
+            d.ack()
+            continue
+        opts = options(d)
+        d.submit(opts[pick % len(opts)], "player")
+        state: Match = d.state
+        names = state.table.placed["moors"] + state.table.placed["christians"]
+        assert len(names) == len(set(names))
+        assert min(state.table.totals().values()) >= 0
+        assert max(state.wins.values()) <= HANDS_TO_WIN
+    steps: list[Step] = list(d.steps)
+    assert Driver.resume(GAME, 3, None, steps).snapshot() == d.snapshot()
