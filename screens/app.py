@@ -6,6 +6,7 @@ screen is up, so start-up costs no more than a bare Textual app.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,9 @@ class CompanionApp(App[None]):
         self.call_from_thread(self._store_opened)
 
     def _store_opened(self) -> None:
+        # Everything loaded so far lives as long as the app: keep it out of the garbage
+        # collector's full passes, which otherwise pause a key press now and then.
+        gc.freeze()
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.show_sessions()

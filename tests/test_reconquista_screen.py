@@ -207,6 +207,20 @@ async def test_correcting_an_earlier_die(tmp_path: Path, clock: Any) -> None:
     assert Store(str(db)).log(sid).steps[event_roll].answer == new
 
 
+async def test_why_not_explains_every_refused_purchase(tmp_path: Path, clock: Any) -> None:
+    """Phase 3: purchases not offered are explained, one sentence each."""
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        text = str(app.screen.body)
+        assert "Pamplona" in text and "city:" in text
+        assert "free of enemy forces" in text or "no city or fortress" in text
+
+
 async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))

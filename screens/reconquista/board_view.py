@@ -77,6 +77,7 @@ class RegionPanel(Static):
         super().__init__(classes="region-panel", id=f"region-{number}")
         self.board = board
         self.number = number
+        self._shown: Text | None = None
 
     def on_mount(self) -> None:
         self.styles.border = ("round", self.board.regions[self.number].colour)
@@ -88,7 +89,10 @@ class RegionPanel(Static):
         self.border_title = f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else "")
         self.set_class(revolt, "revolt")
         width = max(len(a) for a in region.areas)
-        self.update(Text("\n").join(area_line(self.board, state, a, width) for a in region.areas))
+        text = Text("\n").join(area_line(self.board, state, a, width) for a in region.areas)
+        if text != self._shown:  # most answers change one region or none: skip the repaint
+            self._shown = text
+            self.update(text)
 
 
 class BoardView(Grid):

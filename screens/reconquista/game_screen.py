@@ -63,6 +63,7 @@ class ReconquistaScreen(Screen[None]):
         Binding("a", "confirm_all", "All done"),
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("c", "correct", "Correct a die"),
+        Binding("w", "why_not", "Why not?"),
         Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
@@ -272,9 +273,21 @@ class ReconquistaScreen(Screen[None]):
             self._answer(self.driver.ack)
 
     def action_confirm_all(self) -> None:
-        """Confirm every instruction waiting, up to the next question."""
-        while self.driver is not None and isinstance(self.driver.pending, Tell):
-            self._answer(self.driver.ack)
+        """Confirm every instruction waiting, up to the next question (one repaint at the end)."""
+        driver = self.driver
+        if driver is None or not isinstance(driver.pending, Tell):
+            return
+        try:
+            while isinstance(driver.pending, Tell):
+                turn, phase = driver.state.turn, driver.state.phase
+                step = driver.ack()
+                self.done_tells.append(step.prompt.text)  # type: ignore[union-attr]
+                self._log(step, turn, phase)
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._auto()
+        self._show()
 
     # -- undo, correction, dice mode -----------------------------------------------
 
@@ -350,6 +363,34 @@ class ReconquistaScreen(Screen[None]):
             self.app.push_screen(MessageDialog("Correction", body))
 
         self.app.push_screen(CorrectionDialog(driver.steps), apply)
+
+    def action_why_not(self) -> None:
+        """Phase 3: why each purchase that is not offered is refused, where the Christians are."""
+        from companion.reconquista import purchases
+
+        driver = self.driver
+        if driver is None or driver.state.phase != "income":
+            self._show("Purchases are made in Phase 3; w explains the ones not offered.", error=True)
+            return
+        state = driver.state
+        body = Text()
+        for area in self.board.all_areas():
+            here = state.areas[area]
+            if not (here.count("christian") or here.city == "christian"):
+                continue
+            reasons = {
+                kind: why
+                for kind in ("army", "garrison", "city", "fortress", "convert")
+                if (why := purchases.refusal(self.board, state, kind, area))
+            }
+            if not reasons:
+                continue
+            body.append(f"{area}\n", style="bold")
+            for kind, why in reasons.items():
+                body.append(f"  {kind}: {why}\n")
+        if not body.plain:
+            body.append("Every purchase where the Christians stand is offered.")
+        self.app.push_screen(MessageDialog("Not offered, and why", body))
 
     def action_dice_mode(self) -> None:
         modes = list(DICE_MODES)
