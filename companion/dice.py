@@ -18,8 +18,8 @@ _SPAN = 1 << 16
 
 def app_roll(seed: int, step: int, n: int, sides: int) -> list[int]:
     """The ``n`` faces of ``sides``-sided dice the app rolls for step ``step`` of a session."""
-    if n < 0 or sides < 1:
-        raise ValueError("a roll needs a non-negative number of dice with at least one side")
+    if n < 0 or not 1 <= sides <= _SPAN:
+        raise ValueError(f"a roll needs a non-negative number of dice with 1 to {_SPAN} sides")
     limit = _SPAN - _SPAN % sides  # draws at or above it would favour the low faces
     out: list[int] = []
     block = 0

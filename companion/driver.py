@@ -172,7 +172,10 @@ class Driver:
         prompt = self._waiting()
         if source not in SOURCES:
             raise ValueError(f"unknown answer source {source!r}")
-        answer = prompt.check(value)
+        return self._answer(prompt, prompt.check(value), source)
+
+    def _answer(self, prompt: Prompt, answer: Answer, source: str) -> Step:
+        """``submit`` past the checks: ``answer`` fits ``prompt`` (checked, or made to fit)."""
         where = self.game.where(self.state) if self.recorder is not None else (None, None)
         step = Step(prompt, answer, source)
         index = len(self.steps)  # self.steps is untouched until the answer is in: it is "before"
@@ -215,14 +218,15 @@ class Driver:
         prompt = self._waiting()
         if not isinstance(prompt, Roll):
             raise BadAnswer("Nothing is being rolled now, so the app has nothing to roll.")
-        return self.submit(app_roll(self.seed, len(self.steps), prompt.n, prompt.sides), "app")
+        # The app's dice are the number and kind asked for: they need no check.
+        return self._answer(prompt, app_roll(self.seed, len(self.steps), prompt.n, prompt.sides), "app")
 
     def ack(self) -> Step:
         """Confirm the waiting instruction was carried out on the board."""
         prompt = self._waiting()
         if not isinstance(prompt, Tell):
             raise BadAnswer("There is no instruction waiting to be confirmed.")
-        return self.submit(None, "ack")
+        return self._answer(prompt, None, "ack")
 
     def _waiting(self) -> Prompt:
         if self.pending is None:

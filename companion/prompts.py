@@ -76,7 +76,7 @@ class Choose:
     kind = "choose"
 
     def __init__(self, options: Any, why: str = "") -> None:
-        object.__setattr__(self, "options", tuple(str(o) for o in options))
+        object.__setattr__(self, "options", tuple(map(str, options)))
         object.__setattr__(self, "why", why)
         if not self.options:
             raise ValueError("Choose needs at least one option")

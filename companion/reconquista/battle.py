@@ -76,8 +76,7 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
         if free_of_enemy(state.areas[nxt], side):
             return nxt
         nxt = board.next_area(nxt)
-    order = board.all_areas()
-    for dest in sorted(board.roads[area], key=order.index):
+    for dest in board.roads_in_map_order[area]:
         if (
             board.areas[dest].region != here
             and board.areas[dest].region == state.revolt
@@ -375,7 +374,7 @@ def _letters(units: list[Kind]) -> str:
 def siege_order(board: Board, state: GameState) -> list[str]:
     """The areas under siege, in the order Phase 6 resolves them: lowest region first,
     then lowest area ("Phase 6: Resolve Sieges")."""
-    return [a for a in board.all_areas() if state.areas[a].besieger is not None]
+    return [a for a in board.area_order if state.areas[a].besieger is not None]
 
 
 def siege(board: Board, state: GameState, area: str) -> Proc:
@@ -504,10 +503,9 @@ def _siege_retreat(
         board, region, ok, f"Retreat of the {name} besiegers of {area}: area die"
     )
     if dest is None:
-        order = board.all_areas()
         roads = [
             d
-            for d in sorted(board.roads[area], key=order.index)
+            for d in board.roads_in_map_order[area]
             if ok(d) and board.areas[d].region != state.revolt
         ]
         dest = roads[0] if roads else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -299,12 +299,52 @@ class Board:
 
     def next_area(self, area: str) -> str:
         """The next higher-numbered area of the same region, wrapping to the lowest."""
-        ordered = self.region_of(area).areas
-        return ordered[(ordered.index(area) + 1) % len(ordered)]
+        return self._next_areas[area]
 
     def all_areas(self) -> list[str]:
         """Every area, lowest region first, then in area order."""
-        return [a for n in sorted(self.regions) for a in self.regions[n].areas]
+        return list(self.area_order)
+
+    # Derived data, computed once (the board never changes) and read by the rules in
+    # every phase. Not fields: they take no part in equality or the repr.
+
+    @cached_property
+    def area_order(self) -> tuple[str, ...]:
+        """Every area, lowest region first, then in area order (``all_areas`` as a tuple)."""
+        return tuple(a for n in sorted(self.regions) for a in self.regions[n].areas)
+
+    @cached_property
+    def region_numbers(self) -> dict[str, int]:
+        """Region name -> its number."""
+        return {r.name: n for n, r in self.regions.items()}
+
+    @cached_property
+    def map_index(self) -> dict[str, int]:
+        """Each area's place in ``area_order``: the map order ties are broken by."""
+        return {a: i for i, a in enumerate(self.area_order)}
+
+    @cached_property
+    def roads_in_map_order(self) -> dict[str, tuple[str, ...]]:
+        """Area -> the areas a road leads to, in map order (``roads`` keeps the file's order)."""
+        return {a: tuple(sorted(dests, key=self.map_index.__getitem__)) for a, dests in self.roads.items()}
+
+    @cached_property
+    def region_links(self) -> dict[int, tuple[int, ...]]:
+        """Region -> the regions a road leads to, lowest first."""
+        out: dict[int, set[int]] = {n: set() for n in self.regions}
+        for src, dests in self.roads.items():
+            for d in dests:
+                out[self.areas[src].region].add(self.areas[d].region)
+        return {n: tuple(sorted(s)) for n, s in out.items()}
+
+    @cached_property
+    def _next_areas(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for region in self.regions.values():
+            ordered = region.areas
+            for i, a in enumerate(ordered):
+                out[a] = ordered[(i + 1) % len(ordered)]
+        return out
 
 
 def _check_names(tables: TablesSpec, areas: set[str], path: Path) -> None:

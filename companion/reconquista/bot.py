@@ -64,8 +64,9 @@ class Bot:
     # -- Phase 3 -----------------------------------------------------------------
 
     def _purchase(self, options: list[str]) -> str:
+        folded = [o.casefold() for o in options]
         for prefix in PURCHASE_ORDER:
-            picks = [o for o in options if o.casefold().startswith(prefix)]
+            picks = [o for o, f in zip(options, folded) if f.startswith(prefix)]
             if picks:
                 return picks[self.rng.randrange(len(picks))]
         stops = [o for o in options if _is_stop(o)]
@@ -74,8 +75,7 @@ class Bot:
     # -- Phase 4 -----------------------------------------------------------------
 
     def _move(self, board: Board, state: GameState, prompt: Choose, options: list[str]) -> str:
-        stops = [o for o in options if _is_stop(o)]
-        regions = {r.name: n for n, r in board.regions.items()}
+        regions = board.region_numbers
         named_regions = [o for o in options if o in regions]
         if named_regions:
             # The region to move in: where the Christians have the most units.
@@ -90,9 +90,10 @@ class Bot:
         why = prompt.why.casefold()
         if areas and ("from" in why or "origin" in why):
             self.moves += 1
+            stops = [o for o in options if _is_stop(o)]
             if self.moves > MAX_MOVES and stops:
                 return stops[0]
-            strong = max(areas, key=lambda a: (state.areas[a].count("christian"), -board.all_areas().index(a)))
+            strong = max(areas, key=lambda a: (state.areas[a].count("christian"), -board.map_index[a]))
             if state.areas[strong].count("christian") < 2 and stops:
                 return stops[0]
             return strong
@@ -100,7 +101,6 @@ class Bot:
             # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
             enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
             if enemies:
-                return min(enemies, key=lambda a: (state.areas[a].total(), board.all_areas().index(a)))
+                return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
             return areas[self.rng.randrange(len(areas))]
-        non_stop = [o for o in options if not _is_stop(o)]
-        return non_stop[0] if non_stop else options[0]
+        return next((o for o in options if not _is_stop(o)), options[0])

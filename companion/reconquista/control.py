@@ -35,14 +35,13 @@ def city_controller(area: AreaState) -> str | None:
     be controlled by the religion of the city." Besiegers are outside the walls:
     the city belongs to the side inside it, or to its religion when nobody is.
     """
-    if area.city is None:
+    city = area.city
+    if city is None:
         return None
+    if city != area.besieger and city in area.units:
+        return city  # its own side is inside
     inside = [s for s in area.sides() if s != area.besieger]
-    if not inside:
-        return area.city
-    if area.city in inside:
-        return area.city
-    return inside[0]
+    return inside[0] if inside else city
 
 
 def controls_city(area: AreaState, side: str) -> bool:
@@ -54,8 +53,9 @@ def enemy_forces(area: AreaState, side: str) -> bool:
     Rebel units, Neutral Armies (Rebels or French), Muslim armies, Muslim garrisons,
     or a Muslim city with no other units present"), and the same from every side's view:
     an empty city of another religion is an enemy force."""
-    if any(hostile(side, s) for s in area.sides()):
-        return True
+    for s in area.units:
+        if hostile(side, s):
+            return True
     return area.city is not None and area.city != side and area.total() == 0
 
 
@@ -157,7 +157,7 @@ def victory_points(board: Board, state: GameState) -> Itemised:
     """The victory points, itemised ("End of Game: Victory Points")."""
     t = board.tables.victory_points
     out = Itemised()
-    cities = [a for a in board.all_areas() if controls_city(state.areas[a], "christian")]
+    cities = [a for a in board.area_order if controls_city(state.areas[a], "christian")]
     if cities:
         out.add(f"Cities under Christian control ({', '.join(cities)})", t.city * len(cities))
     for n, region in board.regions.items():

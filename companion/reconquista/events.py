@@ -181,7 +181,7 @@ def military_order(board: Board, state: GameState) -> Proc:
     title = EVENT_NAMES["military_order"]
     options = [
         a
-        for a in board.all_areas()
+        for a in board.area_order
         if city_controller(state.areas[a]) == "christian" and not _in_revolt(board, state, a)
     ]
     if not options:
@@ -204,7 +204,7 @@ def famine(board: Board, state: GameState) -> Proc:
     revolt is spared."""
     title = EVENT_NAMES["famine"]
     removals: list[str] = []
-    for name in board.all_areas():
+    for name in board.area_order:
         if _in_revolt(board, state, name):
             continue
         a = state.areas[name]
@@ -237,7 +237,7 @@ def el_cid(board: Board, state: GameState) -> Proc:
         yield Roll(1, 6, f"{title}: which side he leads (D6: {_list(sides.christian)} Christian, {_list(sides.muslim)} Muslim)")
     )[0]
     side = "christian" if face in sides.christian else "muslim"
-    areas = [a for a in board.all_areas() if not _in_revolt(board, state, a)]
+    areas = [a for a in board.area_order if not _in_revolt(board, state, a)]
     effect = "his side strikes first in every battle and adds +2 in sieges this turn; he is removed at the end of the turn"
     if side == "christian":
         options = [a for a in areas if state.areas[a].count("christian")]

@@ -22,6 +22,7 @@ from companion.reconquista.units import Kind
 
 LAST_TURN = 20
 NEUTRAL = (Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY)
+_NEUTRAL_KINDS = frozenset(NEUTRAL)
 
 
 class InvariantError(AssertionError):
@@ -68,7 +69,7 @@ def muslims_can_recruit(board: Board, state: GameState) -> bool:
     over." Read as: no area of the five regions is free of Christian, Rebel and neutral
     forces (the same test Phase 5 uses to pick its region; North Africa lands anywhere, so
     it cannot be what the rule means)."""
-    return any(free_of_enemy(state.areas[a], "muslim") for a in board.all_areas())
+    return any(free_of_enemy(state.areas[a], "muslim") for a in board.area_order)
 
 
 def christians_remain(board: Board, state: GameState) -> bool:
@@ -82,10 +83,12 @@ def christians_remain(board: Board, state: GameState) -> bool:
 def end_of_turn(board: Board, state: GameState) -> Proc:
     """Phase 7: remove the neutral armies and El Cid, remove lone fortresses, and say
     whether the game is over. Returns True when it is."""
-    for name in board.all_areas():
+    for name in board.area_order:
         a = state.areas[name]
-        for side in list(a.units):
-            for kind in NEUTRAL:
+        for side, by_kind in list(a.units.items()):
+            if _NEUTRAL_KINDS.isdisjoint(by_kind):
+                continue
+            for kind in [k for k in NEUTRAL if k in by_kind]:
                 n = a.count(side, kind)
                 if n:
                     a.remove(side, kind, n)
@@ -93,7 +96,7 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
     if state.el_cid_area is not None:
         yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
         state.el_cid_area = state.el_cid_side = None
-    for name in board.all_areas():
+    for name in board.area_order:
         a = state.areas[name]
         if a.fortress and a.city is None and a.total() == 0:
             a.fortress = False

@@ -34,6 +34,9 @@ MOVABLE: tuple[Kind, ...] = tuple(k for k in Kind if k in SIDE_KINDS[SIDE])
 #: Order is army-like (docs/rules-notes.md, battles reading 1). Garrisons never.
 ROAD_KINDS = frozenset({Kind.ARMY, Kind.ORDER, Kind.MERCENARY, Kind.CRUSADER})
 
+#: The SPEC letters of each movable kind (its value), looked up once.
+_LETTERS = {k: k.value for k in MOVABLE}
+
 NO_MOVEMENT = "No movement"
 DONE = "Done"
 EL_CID_GOES = "El Cid goes with them"
@@ -55,13 +58,11 @@ def _counts(units: list[Kind]) -> Counts:
 def movable_units(state: GameState, spent: dict[str, Counts], area: str) -> Counts:
     """The Christian units in ``area`` that may still move: all of them, less those
     that have left the selected region by road this phase (``spent``)."""
-    a = state.areas[area]
-    out: Counts = {}
-    for k in MOVABLE:
-        n = a.count(SIDE, k) - spent.get(area, {}).get(k, 0)
-        if n > 0:
-            out[k] = n
-    return out
+    here = state.areas[area].units.get(SIDE)
+    if not here:
+        return {}
+    gone = spent.get(area, {})
+    return {k: n for k in MOVABLE if k in here and (n := here[k] - gone.get(k, 0)) > 0}
 
 
 def destinations(
@@ -76,17 +77,18 @@ def destinations(
     and / or Garrison)"; never into the region in revolt ("No one can move into it").
     """
     region = board.areas[origin].region
+    if region == state.revolt:
+        return []
     units = movable_units(state, spent, origin)
-    if not units or region == state.revolt:
+    if not units:
         return []
     out = [a for a in board.regions[region].areas if a != origin]
-    if any(k in ROAD_KINDS for k in units) and free_of_muslim_forces(
+    if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(
         state.areas[origin]
     ):
-        order = board.all_areas()
         out += [
             d
-            for d in sorted(board.roads[origin], key=order.index)
+            for d in board.roads_in_map_order[origin]
             if board.areas[d].region not in (region, state.revolt)
         ]
     return out
@@ -110,21 +112,34 @@ def spec(units: Counts) -> str:
 def parts(units: Counts) -> list[Counts]:
     """Every non-empty part of ``units``, largest first; among equals, more of the earlier
     kinds first (2A1G: 2A1G, 2A, 1A1G, 1A, 1G)."""
-    kinds = [k for k in MOVABLE if units.get(k)]
-    out = [
-        {k: n for k, n in zip(kinds, combo, strict=True) if n}
-        for combo in product(*(range(units[k], -1, -1) for k in kinds))
-        if any(combo)
-    ]
-    # product() already gives each size's parts with the earlier kinds' counts falling;
-    # a stable sort by size keeps that order among equals.
-    out.sort(key=lambda part: -sum(part.values()))
-    return out
+    kinds, forces = _forces(units)
+    return [{k: n for k, n in zip(kinds, counts, strict=True) if n} for counts in forces.values()]
 
 
 def sub_forces(units: Counts) -> list[str]:
     """``parts`` written as SPECs: ['2A1G', '2A', '1A1G', '1A', '1G']."""
-    return [spec(part) for part in parts(units)]
+    return list(_forces(units)[1])
+
+
+def _forces(units: Counts) -> tuple[list[Kind], dict[str, tuple[int, ...]]]:
+    """``parts`` by their SPECs, each part as a tuple of counts of the kinds present
+    (returned first, in Kind order). A big force has hundreds of parts: tuples, and SPECs
+    joined from pieces written once, are much cheaper than a dict and ``spec`` a part."""
+    kinds = [k for k in MOVABLE if units.get(k)]
+    ranges = [range(units[k], -1, -1) for k in kinds]
+    # Every combination of counts, each kind's falling; product() walks the kinds' SPEC
+    # pieces ('' for none) in step with their counts, so specs[i] writes combos[i].
+    combos = list(product(*ranges))
+    pieces = [[f"{n}{_LETTERS[k]}" if n else "" for n in r] for k, r in zip(kinds, ranges)]
+    specs = list(map("".join, product(*pieces)))
+    if combos:  # the last combination is the empty part: every range ends at 0
+        combos.pop()
+        specs.pop()
+    # product() already gives each size's parts with the earlier kinds' counts falling;
+    # a stable sort by size keeps that order among equals (reverse=True keeps it stable).
+    sizes = [sum(c) for c in combos]
+    order = sorted(range(len(combos)), key=sizes.__getitem__, reverse=True)
+    return kinds, {specs[i]: combos[i] for i in order}
 
 
 def phase(board: Board, state: GameState) -> Proc:
@@ -153,11 +168,9 @@ def phase(board: Board, state: GameState) -> Proc:
                 f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite)."
             )
             return
-        origins = [
-            a
-            for a in board.regions[region].areas
-            if destinations(board, state, spent, a)
-        ]
+        # Nothing changes on the board while the origin is chosen: its destinations stand.
+        reachable = {a: destinations(board, state, spent, a) for a in board.regions[region].areas}
+        origins = [a for a, dests in reachable.items() if dests]
         if not origins:
             yield Tell(
                 f"No Christian unit in {answer} can move any more: Phase 4 ends."
@@ -169,7 +182,7 @@ def phase(board: Board, state: GameState) -> Proc:
         if origin == DONE:
             return
         dest = yield Choose(
-            destinations(board, state, spent, origin),
+            reachable[origin],
             f"The units of {origin} go to which area?",
         )
         road = board.areas[dest].region != region
@@ -177,13 +190,13 @@ def phase(board: Board, state: GameState) -> Proc:
         if road:
             units = {k: n for k, n in units.items() if k in ROAD_KINDS}
         # Counts, not parse_spec: a SPEC is read for people and capped at 60 units.
-        forces = {spec(part): part for part in parts(units)}
+        kinds, forces = _forces(units)
         chosen = next(iter(forces))
         if len(forces) > 1:
             chosen = yield Choose(
                 list(forces), f"Move from {origin} to {dest}: which units?"
             )
-        moving = [k for k in MOVABLE for _ in range(forces[chosen].get(k, 0))]
+        moving = [k for k, n in zip(kinds, forces[chosen], strict=True) for _ in range(n)]
         yield from _move(board, state, spent, origin, dest, moving, road)
         moves += 1
 

@@ -9,6 +9,7 @@ phase's choices cannot disagree. The readings taken are in docs/notes/purchases.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.prompts import Choose, Tell
@@ -56,48 +57,57 @@ _NOUN = {
 _BUILT = frozenset({"army", "garrison", "city", "fortress", "mercenary", "crusader"})
 
 
+#: The [costs] entry of tables.toml ("Expenses") that prices each purchase but the crusader.
+_COST_ENTRY = {
+    "army": "army",
+    "garrison": "garrison",
+    "city": "city",
+    "fortress": "fortress",
+    "convert": "convert",
+    "bribe": "bribery",
+    "mercenary": "mercenary",
+}
+
+#: The option text of each purchase, before the area's name.
+_ACTION = {
+    "army": "Build an army in",
+    "garrison": "Build a garrison in",
+    "city": "Build a city in",
+    "fortress": "Build a fortress in",
+    "convert": "Convert the city of",
+    "bribe": "Bribe the Rebels in",
+    "mercenary": "Hire a mercenary in",
+    "crusader": "Place a crusader in",
+}
+
+
 def cost(board: Board, kind: str) -> int:
     """The points a purchase costs, from tables.toml ("Expenses"); crusaders are free
     (DESIGN.md, "Crusade": "free, placed by the player in Phase 3 as if built")."""
-    c = board.tables.costs
-    return {
-        "army": c.army,
-        "garrison": c.garrison,
-        "city": c.city,
-        "fortress": c.fortress,
-        "convert": c.convert,
-        "bribe": c.bribery,
-        "mercenary": c.mercenary,
-        "crusader": 0,
-    }[kind]
+    if kind == "crusader":
+        return 0
+    return getattr(board.tables.costs, _COST_ENTRY[kind])
 
 
 def label(board: Board, kind: str, area: str) -> str:
     """The option text of a purchase: 'Build an army in Oviedo (2)'."""
     price = "free" if kind == "crusader" else str(cost(board, kind))
-    text = {
-        "army": f"Build an army in {area}",
-        "garrison": f"Build a garrison in {area}",
-        "city": f"Build a city in {area}",
-        "fortress": f"Build a fortress in {area}",
-        "convert": f"Convert the city of {area}",
-        "bribe": f"Bribe the Rebels in {area}",
-        "mercenary": f"Hire a mercenary in {area}",
-        "crusader": f"Place a crusader in {area}",
-    }[kind]
-    return f"{text} ({price})"
+    return f"{_ACTION[kind]} {area} ({price})"
 
 
 def _christians(a: AreaState) -> int:
     """Christian forces of every kind: Military Orders, hired mercenaries and crusaders
     count like armies and garrisons (docs/rules-notes.md, board reading 4)."""
-    return sum(a.count("christian", k) for k in CHRISTIAN_FORCES)
+    by_kind = a.units.get("christian")
+    if not by_kind:
+        return 0
+    return sum(n for k, n in by_kind.items() if k in CHRISTIAN_FORCES)
 
 
 def _christians_inside(a: AreaState) -> bool:
     """Christian forces inside the walls: present and not the ones besieging (a
     besieger stands outside: docs/rules-notes.md, board reading 2)."""
-    return _christians(a) > 0 and a.besieger != "christian"
+    return a.besieger != "christian" and _christians(a) > 0
 
 
 def _holds_place(a: AreaState) -> bool:
@@ -110,22 +120,36 @@ def _holds_place(a: AreaState) -> bool:
     return a.fortress and _christians_inside(a)
 
 
+# The reasons a purchase is refused. The checks return these templates, and only
+# ``refusal`` fills them in: listing the options asks every check of every area and
+# needs no sentence. The fields: {area}, {region} (its name), {verb} ('built' or
+# 'bought'), {noun} (the purchase, as _NOUN names it), {price}, {left} and {are}
+# ('is' or 'are', agreeing with {left}).
+_IN_REVOLT = "{region} is in revolt this turn: nothing can be {verb} there."
+_NO_PLACE = "{area} has no city or fortress you control."
+_NOT_FREE = "{area} is not free of enemy forces."
+_HAS_CITY = "{area} already has a city."
+_NO_CITY_BUILDERS = "{area} has no Christian army or garrison to build a city with."
+_HAS_FORTRESS = "{area} already has a fortress."
+_NO_FORTRESS_BUILDERS = "{area} has no Christian city, army or garrison to build a fortress with."
+_NO_MUSLIM_CITY = "{area} has no Muslim city to convert."
+_NOBODY_INSIDE = "The city of {area} has no Christian army or garrison inside it."
+_NO_REBELS = "{area} has no Rebels to bribe."
+_NO_POINTS = "Not enough points: {noun} costs {price} and {left} {are} left."
+
+
 def _army_place(board: Board, state: GameState, area: str) -> str | None:
     """Why an army could not be built in ``area``, points apart (None: it could)."""
     a = state.areas[area]
     if not _holds_place(a):
-        return f"{area} has no city or fortress you control."
+        return _NO_PLACE
     if not free_of_enemy(a, "christian"):
-        return f"{area} is not free of enemy forces."
+        return _NOT_FREE
     return None
 
 
 def _points(board: Board, state: GameState, kind: str) -> str | None:
-    price = cost(board, kind)
-    if price > state.income:
-        left = state.income
-        return f"Not enough points: {_NOUN[kind]} costs {price} and {left} {'is' if left == 1 else 'are'} left."
-    return None
+    return _NO_POINTS if cost(board, kind) > state.income else None
 
 
 def refusal(
@@ -145,8 +169,21 @@ def refusal(
         )
     if area not in board.areas:
         return f"'{area}' is not an area of the map."
-    return _event_refusal(state, purchase_kind) or _refusal_here(
-        board, state, purchase_kind, area, {}
+    why = _event_refusal(state, purchase_kind)
+    if why is not None:
+        return why
+    why = _refusal_here(board, state, purchase_kind, area, {})
+    if why is None:
+        return None
+    left = state.income
+    return why.format(
+        area=area,
+        region=board.region_of(area).name,
+        verb="built" if purchase_kind in _BUILT else "bought",
+        noun=_NOUN[purchase_kind],
+        price=cost(board, purchase_kind),
+        left=left,
+        are="is" if left == 1 else "are",
     )
 
 
@@ -162,6 +199,11 @@ def _event_refusal(state: GameState, kind: str) -> str | None:
     return None
 
 
+#: The purchases that need a place where an army could be built: mercenaries are
+#: placed "as an army", crusaders "as if built" (DESIGN.md).
+_ARMY_LIKE = frozenset({"army", "garrison", "mercenary", "crusader"})
+
+
 def _refusal_here(
     board: Board,
     state: GameState,
@@ -169,50 +211,55 @@ def _refusal_here(
     area: str,
     army_places: dict[str, str | None],
 ) -> str | None:
-    """``refusal`` past the event check: the region, the place, the points.
-    ``army_places`` remembers ``_army_place`` by area while the state does not change
-    (four kinds ask it of every area each time the options are listed)."""
-    region = board.areas[area].region
-    if region == state.revolt:
+    """``refusal`` past the event check: the region, the place, the points; the reason
+    is one of the templates above, None when there is none."""
+    return _place_refusal(board, state, kind, area, army_places) or _points(board, state, kind)
+
+
+def _place_refusal(
+    board: Board,
+    state: GameState,
+    kind: str,
+    area: str,
+    army_places: dict[str, str | None],
+) -> str | None:
+    """The region and the place: why ``area`` does not allow ``kind`` (a template), None
+    when it does. It reads nothing of the state but that area and the region in revolt.
+    ``army_places`` remembers ``_army_place`` by area while the area does not change
+    (four kinds ask it of every area)."""
+    if board.areas[area].region == state.revolt:
         # Regional Revolt: "This entire region is excluded from the game for this entire
         # turn ... No one can move into it or build." Excluded: no purchase at all there.
-        verb = "built" if kind in _BUILT else "bought"
-        return f"{board.regions[region].name} is in revolt this turn: nothing can be {verb} there."
-    a = state.areas[area]
-    why: str | None
-    if kind in ("army", "garrison", "mercenary", "crusader"):
-        # Mercenaries are placed "as an army", crusaders "as if built" (DESIGN.md).
+        return _IN_REVOLT
+    if kind in _ARMY_LIKE:
         if area not in army_places:
             army_places[area] = _army_place(board, state, area)
-        why = army_places[area]
-    elif kind == "city":
+        return army_places[area]
+    a = state.areas[area]
+    if kind == "city":
         if a.city is not None:
-            why = f"{area} already has a city."
-        elif not _christians(a):
-            why = f"{area} has no Christian army or garrison to build a city with."
-        elif not free_of_enemy(a, "christian"):
-            why = f"{area} is not free of enemy forces."
-        else:
-            why = None
-    elif kind == "fortress":
+            return _HAS_CITY
+        if not _christians(a):
+            return _NO_CITY_BUILDERS
+        if not free_of_enemy(a, "christian"):
+            return _NOT_FREE
+        return None
+    if kind == "fortress":
         if a.fortress:
-            why = f"{area} already has a fortress."
-        elif a.city != "christian" and not _christians(a):
-            why = f"{area} has no Christian city, army or garrison to build a fortress with."
-        elif not free_of_enemy(a, "christian"):
-            why = f"{area} is not free of enemy forces."
-        else:
-            why = None
-    elif kind == "convert":
+            return _HAS_FORTRESS
+        if a.city != "christian" and not _christians(a):
+            return _NO_FORTRESS_BUILDERS
+        if not free_of_enemy(a, "christian"):
+            return _NOT_FREE
+        return None
+    if kind == "convert":
         if a.city != "muslim":
-            why = f"{area} has no Muslim city to convert."
-        elif not _christians_inside(a):
-            why = f"The city of {area} has no Christian army or garrison inside it."
-        else:
-            why = None
-    else:  # bribe
-        why = None if a.count("rebel") else f"{area} has no Rebels to bribe."
-    return why or _points(board, state, kind)
+            return _NO_MUSLIM_CITY
+        if not _christians_inside(a):
+            return _NOBODY_INSIDE
+        return None
+    # bribe
+    return None if a.count("rebel") else _NO_REBELS
 
 
 @dataclass(frozen=True)
@@ -224,19 +271,58 @@ class Offer:
     area: str
 
 
+class _Menu:
+    """The purchases legal now, kept through the phase so that a purchase does not have
+    every area judged again. Whether an area allows a kind of purchase (``_place_refusal``)
+    depends on that area alone, and while the phase runs only its purchases change the
+    state; a purchase changes nothing ``refusal`` reads but its own area, the points and
+    the event counters, and those two are checked kind by kind on every call. So after a
+    purchase, ``bought`` judges its area again, and the rest stands."""
+
+    def __init__(self, board: Board, state: GameState) -> None:
+        self.board = board
+        self.state = state
+        self._army_places: dict[str, str | None] = {}
+        self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
+
+    def offers(self) -> list[Offer]:
+        """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map
+        order. The event and the price, the same for every area, are checked once a kind."""
+        board, state = self.board, self.state
+        return [
+            offer
+            for kind in KINDS
+            if _event_refusal(state, kind) is None and cost(board, kind) <= state.income
+            for offer in self._row(kind).values()
+            if offer is not None
+        ]
+
+    def bought(self, area: str) -> None:
+        """A purchase has changed ``area``: judge it again for every kind."""
+        self._army_places.pop(area, None)
+        for kind, row in self._rows.items():
+            self._judge(kind, row, (area,))
+
+    def _row(self, kind: str) -> dict[str, Offer | None]:
+        row = self._rows.get(kind)
+        if row is None:
+            row = self._rows[kind] = {}
+            self._judge(kind, row, self.board.area_order)
+        return row
+
+    def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
+        """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it."""
+        board, state = self.board, self.state
+        for area in areas:
+            if _place_refusal(board, state, kind, area, self._army_places) is None:
+                row[area] = Offer(label(board, kind, area), kind, area)
+            else:
+                row[area] = None
+
+
 def offers(board: Board, state: GameState) -> list[Offer]:
-    """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map order.
-    (The same checks as ``refusal``; the checks that do not depend on the area, the event
-    and the price, are made once per kind: ``_refusal_here`` refuses every area of a
-    kind the points cannot pay for.)"""
-    army_places: dict[str, str | None] = {}
-    return [
-        Offer(label(board, kind, area), kind, area)
-        for kind in KINDS
-        if _event_refusal(state, kind) is None and cost(board, kind) <= state.income
-        for area in board.all_areas()
-        if _refusal_here(board, state, kind, area, army_places) is None
-    ]
+    """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map order."""
+    return _Menu(board, state).offers()
 
 
 def options(board: Board, state: GameState) -> list[str]:
@@ -249,7 +335,7 @@ def _crusader_places(board: Board, state: GameState) -> bool:
     return any(
         board.areas[area].region != state.revolt
         and _army_place(board, state, area) is None
-        for area in board.all_areas()
+        for area in board.area_order
     )
 
 
@@ -331,6 +417,7 @@ def phase(board: Board, state: GameState) -> Proc:
     earned = income(board, state)
     state.income = earned.total
     yield Tell(_income_tell(earned.lines, earned.total))
+    menu = _Menu(board, state)
     while True:
         fx = state.effects
         if fx.crusaders > 0 and not _crusader_places(board, state):
@@ -341,7 +428,7 @@ def phase(board: Board, state: GameState) -> Proc:
                 "(no city or fortress you control, free of enemy forces): "
                 f"{'it is' if n == 1 else 'they are'} lost."
             )
-        current = offers(board, state)
+        current = menu.offers()
         if not current:
             break
         choices = [o.text for o in current]
@@ -356,7 +443,9 @@ def phase(board: Board, state: GameState) -> Proc:
         if answer == DONE:
             break
         offer = next(o for o in current if o.text == answer)
-        yield Tell(apply(board, state, offer.kind, offer.area))
+        told = apply(board, state, offer.kind, offer.area)
+        menu.bought(offer.area)
+        yield Tell(told)
     if state.income > 0:
         left = state.income
         yield Tell(

@@ -76,8 +76,9 @@ def _hostile_here(a: AreaState, side: str, arriving: int = 0) -> bool:
     another side, or an empty city of another religion), not counting the ``arriving``
     units of ``side`` that have just come in (so a force standing in an empty enemy city
     still sees it as empty)."""
-    if any(hostile(side, s) for s in a.sides()):
-        return True
+    for s in a.units:
+        if hostile(side, s):
+            return True
     return a.city is not None and a.city != side and a.total() - arriving == 0
 
 
@@ -486,20 +487,11 @@ def _targets(board: Board, state: GameState, side: str, region: int, exclude: st
     return [n for n in board.regions[region].areas if n != exclude and _is_target(state.areas[n], side)]
 
 
-def _links(board: Board) -> dict[int, list[int]]:
-    """Region -> the regions a road leads to, lowest first."""
-    out: dict[int, set[int]] = {n: set() for n in board.regions}
-    for src, dests in board.roads.items():
-        for d in dests:
-            out[board.areas[src].region].add(board.areas[d].region)
-    return {n: sorted(s) for n, s in out.items()}
-
-
 def _hops(board: Board, state: GameState, side: str, exclude: str | None = None) -> dict[int, int]:
     """Roads from each region to the nearest region holding a target (0: it holds one),
     breadth-first over the regions; the region in revolt is never entered, so never on a
     way. Regions from which no target can be reached are left out."""
-    links = _links(board)
+    links = board.region_links
     hops = {n: 0 for n in sorted(board.regions) if _targets(board, state, side, n, exclude)}
     frontier = sorted(hops)
     while frontier:
@@ -532,18 +524,20 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     if found:
         return _Step(board.next_area(here), f"the enemy is in {rname} ({_names(found)}), so on to the next higher-numbered area")
     hops = _hops(board, state, side, here)
-    links = _links(board)
+    links = board.region_links
     if region in hops:
         d = hops[region]
     else:  # standing in the region in revolt: its roads out
         d = min((hops[s] + 1 for s in links[region] if s in hops), default=0)
     if d <= 0:  # no region with an enemy can be reached
         return None
-    order = board.all_areas()
 
     def road_from(area: str) -> str | None:
-        ok = [x for x in board.roads[area] if hops.get(board.areas[x].region) == d - 1]
-        return min(ok, key=order.index) if ok else None
+        # The first road in map order to a region one road nearer the enemy.
+        return next(
+            (x for x in board.roads_in_map_order[area] if hops.get(board.areas[x].region) == d - 1),
+            None,
+        )
 
     exit_area, road = here, road_from(here)
     while road is None:

@@ -33,6 +33,9 @@ SIDE_KINDS: dict[str, frozenset[Kind]] = {
     "rebel_army": frozenset({Kind.REBEL_ARMY}),
 }
 
+#: Every kind in declaration order: the order ``AreaState.force`` lists units in.
+KIND_ORDER: tuple[Kind, ...] = tuple(Kind)
+
 PHASES = ("setup", "rebellions", "events", "income", "movement", "reaction", "sieges", "end", "over")
 
 
@@ -75,7 +78,7 @@ class AreaState:
 
     def total(self) -> int:
         """Every unit in the area, of every side."""
-        return sum(sum(k.values()) for k in self.units.values())
+        return sum([n for by_kind in self.units.values() for n in by_kind.values()])
 
     def sides(self) -> list[str]:
         """The sides with units here, in SIDES order."""
@@ -111,19 +114,36 @@ class AreaState:
 
     def force(self, side: str) -> list[Kind]:
         """The side's units here as a list of kinds, in a fixed order (for combat)."""
-        by_kind = self.units.get(side, {})
-        return [k for k in Kind if k in by_kind for _ in range(by_kind[k])]
+        by_kind = self.units.get(side)
+        if not by_kind:
+            return []
+        out: list[Kind] = []
+        for k in KIND_ORDER:
+            if k in by_kind:
+                out += [k] * by_kind[k]
+        return out
 
     def set_force(self, side: str, units: list[Kind]) -> None:
         """Replace the side's units here with ``units`` (the survivors of a combat)."""
+        counts: dict[Kind, int] = {}
         for k in units:
             if k not in SIDE_KINDS[side]:
                 raise ValueError(f"the {SIDE_NAMES[side]} side cannot field a {KIND_NAMES[k]}")
+            counts[k] = counts.get(k, 0) + 1
         besieger = self.besieger
         self.units.pop(side, None)
-        for k in units:
-            self.add(side, k)
+        if counts:
+            self.units[side] = counts
         self.besieger = besieger if besieger in self.units else None
+
+    def copy(self) -> AreaState:
+        """A copy whose units can change without touching this area (kinds are immutable)."""
+        return AreaState(
+            self.city,
+            self.fortress,
+            {side: dict(by_kind) for side, by_kind in self.units.items()},
+            self.besieger,
+        )
 
     def snapshot(self) -> dict[str, Any]:
         return {
