@@ -21,11 +21,11 @@ from typing import Any, Protocol
 from companion.dice import app_roll
 from companion.errors import CompanionError, ReplayDivergence
 from companion.games import Game
-from companion.prompts import Answer, BadAnswer, Prompt, Roll, Tell
+from companion.prompts import Answer, BadAnswer, Edit, Prompt, Roll, Tell
 
 #: Where an answer came from: dice typed from the table, dice the app rolled,
 #: a choice or text typed by the player, or an acknowledged instruction.
-SOURCES = ("physical", "app", "player", "ack")
+SOURCES = ("physical", "app", "player", "ack", "edit")
 
 
 class EngineFault(CompanionError):
@@ -136,6 +136,13 @@ class Driver:
     def _feed(self, steps: Iterable[Step]) -> None:
         for step in steps:
             i = len(self.steps)
+            if isinstance(step.prompt, Edit):
+                try:
+                    self._apply_edit(step.prompt)
+                except BadAnswer as exc:
+                    raise ReplayDivergence(i, f"Step {i + 1}: the logged correction no longer applies: {exc}") from None
+                self.steps.append(step)
+                continue
             if self.pending != step.prompt:
                 asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
                 raise ReplayDivergence(
@@ -205,6 +212,35 @@ class Driver:
                 raise
         self.steps.append(step)
         return step
+
+    def edit(self, prompt: Edit) -> Step:
+        """Log and apply a manual correction of the table; the waiting prompt stays waiting.
+        BadAnswer (nothing changed) if the game refuses it or has no corrections."""
+        index = len(self.steps)
+        where = self.game.where(self.state) if self.recorder is not None else (None, None)
+        self._apply_edit(prompt)
+        step = Step(prompt, None, "edit")
+        if self.recorder is not None:
+            text = canonical(self.snapshot())
+            record = Record(
+                index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
+            )
+            try:
+                self.recorder.record(record)
+            except BaseException:
+                self._rebuild(self.steps[:index])
+                raise
+        self.steps.append(step)
+        return step
+
+    def _apply_edit(self, prompt: Edit) -> None:
+        apply = getattr(self.game, "apply_edit", None)
+        if apply is None:
+            raise BadAnswer(f"{self.game.title} takes no manual corrections.")
+        try:
+            apply(self.state, json.loads(prompt.change))
+        except ValueError as exc:
+            raise BadAnswer(str(exc)) from None
 
     def type(self, text: str) -> Step:
         """Answer with text a person typed: dice from the table, a choice, or free text."""
@@ -280,7 +316,15 @@ class Driver:
         p = 0
         while self.pending is not None and p < len(tail):
             asked = self.pending
-            if tail[p].prompt == asked:
+            if isinstance(tail[p].prompt, Edit):
+                # A correction made by hand stays where it was: the table had it.
+                try:
+                    self.edit(tail[p].prompt)
+                    report.reused += 1
+                except BadAnswer:
+                    report.dropped.append(tail[p])
+                p += 1
+            elif tail[p].prompt == asked:
                 self.submit(tail[p].answer, tail[p].source)
                 report.reused += 1
                 p += 1

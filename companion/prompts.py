@@ -10,6 +10,7 @@ Answers are plain JSON values so the log can store them as they are:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Union
@@ -163,7 +164,38 @@ class Enter:
         return self.why
 
 
-Prompt = Union[Roll, Choose, Tell, Enter]
+@dataclass(frozen=True)
+class Edit:
+    """A change the player made on the table by hand, outside the game's questions: a
+    manual correction. It is logged like an answer (its answer is None) and replayed in
+    its place; ``change`` is the game's own description of it, as canonical JSON text."""
+
+    what: str
+    change: str
+
+    kind = "edit"
+
+    def check(self, value: Any) -> None:
+        if value is not None:
+            raise BadAnswer("A manual correction takes no answer.")
+        return None
+
+    def parse(self, text: str) -> None:
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "what": self.what, "change": json.loads(self.change)}
+
+    def describe(self) -> str:
+        return self.what
+
+
+def edit_prompt(what: str, change: dict[str, Any]) -> Edit:
+    """An Edit whose change is written canonically, so equal changes compare equal."""
+    return Edit(what, json.dumps(change, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+Prompt = Union[Roll, Choose, Tell, Enter, Edit]
 Answer = Union[list[int], str, None]
 
 
@@ -177,6 +209,8 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
             return Choose(list(data["options"]), str(data.get("why", "")))
         if kind == "tell":
             return Tell(str(data["text"]))
+        if kind == "edit":
+            return edit_prompt(str(data["what"]), dict(data["change"]))
         if kind == "enter":
             return Enter(
                 str(data["why"]), str(data["pattern"]), str(data["hint"]), str(data.get("default", ""))

@@ -226,3 +226,75 @@ def test_random_seeded_games_end_without_error_and_keep_the_invariants(seed: int
     result = play_game(seed, check=True)
     assert 1 <= result.turns <= 20
     assert result.vp >= 0
+
+
+# -- manual corrections (Edit steps) -------------------------------------------------
+
+
+def test_an_edit_is_one_logged_step_that_replay_and_undo_honour() -> None:
+    from companion.prompts import BadAnswer, edit_prompt
+    from companion.reconquista.edits import area_text, parse_area_text
+
+    d = bot_game_prefix(6, 40)
+    before = d.snapshot()
+    pending = d.pending
+    change = parse_area_text("city christian; no fortress; C 3A")
+    change["area"] = "Cuenca"
+    step = d.edit(edit_prompt("Cuenca by hand", change))
+    assert step.source == "edit" and d.pending == pending
+    assert area_text(d.state.areas["Cuenca"]) == "city christian; no fortress; C 3A; no siege"
+    assert Driver.resume(GAME, 6, {}, d.steps).snapshot() == d.snapshot()
+    d.undo()
+    assert d.snapshot() == before
+    bad = dict(change, units={"rebel": {"A": 1}})
+    with pytest.raises(BadAnswer):
+        d.edit(edit_prompt("bad", bad))
+    assert d.snapshot() == before  # refused whole
+
+
+def test_a_correction_of_an_earlier_die_keeps_a_later_edit() -> None:
+    from companion.prompts import edit_prompt
+    from companion.reconquista.edits import parse_area_text
+
+    d = bot_game_prefix(6, 40)
+    change = parse_area_text("C 5A")
+    change["area"] = "Porto"
+    d.edit(edit_prompt("Porto by hand", change))
+    first_roll = next(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll))
+    report = d.correct(first_roll, d.steps[first_roll].answer, "physical")
+    # The same die again: every later answer is asked the same way, the edit included.
+    assert not report.dropped and report.reused == 40 - first_roll
+    assert d.steps[-1].source == "edit" and d.state.areas["Porto"].count("christian") == 5
+
+
+def test_the_dice_tray_takes_no_manual_correction() -> None:
+    from companion.dicetray import GAME as TRAY
+    from companion.prompts import BadAnswer, edit_prompt
+
+    d = Driver(TRAY, 1)
+    with pytest.raises(BadAnswer, match="no manual corrections"):
+        d.edit(edit_prompt("x", {"area": "Toledo"}))
+    assert d.steps == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["city pagan", "X 2A", "C 2Z", "siege by Q", "M 1A; siege by C"],
+)
+def test_bad_correction_lines_are_one_sentence(text: str) -> None:
+    from companion.reconquista.edits import apply_edit, parse_area_text
+
+    state = initial_state(default_board())
+    before = state.snapshot()
+    with pytest.raises(ValueError) as err:
+        change = parse_area_text(text)
+        change["area"] = "Toledo"
+        apply_edit(state, change)
+    assert str(err.value).endswith(".") and "\n" not in str(err.value)
+    assert state.snapshot() == before
+
+
+def bot_game_prefix(seed: int, steps: int) -> Driver:
+    """The first ``steps`` answers of the bot's game, replayed into a fresh driver."""
+    full = bot_game(seed)
+    return Driver.resume(GAME, seed, {}, full.steps[:steps])

@@ -342,3 +342,38 @@ def test_snapshot_large_terminal(snap_compare: Any, tmp_path: Path, clock: Any) 
         await open_game(pilot, sid)
 
     assert snap_compare(app, terminal_size=(160, 45), run_before=before)
+
+
+async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Path, clock: Any) -> None:
+    """A manual correction sets an area to what the table shows; it is its own event in
+    the log, survives a resume and a replay, and a bad line changes nothing."""
+    from companion.cli import main as cli_main
+    from screens.reconquista.dialogs import EditAreaDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        pending = d.pending
+        for text, ok in (("M 9Z", False), ("city muslim; fortress; M 2A1G; C 1A; siege by C", True)):
+            await pilot.press("e")
+            await wait_until(pilot, lambda: isinstance(app.screen, EditAreaDialog))
+            areas = app.screen.query_one(OptionList)
+            areas.highlighted = next(i for i in range(areas.option_count) if areas.get_option_at_index(i).id == "Toledo")
+            await pilot.press("enter")
+            app.screen.query_one("#edit-text", Input).value = text
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
+            if not ok:
+                assert "is not a force" in message(app) or "not understood" in message(app)
+                assert d.steps[-1].source != "edit"
+        toledo = d.state.areas["Toledo"]
+        assert toledo.besieger == "christian" and toledo.count("muslim") == 3 and toledo.count("christian") == 1
+        assert d.steps[-1].source == "edit" and d.pending == pending  # the question still waits
+    events = Store(str(db)).events(sid)
+    assert events[-1].prompt is not None and events[-1].prompt["kind"] == "edit"
+    assert cli_main(["--db", str(db), "replay", str(sid)]) == 0
+    resumed = Driver.resume(GAME, 9, {"dice": "mixed"}, Store(str(db)).log(sid).steps)
+    assert resumed.state.areas["Toledo"].besieger == "christian"

@@ -188,6 +188,12 @@ class Reconquista:
     def snapshot(self, state: GameState) -> dict[str, Any]:
         return state.snapshot()
 
+    def apply_edit(self, state: GameState, change: dict[str, Any]) -> None:
+        """A manual correction of one area (edits.py); ValueError if it does not fit."""
+        from companion.reconquista.edits import apply_edit
+
+        apply_edit(state, change)
+
     def where(self, state: GameState) -> tuple[int | None, str | None]:
         return state.turn, state.phase
 

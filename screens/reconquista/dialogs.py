@@ -152,3 +152,47 @@ class MessageDialog(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
+    """Pick an area and write what the table really shows there (a manual correction)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="EditAreaDialog")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, areas: dict[str, str]) -> None:
+        super().__init__()
+        self.areas = areas  # area -> its current text
+        self.picked: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Correct the board by hand", classes="dialog-title")
+            yield Static("Pick the area, then write everything it holds on your table.")
+            yield OptionList(*(Option(Text.assemble((a, "bold"), f"  {t}"), id=a) for a, t in self.areas.items()), id="edit-areas")
+            yield Input(id="edit-text")
+            yield Static(
+                "e.g. city muslim; fortress; M 1A1G; C 2A; siege by C  (sides: C M R F RA; 'no city', 'no siege')",
+                id="edit-message",
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#edit-text", Input).display = False
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.picked = event.option.id
+        box = self.query_one("#edit-text", Input)
+        box.value = self.areas.get(self.picked or "", "")
+        box.display = True
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.picked is not None:
+            self.dismiss((self.picked, event.value))
+
+    def show_error(self, text: str) -> None:
+        self.query_one("#edit-message", Static).update(Text(text, style="bold red"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -28,7 +28,13 @@ from companion.reconquista.board import Board, load_board
 from companion.reconquista.game import GAME, LAST_TURN
 from companion.reconquista.units import SpecError, parse_spec
 from screens.reconquista.board_view import LEGEND, BoardView
-from screens.reconquista.dialogs import DICE_MODES, ConfirmDialog, CorrectionDialog, MessageDialog
+from screens.reconquista.dialogs import (
+    DICE_MODES,
+    ConfirmDialog,
+    CorrectionDialog,
+    EditAreaDialog,
+    MessageDialog,
+)
 from screens.reconquista.prompt_panel import PromptPanel
 
 PHASE_TITLES = {
@@ -64,6 +70,7 @@ class ReconquistaScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("c", "correct", "Correct a die"),
         Binding("w", "why_not", "Why not?"),
+        Binding("e", "edit", "Fix board"),
         Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
@@ -194,7 +201,9 @@ class ReconquistaScreen(Screen[None]):
     def _log(self, step: Step, turn: int | None, phase: str | None) -> None:
         where = f"T{turn} " if turn is not None else ""
         answer = step.answer
-        if isinstance(step.prompt, Tell):
+        if step.source == "edit":
+            line = Text.assemble((where, "dim"), ("✎ ", "yellow"), step.prompt.describe())
+        elif isinstance(step.prompt, Tell):
             line = Text.assemble((where, "dim"), ("✓ ", "green"), step.prompt.text)
         elif isinstance(step.prompt, Roll):
             who = "app" if step.source == "app" else "table"
@@ -391,6 +400,35 @@ class ReconquistaScreen(Screen[None]):
         if not body.plain:
             body.append("Every purchase where the Christians stand is offered.")
         self.app.push_screen(MessageDialog("Not offered, and why", body))
+
+    def action_edit(self) -> None:
+        """A manual correction: set an area to what the table shows; logged as its own step."""
+        from companion.prompts import edit_prompt
+        from companion.reconquista.edits import area_text, parse_area_text
+
+        driver = self.driver
+        if driver is None:
+            return
+        areas = {a: area_text(driver.state.areas[a]) for a in self.board.all_areas()}
+
+        def apply(result: tuple[str, str] | None) -> None:
+            if result is None or driver is None:
+                return
+            area, text = result
+            try:
+                change = parse_area_text(text)
+                change["area"] = area
+                step = driver.edit(edit_prompt(f"Correction by hand: {area} is now {text.strip()}", change))
+            except ValueError as exc:  # BadAnswer is a ValueError too
+                self._show(str(exc), error=True)
+                return
+            except CompanionError as exc:
+                self._show(str(exc), error=True)
+                return
+            self._log(step, driver.state.turn, driver.state.phase)
+            self._show(f"{area} corrected.")
+
+        self.app.push_screen(EditAreaDialog(areas), apply)
 
     def action_dice_mode(self) -> None:
         modes = list(DICE_MODES)

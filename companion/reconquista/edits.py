@@ -1,0 +1,106 @@
+"""Manual corrections of the Reconquista table: one area set to what the board shows.
+
+A correction is written as a short line a player can type, e.g.
+``city muslim; fortress; M 1A1G; C 2A; siege by C`` — the area's whole content:
+``city christian|muslim`` or ``no city``; ``fortress`` or ``no fortress``; a side
+tag (C Christian, M Muslim, R Rebels, F French, RA Rebel armies) followed by a
+SPEC of its units; ``siege by TAG`` or ``no siege``. A side not named has no
+units there. The driver logs it as an Edit step and replays it in its place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.reconquista.state import SIDE_KINDS, SIDE_NAMES, SIDES, AreaState, GameState
+from companion.reconquista.units import Kind, SpecError, parse_spec
+
+TAGS = {"C": "christian", "M": "muslim", "R": "rebel", "F": "french", "RA": "rebel_army"}
+TAG_OF = {side: tag for tag, side in TAGS.items()}
+
+
+def area_text(area: AreaState) -> str:
+    """The line that describes ``area`` as it stands (what the edit box starts from)."""
+    parts = [f"city {area.city}" if area.city else "no city", "fortress" if area.fortress else "no fortress"]
+    for side in area.sides():
+        units = "".join(f"{n}{k.value}" for k, n in sorted(area.units[side].items(), key=lambda kv: list(Kind).index(kv[0])))
+        parts.append(f"{TAG_OF[side]} {units}")
+    parts.append(f"siege by {TAG_OF[area.besieger]}" if area.besieger else "no siege")
+    return "; ".join(parts)
+
+
+def parse_area_text(text: str) -> dict[str, Any]:
+    """The change a line asks for (see the module docstring); ValueError with one sentence."""
+    change: dict[str, Any] = {"city": None, "fortress": False, "units": {}, "besieger": None}
+    for raw in text.split(";"):
+        part = " ".join(raw.split())
+        if not part:
+            continue
+        low = part.casefold()
+        if low == "no city":
+            change["city"] = None
+        elif low in ("city christian", "city muslim"):
+            change["city"] = low.split()[1]
+        elif low in ("fortress", "no fortress"):
+            change["fortress"] = low == "fortress"
+        elif low == "no siege":
+            change["besieger"] = None
+        elif low.startswith("siege by "):
+            tag = part.split()[-1].upper()
+            if tag not in TAGS:
+                raise ValueError(f"'{part}': the besieger is one of {', '.join(TAGS)}.")
+            change["besieger"] = TAGS[tag]
+        else:
+            tag, _, spec = part.partition(" ")
+            side = TAGS.get(tag.upper())
+            if side is None or not spec:
+                raise ValueError(
+                    f"'{part}' is not understood: write city, fortress, siege, or a side (C, M, R, F, RA) and its units."
+                )
+            try:
+                units = parse_spec(spec)
+            except SpecError as exc:
+                raise ValueError(str(exc)) from None
+            counts: dict[str, int] = {}
+            for k in units:
+                counts[k.value] = counts.get(k.value, 0) + 1
+            change["units"][side] = counts
+    return change
+
+
+def apply_edit(state: GameState, change: dict[str, Any]) -> None:
+    """Set one area to ``change`` (area, city, fortress, units, besieger), all checked first:
+    a change that does not fit the rules of the table is refused whole (ValueError)."""
+    name = change.get("area")
+    if name not in state.areas:
+        raise ValueError(f"'{name}' is not an area of the map.")
+    city = change.get("city")
+    if city not in (None, "christian", "muslim"):
+        raise ValueError(f"A city is Christian or Muslim, not {city!r}.")
+    units: dict[str, dict[Kind, int]] = {}
+    for side, counts in dict(change.get("units") or {}).items():
+        if side not in SIDES:
+            raise ValueError(f"'{side}' is not a side.")
+        for letter, n in dict(counts).items():
+            try:
+                kind = Kind(letter)
+            except ValueError:
+                raise ValueError(f"'{letter}' is not a kind of unit.") from None
+            if kind not in SIDE_KINDS[side]:
+                raise ValueError(f"The {SIDE_NAMES[side]} side cannot field a {kind.title}.")
+            if not isinstance(n, int) or n < 0:
+                raise ValueError(f"{n!r} is not a number of units.")
+            if n:
+                units.setdefault(side, {})[kind] = n
+    besieger = change.get("besieger")
+    if besieger is not None:
+        if besieger not in units:
+            raise ValueError(f"A {SIDE_NAMES.get(besieger, besieger)} siege needs {SIDE_NAMES.get(besieger, besieger)} units in {name}.")
+        if city is None and not change.get("fortress"):
+            raise ValueError(f"A siege needs a city or a fortress in {name}.")
+    area = state.areas[name]
+    # Changed in place: a procedure in the middle of a phase may hold this very object.
+    area.city = city
+    area.fortress = bool(change.get("fortress"))
+    area.units = units
+    area.besieger = besieger
