@@ -65,7 +65,7 @@ GAMES: tuple[GameEntry, ...] = (
         "simancas",
         "Battle of Simancas",
         "2-player card game: force totals, hands and match.",
-        None,
+        "companion.simancas.game",
     ),
     GameEntry(
         "castells",

@@ -26,7 +26,7 @@ class CompanionApp(App[None]):
     """Tabletop Companion."""
 
     TITLE = "Tabletop Companion"
-    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss"]
+    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss", "simancas/simancas.tcss"]
     BINDINGS = [Binding("q", "quit", "Quit")]
 
     def __init__(
@@ -96,6 +96,9 @@ class CompanionApp(App[None]):
     def action_reconquista(self) -> None:
         self.start_game("reconquista")
 
+    def action_simancas(self) -> None:
+        self.start_game("simancas")
+
     def action_history(self) -> None:
         from screens.history import HistoryScreen
 
@@ -140,6 +143,10 @@ class CompanionApp(App[None]):
             from screens.reconquista.game_screen import ReconquistaScreen
 
             self.push_screen(ReconquistaScreen(session_id))
+        elif info.game == "simancas":
+            from screens.simancas.game_screen import SimancasScreen
+
+            self.push_screen(SimancasScreen(session_id))
 
     def resume_session(self, session_id: int) -> None:
         """Resume an unfinished session; a finished one is only read, so say so."""
@@ -157,6 +164,9 @@ class CompanionApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
+        yield SystemCommand(
+            "New Simancas match", "The 2-player card game: force totals, hands, the match", self.action_simancas
+        )
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)
         yield from screen_commands(screen)

@@ -17,6 +17,20 @@ def game_title(game_id: str) -> str:
     return next((g.title for g in GAMES if g.id == game_id), game_id)
 
 
+#: Longer questions are cut in the log table, so that the answer column stays on screen.
+ASKED_WIDTH = 48
+
+
+def asked(prompt: Any) -> str:
+    """The question of a step as the log lists it: a long list of choices is left out (a
+    Simancas turn offers over a hundred; the answer says which was taken), and the text is
+    cut at ASKED_WIDTH."""
+    text = prompt.describe()
+    if prompt.kind == "choose" and len(prompt.options) > 6:
+        text = prompt.why or "Choose"
+    return text if len(text) <= ASKED_WIDTH else text[: ASKED_WIDTH - 1] + "…"
+
+
 def local_time(dt: Any) -> str:
     return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
 
@@ -157,7 +171,7 @@ class SessionLogScreen(Screen[None]):
                 str(i),
                 "" if ev.turn is None else str(ev.turn),
                 ev.phase or "",
-                step.prompt.describe(),
+                asked(step.prompt),
                 str(shown),
                 step.source,
                 ev.at.astimezone().strftime("%H:%M:%S"),

@@ -1,0 +1,199 @@
+"""Typing an action on the Simancas screen: a few letters, matched against the legal actions.
+
+The options of the pending Choose ("Moors place Jund Cavalry", "Christians discard
+Terrain to destroy Jund Cavalry", "End the hand", or a card name for Rout) are the only
+things that can be taken, so the matching can be generous: every word typed must be
+found in the option, ignoring case and accents, as a whole word, the start of a word,
+the initials of the option's words ("jc" is Jund Cavalry) or anywhere in it. Better
+hits come first; on a tie the side whose turn it is, then the shorter option, then the
+engine's order.
+
+A tactic is a discard the player cannot take back at the table, so it is offered only
+when a word typed asks for it (the start of "discard", "destroy" or the type discarded)
+and not merely because the card's name was typed: "jund" never destroys Jund Cavalry.
+
+When nothing matches, ``explain`` says why in one sentence, asking the engine (the
+placement and tactic rules) for the reason where it can: the words typed mean a card
+that is already on the table, or that side may not place, or no card at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.simancas.cards import TYPE_NAMES, Card, Deck, UnknownCard, fold
+from companion.simancas.game import END
+from companion.simancas.table import SIDE_NAMES, TACTICS, Side, Table
+
+_WORD = re.compile(r"[a-z0-9]+")
+_TACTIC = re.compile(r"^(Moors|Christians) discard (\w+) to destroy (.+)$")
+_SIDE_OF = {"Moors": "moors", "Christians": "christians"}
+#: Words that say what to do rather than which card: left out when a card is looked for.
+_VERBS = frozenset({"place", "places", "discard", "discards", "destroy", "destroys", "to", "the", "a"})
+_TYPE_WORDS = {fold(name): letter for letter, name in TYPE_NAMES.items()}
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as they are matched: no accents, any case, letters and digits."""
+    return _WORD.findall(fold(text))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One option, prepared for matching."""
+
+    text: str
+    index: int
+    words: tuple[str, ...]
+    initials: str
+    folded: str
+    side: Side | None
+    intent: tuple[str, ...] = ()  # a tactic's "discard <type> to destroy": one must be asked for
+    target: str = ""  # a tactic's target card, folded
+
+    @classmethod
+    def of(cls, text: str, index: int) -> Entry:
+        ws = tuple(words(text))
+        first = text.split(" ", 1)[0]
+        side: Side | None = _SIDE_OF.get(first)  # type: ignore[assignment]
+        tactic = _TACTIC.match(text)
+        intent: tuple[str, ...] = ()
+        target = ""
+        if tactic:
+            intent = ("discard", "destroy", fold(tactic[2]))
+            target = fold(tactic[3])
+        return cls(text, index, ws, "".join(w[0] for w in ws), " ".join(ws), side, intent, target)
+
+    def score(self, query: Sequence[str]) -> int:
+        """How well every word of ``query`` is found here; 0 if one is not."""
+        total = 0
+        for q in query:
+            s = _word_score(q, self)
+            if not s:
+                return 0
+            total += s
+        if self.intent and not any(_asks_for_tactic(q, self) for q in query):
+            return 0
+        return total
+
+
+def _word_score(q: str, entry: Entry) -> int:
+    if q in entry.words:
+        return 3
+    if any(w.startswith(q) for w in entry.words):
+        return 2
+    if len(q) >= 2 and q in entry.initials:
+        return 2
+    if q in entry.folded:
+        return 1
+    return 0
+
+
+def _asks_for_tactic(q: str, entry: Entry) -> bool:
+    """``q`` starts a word of the tactic's own part and is not just part of the target's name.
+
+    One letter is not enough ("c" is more likely the Christians than Cavalry).
+    """
+    return len(q) >= 2 and q not in entry.target and any(w.startswith(q) for w in entry.intent)
+
+
+class Matcher:
+    """The options of one prompt, ready to be filtered as the player types."""
+
+    def __init__(self, options: Sequence[str]) -> None:
+        self.entries = [Entry.of(o, i) for i, o in enumerate(options)]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def match(self, text: str, prefer: Side | None = None) -> list[str]:
+        """The options ``text`` matches, best first; for no text every option, the side to play's first."""
+        query = words(text)
+        if not query:
+            rank = {prefer: 0, None: 2}
+            return [e.text for e in sorted(self.entries, key=lambda e: (rank.get(e.side, 1), e.index))]
+        scored = [(e.score(query), e) for e in self.entries]
+        hits = [(s, e) for s, e in scored if s]
+        # Best score; then the side whose turn it is; then the option the words cover best
+        # ("light cav" is Light Cavalry before Basque Light Cavalry); then the engine's order.
+        hits.sort(
+            key=lambda se: (-se[0], se[1].side is not None and se[1].side != prefer, len(se[1].words), se[1].index)
+        )
+        return [e.text for _, e in hits]
+
+
+# -- why nothing matched ------------------------------------------------------------------
+
+
+def _side_named(query: Sequence[str]) -> Side | None:
+    """The side a word names ("moors", "chr"); two letters at least, as "c" is also Cavalry."""
+    for q in query:
+        if len(q) >= 2 and "moors".startswith(q):
+            return "moors"
+        if len(q) >= 2 and "christians".startswith(q):
+            return "christians"
+    return None
+
+
+def _card_named(text: str, query: Sequence[str], deck: Deck) -> Card | None:
+    """The card the text names: a whole name in it, else the first card every other word fits."""
+    folded = " ".join(words(text))
+    for card in sorted(deck.cards, key=lambda c: -len(c.name)):
+        if " ".join(words(card.name)) in folded:
+            return card
+    rest = [q for q in query if q not in _VERBS and _side_named([q]) is None and q not in _TYPE_WORDS]
+    # Then without the one- and two-letter words: "t jund" is most likely Terrain and Jund.
+    for some in (rest, [q for q in rest if len(q) >= 3]):
+        if not some:
+            continue
+        for card in deck.cards:
+            name = words(card.name)
+            if all(any(w.startswith(q) for w in name) for q in some):
+                return card
+    return None
+
+
+def _type_named(query: Sequence[str], card: Card | None) -> str | None:
+    """The type letter a word names ("terr" is Terrain), leaving out the words of the card's name."""
+    own = words(card.name) if card else []
+    for q in query:
+        if len(q) < 3 or any(w.startswith(q) for w in own):
+            continue
+        for name, letter in _TYPE_WORDS.items():
+            if name.startswith(q):
+                return letter
+    return None
+
+
+def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> str:
+    """One sentence: why ``text`` matches none of ``options``, from the rules where it can."""
+    shown = text.strip()
+    query = words(text)
+    if END not in options:  # a question about one card (Rout's target): the options are names
+        return f"'{shown}' is none of the choices: {', '.join(options)}."
+    if not query:
+        return "Type a few letters of a card to place it, 'destroy' and a card for a tactic, or 'end'."
+    deck = table.deck
+    card = _card_named(text, query, deck)
+    side = _side_named(query) or prefer
+    tactic = any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
+    if card is None:
+        rest = " ".join(q for q in query if q not in _VERBS and _side_named([q]) is None)
+        try:
+            card = deck.find(rest or shown)
+        except UnknownCard as exc:
+            return str(exc)
+    if tactic:
+        by = _type_named(query, card) or next((b for b, t in TACTICS.items() if card.counts_as(t)), None)
+        if by is None:
+            return f"No tactic destroys a {card.type_text} card, so {card.name} cannot be destroyed."
+        problem = table.tactic_problem(by, card.name)
+        if problem:
+            return problem
+        return f"Did you mean '{SIDE_NAMES[side]} discard {TYPE_NAMES[by]} to destroy {card.name}'?"
+    problem = table.placement_problem(side, card)
+    if problem:
+        return problem
+    return f"Did you mean '{SIDE_NAMES[side]} place {card.name}'?"

@@ -1,0 +1,463 @@
+"""The Battle of Simancas screen: the cards on the table, the totals, the match to 5 hands.
+
+The players play with their own cards; the app keeps the table. Each side's placed
+cards are a table of name, type, base force, every modifier with the card it comes
+from, and the score (a destroyed card struck through, scoring 0), with both totals,
+who is ahead, and the hands won. Below, one input: a few letters are matched against
+the legal actions the match procedure offers (screens/simancas/completion.py), Enter
+takes the highlighted one; reminders for the players (draw a card, discard one) are a
+line confirmed with Enter. Every answer goes through the driver with the store's
+recorder, so it is committed before the screen changes and the match resumes as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.driver import Driver
+from companion.errors import CompanionError
+from companion.prompts import BadAnswer, Choose, Tell
+from companion.simancas.cards import TYPE_NAMES
+from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match
+from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
+from screens.simancas.completion import Matcher, explain
+
+#: Short type names, so a side's table fits in half of a 100-column terminal.
+SHORT_TYPES: dict[str, str] = {
+    "L": "Leader",
+    "K": "Skirm",
+    "C": "Cav",
+    "I": "Inf",
+    "T": "Terrain",
+    "S": "Strategy",
+    "W": "Weapon",
+}
+
+#: The rulebook's STRATEGY PHASE and BATTLE PHASE effects of each card type, nearly word for word
+#: (two shortened by a word or two so that the panel fits a 100x30 terminal).
+REFERENCE: tuple[tuple[str, str, str], ...] = (
+    ("Leader", "Draw 3 cards and discard any 2.", "Draw 2 cards."),
+    (
+        "Strategy",
+        "Look at the next 5 cards in the deck, keep one.",
+        "Draw 1 card and look at your opponent's hand.",
+    ),
+    ("Terrain", "Draw 2 cards.", "Destroy a placed Cavalry."),
+    ("Cavalry", "Draw a card and look at your opponent's hand.", "Destroy a placed Skirmisher."),
+    ("Skirmisher", "Opponent discards a random card from his hand.", "Destroy a placed Infantry."),
+    ("Infantry", "No strategic effect.", "Destroy a placed Terrain."),
+    (
+        "Weapon",
+        "Search the discard pile for a Cavalry, Skirmisher or Infantry card and put it in your hand.",
+        "Destroy another placed Weapon.",
+    ),
+)
+REFERENCE_NOTES = (
+    "Troops are Skirmishers, Cavalry and Infantry. M cards are Moorish-only, X Christian-only, B either "
+    "side's; an opponent's card in your hand can only be discarded for its tactic."
+)
+
+
+def done_text(done: list[str]) -> str:
+    """'Done: Moors draw 1 card (Campaign); Moors place Jund Cavalry.'"""
+    return "Done: " + "; ".join(t.rstrip(".") for t in done) + "."
+
+
+def is_menu(prompt: Any) -> bool:
+    """The match's main question (what happens on the table), not Rout's question of a target."""
+    return isinstance(prompt, Choose) and END in prompt.options
+
+
+def type_text(types: tuple[str, ...]) -> str:
+    return "/".join(SHORT_TYPES[t] for t in types)
+
+
+def how_destroyed(table: Table, name: str) -> str:
+    """'destroyed by the Moors' Terrain tactic', 'discarded by Rout'."""
+    d = next(d for d in table.destroyed if d.card == name)
+    if d.means in TYPE_NAMES and d.by is not None:
+        return f"destroyed by the {SIDE_NAMES[d.by]}' {TYPE_NAMES[d.means]} tactic"
+    return f"discarded by {d.means}" if d.means else "destroyed"
+
+
+def side_table(table: Table, side: Side) -> RenderableType:
+    """One side's placed cards: name, type, base and score, each modifier on a line under the name.
+
+    The modifiers go under the name rather than in a column of their own: half of a
+    100-column terminal leaves a column too narrow for "+1 Cavalry Detachments".
+    """
+    scores = [table.score(n) for n in table.placed[side]]
+    if not scores:
+        return Text("No cards placed.", style="dim italic")
+    out = RichTable(box=None, expand=True, pad_edge=False, padding=(0, 1), header_style="bold underline")
+    out.add_column("Card, modifiers", ratio=1)
+    out.add_column("Type", no_wrap=True)
+    out.add_column("Base", justify="right", no_wrap=True)
+    out.add_column("Score", justify="right", no_wrap=True)
+    for s in scores:
+        card = table.deck.card(s.name)
+        if s.destroyed:
+            gone = "strike dim"
+            out.add_row(
+                Text.assemble((s.name, gone), (f"\n  {how_destroyed(table, s.name)}", "italic red")),
+                Text(type_text(card.types), style=gone),
+                Text(str(s.base), style=gone),
+                Text("0", style="bold red"),
+            )
+            continue
+        name = Text()
+        name.append(s.name, style="bold")
+        for b in s.modifiers:
+            name.append(f"\n  {b.amount:+d} ", style="green" if b.amount > 0 else "red")
+            name.append(b.source)
+        if s.floored:
+            name.append("\n  below 0 counts as 0", style="dim")
+        out.add_row(name, Text(type_text(card.types), style="dim"), str(s.base), Text(str(s.score), style="bold"))
+    return out
+
+
+def reference_table() -> RenderableType:
+    table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
+    table.add_column("Type", style="bold", no_wrap=True)
+    table.add_column("Strategic effect (Strategy Phase)", ratio=3)
+    table.add_column("Tactical effect (Battle Phase)", ratio=2)
+    for row in REFERENCE:
+        table.add_row(*row)
+    return Group(table, Text(REFERENCE_NOTES, style="dim"))
+
+
+class CardInput(Input):
+    """The one input of the screen: ↑ ↓ move through the suggestions below it."""
+
+    BINDINGS = [
+        Binding("up", "screen.cursor(-1)", show=False),
+        Binding("down", "screen.cursor(1)", show=False),
+        Binding("pageup", "screen.cursor(-5)", show=False),
+        Binding("pagedown", "screen.cursor(5)", show=False),
+    ]
+
+
+class Suggestions(OptionList, can_focus=False):
+    """The legal actions the typed text matches; the focus stays in the input."""
+
+
+class SimancasScreen(Screen[None]):
+    """One Battle of Simancas match at the table."""
+
+    AUTO_FOCUS = "#sm-input"
+
+    BINDINGS = [
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("f1,ctrl+r", "reference", "Card types", priority=True),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.driver: Driver | None = None
+        self._matcher: Matcher | None = None
+        self._matcher_for: Any = None
+        self._hand_over: tuple[int, Table] | None = None  # (steps, the table of the hand just ended)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="sm-status")
+        with Horizontal(id="sm-tables"):
+            for side in SIDES:
+                with VerticalScroll(id=f"sm-{side}", classes="sm-side"):
+                    yield Static(id=f"sm-{side}-cards")
+        with VerticalScroll(id="sm-reference"):
+            yield Static(reference_table(), id="sm-reference-text")
+        yield Static(id="sm-totals")
+        yield Static(id="sm-ask")
+        yield CardInput(id="sm-input")
+        yield Suggestions(id="sm-suggestions")
+        yield Static(id="sm-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app: Any = self.app
+        for side in SIDES:
+            self.query_one(f"#sm-{side}").border_title = SIDE_NAMES[side]
+        self.query_one("#sm-reference").border_title = "Card types"
+        try:
+            store = app.store()
+            info = store.session(self.session_id)
+            log = store.log(self.session_id)
+            self.driver = Driver.resume(GAME, info.seed, info.config, log.steps, store.recorder(self.session_id))
+        except CompanionError as exc:
+            app.notify(str(exc), severity="error")
+            app.pop_screen()
+            return
+        self.sub_title = f"Battle of Simancas · session {self.session_id}"
+        self._show()
+
+    # -- what the screen reads from the match ---------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        assert self.driver is not None
+        state: Match = self.driver.state
+        return state
+
+    def hand_just_ended(self) -> bool:
+        """The hand's result waits to be confirmed: the engine has already cleared the table."""
+        d = self.driver
+        return (
+            d is not None
+            and isinstance(d.pending, Tell)
+            and bool(d.steps)
+            and d.steps[-1].answer == END
+            and self.match.winner is None
+        )
+
+    def shown_table(self) -> Table:
+        """The table on screen: the hand being played, or the one just ended while its result is read."""
+        d = self.driver
+        assert d is not None
+        if not self.hand_just_ended():
+            return self.match.table
+        if self._hand_over is None or self._hand_over[0] != len(d.steps):
+            # The engine keeps only the new hand's empty table: replay to just before "End the hand".
+            before = Driver.resume(d.game, d.seed, d.config, d.steps[:-1])
+            self._hand_over = (len(d.steps), before.state.table)
+        return self._hand_over[1]
+
+    def next_side(self) -> Side:
+        """Whose turn it is, going by the last action of this hand: the Moors open every hand."""
+        assert self.driver is not None
+        for step in reversed(self.driver.steps):
+            if not is_menu(step.prompt):
+                continue
+            if step.answer == END:
+                break
+            return "christians" if str(step.answer).startswith("Moors") else "moors"
+        return "moors"
+
+    def suggestions(self) -> list[str]:
+        """The legal actions the text typed matches, best first (what Enter would take first)."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose):
+            return []
+        if self._matcher_for is not d.pending:
+            self._matcher, self._matcher_for = Matcher(d.pending.options), d.pending
+        assert self._matcher is not None
+        return self._matcher.match(self.query_one("#sm-input", Input).value, self.next_side())
+
+    # -- showing --------------------------------------------------------------------------
+
+    def _show(self, message: str = "", error: bool = False) -> None:
+        d = self.driver
+        if d is None:
+            return
+        table = self.shown_table()
+        totals = table.totals()
+        over = self.hand_just_ended() or d.finished
+        for side in SIDES:
+            panel = self.query_one(f"#sm-{side}", VerticalScroll)
+            panel.border_subtitle = f"total {totals[side]}"
+            other_total = totals["christians" if side == "moors" else "moors"]
+            panel.set_class(totals[side] > other_total, "ahead")
+            self.query_one(f"#sm-{side}-cards", Static).update(side_table(table, side))
+        self.query_one("#sm-status", Static).update(self._status_text())
+        self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
+        self.query_one("#sm-ask", Static).update(self._ask_text())
+        field = self.query_one("#sm-input", Input)
+        field.disabled = d.finished
+        field.display = not d.finished
+        if isinstance(d.pending, Tell):
+            field.placeholder = "Enter when done"
+        elif is_menu(d.pending):
+            field.placeholder = "a few letters of a card, e.g. jund; destroy + a card; end"
+        elif d.pending is not None:
+            field.placeholder = "a few letters of the card"
+        else:
+            field.placeholder = ""
+        self._fill_suggestions()
+        style = "bold red" if error else "green"
+        self.query_one("#sm-message", Static).update(Text(message, style=style))
+        if not d.finished:
+            field.focus()
+
+    def _status_text(self) -> Text:
+        match = self.match
+        m, c = match.wins["moors"], match.wins["christians"]
+        if self.driver is not None and self.driver.finished:
+            hand = Text(f"Match over after {len(match.results)} hands", style="bold")
+        elif self.hand_just_ended():
+            hand = Text(f"Hand {match.results[-1].number} is over", style="bold")
+        else:
+            hand = Text(f"Hand {match.hand}", style="bold")
+        first = "" if match.winner else f"  ·  the first to win {HANDS_TO_WIN} hands wins the match"
+        return Text.assemble(hand, "  ·  hands won: ", (f"Moors {m}, Christians {c}", "bold"), (first, "dim"))
+
+    def _totals_text(self, totals: dict[Side, int], over: bool) -> Text:
+        m, c = totals["moors"], totals["christians"]
+        lead = "christians" if c > m else "moors"
+        gap = abs(m - c)
+        if over:
+            said = f"the {SIDE_NAMES[lead]} win the hand" if gap else "a tie: nobody wins the hand"
+        elif not gap:
+            said = "level"
+        else:
+            said = f"the {SIDE_NAMES[lead]} are ahead by {gap}"
+        return Text.assemble(
+            ("Moors ", "bold"),
+            (str(m), "bold reverse"),
+            "   ",
+            ("Christians ", "bold"),
+            (str(c), "bold reverse"),
+            "   ",
+            (said, "bold" if over else ""),
+        )
+
+    def _ask_text(self) -> Text:
+        d = self.driver
+        assert d is not None
+        p = d.pending
+        if p is None:
+            return Text.assemble(
+                (GAME.summary(self.match), "bold yellow"),
+                ("  ctrl+z takes back the last hand; escape goes back.", "dim"),
+            )
+        if isinstance(p, Tell):
+            return Text.assemble(
+                ("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter when done, or type the next card.", "dim")
+            )
+        if is_menu(p):
+            return Text.assemble(
+                (f"Hand {self.match.hand}: ", "bold"),
+                "type a card to place it, destroy + a card for a tactic, or end. ",
+                (f"{SIDE_NAMES[self.next_side()]} to play.", "dim"),
+            )
+        return Text(getattr(p, "why", ""), style="bold")
+
+    def _fill_suggestions(self) -> None:
+        d = self.driver
+        listing = self.query_one("#sm-suggestions", Suggestions)
+        listing.display = d is not None and isinstance(d.pending, Choose)
+        if not listing.display:
+            return
+        assert d is not None and isinstance(d.pending, Choose)
+        found = self.suggestions()
+        listing.clear_options()
+        listing.add_options(Option(text) for text in found)
+        typed = bool(self.query_one("#sm-input", Input).value.strip())
+        # With nothing typed the list is a menu to browse, and Enter must not take its first line.
+        listing.highlighted = 0 if found and typed else None
+        total = len(d.pending.options)
+        listing.border_title = f"{len(found)} of {total} actions match" if typed else f"{total} legal actions"
+
+    # -- answering ------------------------------------------------------------------------
+
+    @on(Input.Changed, "#sm-input")
+    def _typed(self, event: Input.Changed) -> None:
+        self._fill_suggestions()
+        if event.value:  # typing again clears the last message; the screen emptying the field does not
+            self.query_one("#sm-message", Static).update("")
+
+    @on(Input.Submitted, "#sm-input")
+    def _entered(self, event: Input.Submitted) -> None:
+        self.enter(event.value)
+
+    @on(OptionList.OptionSelected, "#sm-suggestions")
+    def _clicked(self, event: OptionList.OptionSelected) -> None:
+        self._take(str(event.option.prompt))
+
+    def enter(self, text: str) -> None:
+        """Enter in the input: confirm the reminder waiting, or take the highlighted action.
+
+        Text typed while a reminder waits means the players have moved on: every reminder
+        waiting is confirmed, then the text is taken as the next action.
+        """
+        d = self.driver
+        if d is None:
+            return
+        done: list[str] = []
+        while isinstance(d.pending, Tell) and (text.strip() or not done):
+            told = d.pending.text
+            try:
+                d.ack()
+            except CompanionError as exc:
+                self._show(str(exc), error=True)
+                return
+            done.append(told)
+        p = d.pending
+        if done and (not text.strip() or p is None):
+            self._show(done_text(done))
+            return
+        if p is None:
+            self._show("The match is over: ctrl+z takes back the last hand, escape goes back.", error=True)
+            return
+        assert isinstance(p, Choose)
+        if done:
+            found = self.suggestions()
+            picked = found[0] if found else None
+        else:
+            listing = self.query_one("#sm-suggestions", Suggestions)
+            index = listing.highlighted
+            picked = None if index is None else str(listing.get_option_at_index(index).prompt)
+        if picked is None:
+            said = explain(text, p.options, self.match.table, self.next_side())
+            self._show(f"{done_text(done)} {said}" if done else said, error=True)
+            return
+        self._take(picked, done)
+
+    def _take(self, option: str, done: list[str] | None = None) -> None:
+        """Answer the waiting question with ``option``, committed by the store before it is shown."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose):
+            return
+        try:
+            d.submit(option, "player")
+        except (BadAnswer, CompanionError) as exc:
+            self._show(str(exc), error=True)
+            return
+        self.query_one("#sm-input", Input).value = ""
+        self._show(done_text([*(done or []), option]))
+
+    def action_cursor(self, delta: int) -> None:
+        listing = self.query_one("#sm-suggestions", Suggestions)
+        if not listing.display or not listing.option_count:
+            return
+        now = listing.highlighted
+        start = -1 if now is None and delta > 0 else (listing.option_count if now is None else now)
+        listing.highlighted = max(0, min(listing.option_count - 1, start + delta))
+
+    def action_undo(self) -> None:
+        """Take back the last action on the table, with the reminders and questions that followed it."""
+        d = self.driver
+        if d is None:
+            return
+        cut = next((i for i in range(len(d.steps) - 1, -1, -1) if is_menu(d.steps[i].prompt)), None)
+        if cut is None:
+            self._show("There is nothing to take back.", error=True)
+            return
+        taken = str(d.steps[cut].answer)
+        try:
+            while len(d.steps) > cut:
+                d.undo()
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._show(f"Took back: {taken}.")
+
+    def action_reference(self) -> None:
+        reference = self.query_one("#sm-reference")
+        reference.display = not reference.display
+        self.query_one("#sm-tables").display = not reference.display
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

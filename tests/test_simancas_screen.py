@@ -1,0 +1,524 @@
+"""The Battle of Simancas screen driven as the players would (Pilot), its typing completion,
+and its snapshots (SVGs in snapshots/test_simancas_screen/)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, OptionList, Static
+
+from companion.driver import Driver
+from companion.prompts import Choose, Tell
+from companion.simancas.game import END, GAME, new_match
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.history import HistoryScreen, SessionLogScreen
+from screens.simancas.completion import Matcher, explain
+from screens.simancas.game_screen import SimancasScreen
+
+SIZE = (100, 30)
+
+
+async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def store_ready(pilot: Pilot[Any]) -> Any:
+    return wait_until(pilot, lambda: pilot.app.store_ready or pilot.app.store_error is not None)
+
+
+def recorded_match(path: Path, clock: Any, actions: Sequence[str], ack_last: bool = True) -> int:
+    """A Simancas session in the database at ``path``: ``actions`` answered in order, every
+    reminder on the way confirmed (the ones after the last action too, unless ``ack_last`` is off)."""
+    store = Store(str(path), clock=clock)
+    sid = store.create_session("simancas", 3)
+    d = Driver(GAME, 3, recorder=store.recorder(sid))
+    for action in actions:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        d.submit(action, "player")
+    while ack_last and isinstance(d.pending, Tell):
+        d.ack()
+    store.close()
+    return sid
+
+
+def screen(app: CompanionApp) -> SimancasScreen:
+    s = app.screen
+    assert isinstance(s, SimancasScreen)
+    return s
+
+
+def driver_of(app: CompanionApp) -> Driver:
+    d = screen(app).driver
+    assert d is not None
+    return d
+
+
+async def open_match(pilot: Pilot[Any], session_id: int) -> None:
+    await store_ready(pilot)
+    pilot.app.open_session(session_id)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SimancasScreen))
+
+
+async def new_match_screen(pilot: Pilot[Any]) -> None:
+    await store_ready(pilot)
+    pilot.app.action_simancas()
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SimancasScreen))
+
+
+async def type_in(pilot: Pilot[Any], text: str, enter: bool = True) -> None:
+    """Type ``text`` key by key into the focused input, then Enter."""
+    keys = ["space" if c == " " else c for c in text]
+    await pilot.press(*keys, *(["enter"] if enter else []))
+    await pilot.pause()
+
+
+async def paste_in(pilot: Pilot[Any], text: str) -> None:
+    """Put ``text`` in the input at once (as a paste would), then Enter: the same path as
+    typing, without a pilot round trip a key, for the tests that enter a lot."""
+    field = pilot.app.screen.query_one("#sm-input", Input)
+    field.value = text
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def shown(app: CompanionApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def message(app: CompanionApp) -> str:
+    return shown(app, "#sm-message")
+
+
+def side_lines(app: CompanionApp, side: str) -> list[str]:
+    """The side's table as the players read it: one line of text a screen line."""
+    content = app.screen.query_one(f"#sm-{side}-cards", Static).content
+    out = io.StringIO()
+    Console(file=out, width=48, color_system=None).print(content)
+    return [line.rstrip() for line in out.getvalue().splitlines()]
+
+
+def card_line(app: CompanionApp, side: str, name: str) -> list[str]:
+    """The line of ``name`` on ``side``'s table, split into its columns (name, type, base, score)."""
+    line = next(line for line in side_lines(app, side) if line.startswith(name))
+    return [name, *line[len(name) :].split()]
+
+
+def side_total(app: CompanionApp, side: str) -> str:
+    return str(app.screen.query_one(f"#sm-{side}").border_subtitle)
+
+
+def one_sentence(text: str) -> bool:
+    return "\n" not in text and len(re.findall(r"[.?!](?:\s|$)", text)) == 1
+
+
+# -- Pilot tests --------------------------------------------------------------------
+
+
+async def test_a_new_match_from_the_home_screen_and_the_palette(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        assert "New Simancas match" in {c.title for c in app.get_system_commands(app.screen)}
+        games = app.screen.query_one("#games", OptionList)
+        games.highlighted = next(
+            i for i in range(games.option_count) if games.get_option_at_index(i).id == "simancas"
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        assert side_lines(app, "moors") == ["No cards placed."]
+        assert "Hand 1" in shown(app, "#sm-status")
+        assert app.focused is app.screen.query_one("#sm-input", Input)
+        assert {"Undo", "Card types", "Back"} <= {c.title for c in app.get_system_commands(app.screen)}
+    info = Store(str(tmp_path / "c.db")).session(1)
+    assert info.game == "simancas" and info.status == "active"
+
+
+async def test_cards_typed_are_placed_and_the_totals_follow_the_modifiers(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "cavalry det")
+        await type_in(pilot, "jund")
+        # "All Your other Cavalry get +1": Jund Cavalry 5 + 1, Cavalry Detachments itself 4.
+        assert card_line(app, "moors", "Jund Cavalry") == ["Jund Cavalry", "Cav", "5", "6"]
+        assert card_line(app, "moors", "Cavalry Detachments")[-1] == "4"
+        assert "+1 Cavalry Detachments" in [line.strip() for line in side_lines(app, "moors")]
+        assert side_total(app, "moors") == "total 10"
+        await type_in(pilot, "woods")  # the Christians' turn: "All Cavalry get -1", both sides'
+        assert card_line(app, "christians", "Woods")[-1] == "2"
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+        assert card_line(app, "moors", "Cavalry Detachments")[-1] == "3"
+        assert "-1 Woods" in [line.strip() for line in side_lines(app, "moors")]
+        totals = shown(app, "#sm-totals")
+        assert "Moors 8" in totals and "Christians 2" in totals
+        assert "the Moors are ahead by 6" in totals
+        assert screen(app).query_one("#sm-moors").has_class("ahead")
+        assert message(app) == "Done: Christians place Woods."
+    log = Store(str(db)).log(1)
+    assert [s.answer for s in log.steps] == [
+        "Moors place Cavalry Detachments",
+        "Moors place Jund Cavalry",
+        "Christians place Woods",
+    ]
+
+
+async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Cavalry Detachments", "Moors place Jund Cavalry"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        assert side_total(app, "moors") == "total 10"
+        await type_in(pilot, "destroy cavalry det", enter=False)
+        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        # The Moors played last, so the Christians' tactic is offered first.
+        assert str(listing.get_option_at_index(0).prompt) == (
+            "Christians discard Terrain to destroy Cavalry Detachments"
+        )
+        await pilot.press("enter")
+        await pilot.pause()
+        assert card_line(app, "moors", "Cavalry Detachments")[-1] == "0"
+        assert "destroyed by the Christians' Terrain tactic" in " ".join(side_lines(app, "moors"))
+        # Its bonus goes with it: Jund Cavalry is back to its base 5.
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+        assert side_total(app, "moors") == "total 5"
+        name_cell = next(iter(_table(app, "moors").columns[0].cells))
+        assert isinstance(name_cell, Text) and "strike" in str(name_cell.get_style_at_offset(Console(), 0))
+    assert Store(str(db)).log(sid).steps[-1].answer == "Christians discard Terrain to destroy Cavalry Detachments"
+
+
+def _table(app: CompanionApp, side: str) -> RichTable:
+    content = app.screen.query_one(f"#sm-{side}-cards", Static).content
+    assert isinstance(content, RichTable)
+    return content
+
+
+async def test_bad_or_unknown_text_is_one_sentence_and_changes_nothing(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        before = side_lines(app, "moors"), side_lines(app, "christians")
+        for typed, said in [
+            ("xyzzy", "There is no card called 'xyzzy' in the deck."),
+            ("jnud cavalry", "There is no card called 'jnud cavalry'; did you mean Jund Cavalry?"),
+            ("jund", "Jund Cavalry is already on the table (the Moors'): each card exists once."),
+            (
+                "christians great host",
+                (
+                    "Great Host is Moorish-only: the Christians may only discard it for its tactic, "
+                    "unless their Mercenaries is in play."
+                ),
+            ),
+            ("destroy knights", "Knights is not on the table, so it cannot be destroyed."),
+        ]:
+            await paste_in(pilot, typed)
+            assert message(app) == said
+            assert one_sentence(message(app))
+            app.screen.query_one("#sm-input", Input).value = ""
+            await pilot.pause()
+        assert (side_lines(app, "moors"), side_lines(app, "christians")) == before
+        assert len(driver_of(app).steps) == 1
+    assert len(Store(str(db)).log(sid).steps) == 1
+
+
+async def test_a_reminder_is_a_line_confirmed_with_enter(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "campaign")  # "Draw 1 card when placed"
+        assert "Moors draw 1 card (Campaign)" in shown(app, "#sm-ask")
+        assert not app.screen.query_one("#sm-suggestions").display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(driver_of(app).pending, Choose)
+        assert message(app) == "Done: Moors draw 1 card (Campaign)."
+        # Text typed while a reminder waits: the reminder is confirmed and the text taken.
+        await type_in(pilot, "plains")  # the Moors' Plains: "Draw 1 card when placed" again
+        await type_in(pilot, "knights")
+        assert message(app) == "Done: Moors draw 1 card (Plains); Christians place Knights."
+        assert card_line(app, "christians", "Knights")[-1] == "4"
+    log = Store(str(db)).log(1)
+    assert [s.source for s in log.steps] == ["player", "ack", "player", "ack", "player"]
+
+
+async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Moors place Arab Cavalry"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await type_in(pilot, "rout")
+        assert "which Moorish troop" in shown(app, "#sm-ask")
+        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        assert [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)] == [
+            "Jund Cavalry",
+            "Arab Cavalry",
+        ]
+        await type_in(pilot, "arab")
+        assert card_line(app, "moors", "Arab Cavalry")[-1] == "0"
+        assert "discarded by Rout" in " ".join(side_lines(app, "moors"))
+        assert "Moors discard Arab Cavalry from the table (Rout)" in shown(app, "#sm-ask")
+
+
+async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Christians place Knights"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await type_in(pilot, "end")
+        # The hand's table stays on screen until the players confirm the result.
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+        assert "Hand 1 is over" in shown(app, "#sm-status")
+        assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
+        assert "the Moors win the hand" in shown(app, "#sm-totals")
+        assert "The Moors win the hand." in shown(app, "#sm-ask")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert side_lines(app, "moors") == ["No cards placed."] == side_lines(app, "christians")
+        assert shown(app, "#sm-status").startswith("Hand 2")
+        # Hand 2: nothing placed, a tie: nobody wins, the score stays.
+        await type_in(pilot, "end")
+        assert "a tie: nobody wins the hand" in shown(app, "#sm-totals")
+        assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
+    info = Store(str(db)).session(sid)
+    assert info.summary.startswith("Hand 3; hands won Moors 1, Christians 0")
+
+
+async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        assert shown(app, "#sm-status").startswith("Hand 2")
+        await pilot.press("ctrl+z")  # the end of the hand (and its confirmed result)
+        await pilot.pause()
+        assert message(app) == "Took back: End the hand."
+        assert shown(app, "#sm-status").startswith("Hand 1")
+        assert "hands won: Moors 0, Christians 0" in shown(app, "#sm-status")
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+        await type_in(pilot, "campaign")
+        assert isinstance(driver_of(app).pending, Tell)
+        await pilot.press("ctrl+z")  # Campaign, with its reminder still waiting
+        await pilot.pause()
+        assert message(app) == "Took back: Moors place Campaign."
+        assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
+        await pilot.press("ctrl+z", "ctrl+z")
+        await pilot.pause()
+        assert message(app) == "There is nothing to take back."
+        assert side_lines(app, "moors") == ["No cards placed."]
+    assert Store(str(db)).log(sid).steps == []
+
+
+async def test_resume_shows_the_table_as_it_was(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        for typed in ["jund", "woods", "eclipse", "destroy woods", "charge"]:
+            await paste_in(pilot, typed)
+        before = [side_lines(app, side) for side in ("moors", "christians")]
+        totals = shown(app, "#sm-totals")
+        assert "Woods" in " ".join(before[1]) and "destroyed" in " ".join(before[1])
+        await pilot.press("escape")
+    again = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with again.run_test(size=SIZE) as pilot:
+        await open_match(pilot, 1)
+        assert [side_lines(again, side) for side in ("moors", "christians")] == before
+        assert shown(again, "#sm-totals") == totals
+        again.pop_screen()
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(again.screen, HistoryScreen))
+        row = again.screen.query_one("#sessions-table", DataTable).get_row_at(0)
+        assert str(row[1]) == "Battle of Simancas" and str(row[5]) == "5"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(again.screen, SessionLogScreen))
+        first = [str(c) for c in again.screen.query_one("#log-table", DataTable).get_row_at(0)]
+        # The question, not its 124 choices, so that the answer stays on screen.
+        assert first[3:6] == ["Hand 1: what happens on the table?", "Moors place Jund Cavalry", "player"]
+
+
+async def test_a_match_to_five_hands_through_the_screen(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        hands = ["jund", "c knights", "jund", "jund", "jund", "jund"]  # the Christians win hand 2
+        for card in hands:
+            await paste_in(pilot, card)
+            await paste_in(pilot, "end")
+            await pilot.press("enter")
+            await pilot.pause()
+        d = driver_of(app)
+        assert d.finished
+        assert "Match over after 6 hands" in shown(app, "#sm-status")
+        assert "hands won: Moors 5, Christians 1" in shown(app, "#sm-status")
+        assert "The Moors won the match, 5 hands to 1." in shown(app, "#sm-ask")
+        assert not app.screen.query_one("#sm-input", Input).display
+        await pilot.press("enter")  # nothing more is asked: nothing changes
+        assert len(d.steps) == 6 * 3
+    info = Store(str(db)).session(1)
+    assert info.status == "finished" and info.summary == "The Moors won the match, 5 hands to 1."
+
+
+async def test_the_reference_panel_toggles(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        reference = app.screen.query_one("#sm-reference")
+        assert not reference.display
+        await pilot.press("f1")
+        await pilot.pause()
+        assert reference.display and not app.screen.query_one("#sm-tables").display
+        out = io.StringIO()
+        shown_reference = app.screen.query_one("#sm-reference-text", Static).content
+        Console(file=out, width=96, color_system=None).print(shown_reference)
+        text = " ".join(out.getvalue().split())
+        assert "Terrain Draw 2 cards. Destroy a placed Cavalry." in text
+        assert "Infantry No strategic effect. Destroy a placed Terrain." in text
+        await type_in(pilot, "jund")  # the input still works with the reference open
+        assert driver_of(app).steps[-1].answer == "Moors place Jund Cavalry"
+        await pilot.press("f1")
+        await pilot.pause()
+        assert not reference.display and app.screen.query_one("#sm-tables").display
+
+
+async def test_arrow_keys_pick_another_suggestion(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "lancers", enter=False)
+        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        assert listing.highlighted == 0 and listing.border_title == "2 of 124 actions match"
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert driver_of(app).steps[-1].answer == "Christians place Lancers"
+
+
+# -- Completion ---------------------------------------------------------------------
+
+
+def first_menu() -> tuple[str, ...]:
+    d = Driver(GAME, 1)
+    assert isinstance(d.pending, Choose)
+    return d.pending.options
+
+
+def test_matching_ignores_case_and_accents_and_takes_initials() -> None:
+    m = Matcher(first_menu())
+    assert m.match("JUND", "moors")[0] == "Moors place Jund Cavalry"
+    assert m.match("fernán", "moors") == ["Christians place Count Fernan Gonzalez"]
+    assert m.match("jc", "moors")[0] == "Moors place Jund Cavalry"
+    assert m.match("end", "moors")[0] == END
+    everything = m.match("", "christians")
+    assert sorted(everything) == sorted(first_menu())
+    assert everything[0] == "Christians place Count Fernan Gonzalez" and everything[-1] == END
+
+
+def test_matching_prefers_the_side_to_play_unless_a_side_is_typed() -> None:
+    m = Matcher(first_menu())
+    assert m.match("lancers", "moors")[:2] == ["Moors place Lancers", "Christians place Lancers"]
+    assert m.match("lancers", "christians")[0] == "Christians place Lancers"
+    assert m.match("c lancers", "moors")[0] == "Christians place Lancers"
+    assert m.match("light cav", "christians")[0] == "Christians place Light Cavalry"
+
+
+def test_a_tactic_is_offered_only_when_asked_for() -> None:
+    match = new_match()
+    match.table.place("moors", "Jund Cavalry")
+    from companion.simancas.game import actions
+
+    m = Matcher(list(actions(match.table)))
+    assert m.match("jund", "christians") == []
+    assert m.match("jund cav", "christians") == []
+    assert m.match("destroy jund", "christians")[0] == "Christians discard Terrain to destroy Jund Cavalry"
+    assert m.match("terr jund", "moors")[0] == "Moors discard Terrain to destroy Jund Cavalry"
+    said = explain("jund", list(actions(match.table)), match.table, "christians")
+    assert said == "Jund Cavalry is already on the table (the Moors'): each card exists once."
+
+
+# -- Snapshots ----------------------------------------------------------------------
+
+#: A table with modifiers on both sides: Cavalry Detachments and Woods reach the Moors'
+#: cavalry, Count Fernan Gonzalez and Woods the Christians' Knights.
+BOTH_SIDES = [
+    "Moors place Cavalry Detachments",
+    "Moors place Jund Cavalry",
+    "Christians place Woods",
+    "Moors place Eclipse",
+    "Christians place Count Fernan Gonzalez",
+    "Christians place Knights",
+]
+
+
+def snapshot_of(
+    snap_compare: Any,
+    tmp_path: Path,
+    clock: Any,
+    actions: Sequence[str],
+    keys: Sequence[str] = (),
+    ack_last: bool = True,
+) -> bool:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, actions, ack_last)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_match(pilot, sid)
+        if keys:
+            await pilot.press(*keys)
+        await pilot.pause()
+
+    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+
+
+def test_snapshot_empty_table(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, [])
+
+
+def test_snapshot_cards_and_modifiers_on_both_sides(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["l", "a", "n"])
+
+
+def test_snapshot_a_destroyed_card(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    actions = [*BOTH_SIDES, "Moors discard Terrain to destroy Knights"]
+    assert snapshot_of(snap_compare, tmp_path, clock, actions)
+
+
+def test_snapshot_end_of_a_hand(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, [*BOTH_SIDES, END], ack_last=False)
+
+
+def test_snapshot_end_of_the_match(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    hands = [["Moors place Jund Cavalry", END]] * 4 + [["Christians place Knights", END]]
+    last = [*BOTH_SIDES, "Moors discard Terrain to destroy Knights", END]  # 8 to 7: the Moors' fifth
+    actions = [a for hand in hands for a in hand] + last
+    assert snapshot_of(snap_compare, tmp_path, clock, actions)
+
+
+def test_snapshot_reference_panel(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["f1"])
