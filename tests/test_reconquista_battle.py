@@ -162,7 +162,8 @@ def test_example_of_a_simple_battle(board: Board, state: GameState) -> None:
     assert state.areas["Zaragoza"].units == {"muslim": {A: 1}}
     assert state.areas["Zaragoza"].city == "muslim"
     said = " ".join(tells(prompts))
-    assert "Christian 2 hits, Muslim 1" in said
+    # Each die with the unit that rolled it, and the hits.
+    assert "Christian A 3, A 4 hit, G 5 hit: 2 hits; Muslim A 6 hit, A 3, G 4: 1 hit." in said
     assert "move 1 Muslim army from Tarragona to Zaragoza" in said
 
 
@@ -611,7 +612,8 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     assert toledo.besieger is None and not toledo.fortress
     assert toledo.city == (None if sacked else "muslim")
     text = tells(prompts)[-1]
-    assert f"Christian {die + 6} against Muslim 5" in text
+    # The arithmetic written out: die + each modifier, the fortress doubling the defence.
+    assert f"Christian {die} (die) + 6 (3 armies) = {die + 6} against Muslim 1 (die) + [1 (city) + 1 (1 garrison)] x 2 (fortress) = 5" in text
     assert "remove 1 Muslim garrison and the fortress" in text
     assert ("sacks the city" in text) is sacked
 
@@ -713,7 +715,7 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     assert [p.n for p in rolls(prompts)] == [2, 2]
     said = tells(prompts)
     assert "a tie. Remove 1 Christian army and 1 Muslim garrison from Salamanca" in said[0]
-    assert "Christian 8 against Muslim 4" in said[1]
+    assert "= 8 against Muslim" in said[1] and said[1].split(" against ")[1].split(".")[0].endswith("= 4")
     assert salamanca.city is None and salamanca.units == {"christian": {A: 1}}
 
 
@@ -752,7 +754,7 @@ def test_an_enemy_city_emptied_by_a_tie_fights_on_alone(board: Board, state: Gam
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 3], [5, 1]])
     assert won == "besieger"
     assert [p.n for p in rolls(prompts)] == [2, 2]
-    assert "Christian 7 against Muslim 2" in tells(prompts)[-1]
+    assert "Christian 5 (die) + 2 (1 army) = 7 against Muslim 1 (die) + 1 (city) = 2" in tells(prompts)[-1]
     assert salamanca.city == "muslim" and city_controller(salamanca) == "christian"
 
 

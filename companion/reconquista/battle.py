@@ -242,9 +242,14 @@ def battle(
             )
             if gone
         ]
+        # Who rolled each die: after a first strike only the survivors roll.
+        att_rolled = att if first != "defender" else combat.remove_casualties(att, combat.hits(dfn, def_dice))
+        def_rolled = dfn if first != "attacker" else combat.remove_casualties(dfn, combat.hits(att, att_dice))
         yield Tell(
-            f"{label}: {att_name} {r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}, "
-            f"{def_name} {r.defender_hits}. "
+            f"{label}: {att_name} {combat.dice_by_unit(att_rolled, att_dice) or 'no dice'}: "
+            f"{r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}; "
+            f"{def_name} {combat.dice_by_unit(def_rolled, def_dice) or 'no dice'}: "
+            f"{r.defender_hits} hit{'s' * (r.defender_hits != 1)}. "
             + (
                 f"Remove {'; remove '.join(losses)} from {area}."
                 if losses
@@ -428,7 +433,10 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         )
         a.set_force(besieger, list(r.besieger_survivors))
         a.set_force(defender, list(r.defender_survivors))
-        sums = f"{b_name} {r.besieger_total} against {d_name} {r.defender_total}"
+        sums = (
+            f"{b_name} {combat.arithmetic(dice[0], r.modifiers.besieger, r.besieger_total)} against "
+            f"{d_name} {combat.arithmetic(dice[1], r.modifiers.defender, r.defender_total)}"
+        )
         losses = " and ".join(
             describe(side, list(gone))
             for side, gone in (

@@ -154,13 +154,9 @@ def _mod_json(mods: combat.SiegeModifiers) -> dict[str, list[dict[str, Any]]]:
 
 
 def _sum_text(die: int, lines: tuple[combat.Modifier, ...], total: int) -> str:
-    """'4 (die) + 6 (3 armies) + 2 El Cid = 12', a fortress shown as [ ... ] x 2."""
-    fortress = bool(lines) and lines[-1].label.startswith("fortress")
-    items = lines[:-1] if fortress else lines
-    parts = " + ".join(f"{m.amount} ({m.label})" for m in items) or "0"
-    if fortress:
-        return f"{die} (die) + [{parts}] x 2 (fortress) = {total}"
-    return f"{die} (die) + {parts} = {total}" if items else f"{die} (die) = {total}"
+    from companion.reconquista import combat
+
+    return combat.arithmetic(die, lines, total)
 
 
 def _siege(args: argparse.Namespace) -> int:

@@ -231,6 +231,24 @@ class SiegeModifiers:
         return sum(m.amount for m in self.defender)
 
 
+def arithmetic(die: int, lines: Sequence[Modifier], total: int) -> str:
+    """A side's siege sum written out: '4 (die) + 6 (3 armies) + 2 (El Cid) = 12', a
+    fortress shown as '[ ... ] x 2 (fortress)'."""
+    fortress = bool(lines) and lines[-1].label.startswith("fortress")
+    items = lines[:-1] if fortress else lines
+    parts = " + ".join(f"{m.amount} ({m.label})" for m in items) or "0"
+    if fortress:
+        return f"{die} (die) + [{parts}] x 2 (fortress) = {total}"
+    return f"{die} (die) + {parts} = {total}" if items else f"{die} (die) = {total}"
+
+
+def dice_by_unit(units: Sequence[Kind], dice: Sequence[int]) -> str:
+    """Each die with the unit that rolled it and whether it hit: 'A 5 hit, A 3, G 4'."""
+    return ", ".join(
+        f"{k.value} {d}" + (" hit" if d >= HIT_ON[k] else "") for k, d in zip(units, dice, strict=False)
+    )
+
+
 def _unit_lines(units: Sequence[Kind], bonus: dict[Kind, int]) -> list[Modifier]:
     counts: dict[Kind, int] = {}
     for kind in units:
