@@ -10,7 +10,6 @@ Every rule test quotes the rulebook section it holds the code to.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista.battle import (
     BattleOutcome,
     Proc,
@@ -33,52 +32,15 @@ from companion.reconquista.control import city_controller
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
+from reconquista_helpers import Script, chooses, drive, rolls, tells
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 RA, F = Kind.REBEL_ARMY, Kind.FRENCH
 
 Units = list[tuple[str, Kind, int]]
-Script = Sequence[list[int] | str]
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
-    checked against its prompt, so a wrong number of dice fails), Tells are acknowledged
-    with None. Returns every prompt and the procedure's return value; fails the test if
-    the procedure wants more answers than scripted or leaves some unused."""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
-
-
-def rolls(prompts: list[Prompt]) -> list[Roll]:
-    return [p for p in prompts if isinstance(p, Roll)]
-
-
-def chooses(prompts: list[Prompt]) -> list[Choose]:
-    return [p for p in prompts if isinstance(p, Choose)]
-
-
-def tells(prompts: list[Prompt]) -> list[str]:
-    return [p.text for p in prompts if isinstance(p, Tell)]
 
 
 def place(

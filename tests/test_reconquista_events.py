@@ -14,7 +14,7 @@ import dataclasses
 import random
 import sys
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,12 +30,12 @@ from companion.reconquista.control import city_controller
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import AreaState, Effects, GameState
 from companion.reconquista.units import Kind
+from reconquista_helpers import chooses, drive, rolls
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
 
 Units = list[tuple[str, Kind, int]]
-Script = Sequence[list[int] | str]
 
 #: The 2D6 that gives each event (any pair with the total will do).
 DICE = {
@@ -56,43 +56,10 @@ DICE = {
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
-    checked against its prompt), Tells are acknowledged with None. Fails the test if the
-    procedure wants more answers than scripted or leaves some unused. (As in
-    tests/test_reconquista_battle.py.)"""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
-
-
-def rolls(prompts: list[Prompt]) -> list[Roll]:
-    return [p for p in prompts if isinstance(p, Roll)]
-
-
-def chooses(prompts: list[Prompt]) -> list[Choose]:
-    return [p for p in prompts if isinstance(p, Choose)]
-
 
 def tells(prompts: list[Prompt]) -> list[str]:
     """The phase's own Tells (the stub's are left out)."""
     return [p.text for p in prompts if isinstance(p, Tell) and not p.text.startswith("(stub)")]
-
 
 def place(state: GameState, name: str, units: Units | None = None, *, city: str | None = None, fortress: bool = False) -> AreaState:
     """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""

@@ -10,21 +10,19 @@ Every rule test quotes the rulebook section it holds the code to.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.prompts import Answer, Choose, Roll
 from companion.reconquista import purchases
-from companion.reconquista.battle import Proc
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.purchases import DONE, KINDS, options, phase, refusal
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, AreaState, GameState
 from companion.reconquista.units import Kind
+from reconquista_helpers import chooses, drive, tells
 
 try:  # game.py imports every phase module; until all exist, use the same checks here.
     from companion.reconquista.game import check_invariants
@@ -44,44 +42,9 @@ A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR = Kind.MERCENARY, Kind.CRUSADER
 
 Units = list[tuple[str, Kind, int]]
-Script = Sequence[list[int] | str]
 
 
 # -- helpers (as in tests/test_reconquista_battle.py) -----------------------------------------
-
-
-def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
-    checked against its prompt), Tells are acknowledged with None. Fails the test if the
-    procedure wants more answers than scripted or leaves some unused."""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(
-                        f"the procedure asked for more answers than scripted: {prompt.describe()}"
-                    )
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
-
-
-def chooses(prompts: list[Prompt]) -> list[Choose]:
-    return [p for p in prompts if isinstance(p, Choose)]
-
-
-def tells(prompts: list[Prompt]) -> list[str]:
-    return [p.text for p in prompts if isinstance(p, Tell)]
 
 
 def place(

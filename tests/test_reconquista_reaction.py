@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,48 +40,15 @@ from companion.reconquista.game import check_invariants
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
+from reconquista_helpers import Script, drive, rolls, tells
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
 
 Units = list[tuple[str, Kind, int]]
-Script = Sequence[list[int] | str]
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
-    checked against its prompt), Tells are acknowledged with None. Fails the test if the
-    procedure wants more answers than scripted or leaves some unused. (As in
-    tests/test_reconquista_battle.py.)"""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
-
-
-def rolls(prompts: list[Prompt]) -> list[Roll]:
-    return [p for p in prompts if isinstance(p, Roll)]
-
-
-def tells(prompts: list[Prompt]) -> list[str]:
-    return [p.text for p in prompts if isinstance(p, Tell)]
 
 
 def said(prompts: list[Prompt]) -> str:
