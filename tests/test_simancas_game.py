@@ -20,6 +20,7 @@ from companion.games import Procedure, entry
 from companion.prompts import Answer, Choose, Prompt, Tell
 from companion.simancas.cards import default_deck
 from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match, actions, new_match
+from companion.simancas.table import IllegalAction
 
 DECK = default_deck()
 
@@ -111,12 +112,49 @@ def test_the_menu_follows_the_table() -> None:
     assert "Moors discard Terrain to destroy Knights" in opts
     assert "Christians discard Terrain to destroy Knights" in opts
     assert "Christians discard Skirmisher to destroy Mercenaries" in opts
-    assert not any("restore" in o.casefold() for o in opts)  # a wrong entry is undone, not restored
+    assert not any(o.startswith("Restore") for o in opts)  # nothing destroyed: nothing to restore
     d.submit("Christians discard Terrain to destroy Knights", "player")
     assert not any("destroy Knights" in o for o in options(d))
     assert d.snapshot()["destroyed"] == [
         {"card": "Knights", "by": "christians", "means": "T", "discarded": None}
     ]
+    assert [o for o in options(d) if o.startswith("Restore")] == ["Restore Knights"]
+    assert options(d)[-2:] == ("Restore Knights", END)
+
+
+def test_a_card_destroyed_by_mistake_is_restored() -> None:
+    """Tactical Effects: "Discard a Terrain to destroy a placed Cavalry" - when the players
+    find the destroy was a mistake (the wrong card, or no Terrain was discarded after all),
+    "Restore" puts the card back in play: it scores again, can be destroyed again, and the
+    correction is a step of its own, so the log says both."""
+    d = play(["Moors place Mercenaries", "Moors place Knights", "Christians discard Terrain to destroy Knights"])
+    assert d.snapshot()["totals"]["moors"] == 2  # Knights destroyed scores 0
+    d.submit("Restore Knights", "player")
+    snap = d.snapshot()
+    assert snap["destroyed"] == [] and snap["totals"]["moors"] == 2 + 4
+    assert "Restore Knights" not in options(d)
+    assert "Christians discard Terrain to destroy Knights" in options(d)
+    assert [s.answer for s in d.steps][-2:] == ["Christians discard Terrain to destroy Knights", "Restore Knights"]
+
+
+def test_a_card_routed_by_mistake_is_restored() -> None:
+    """Card list: Rout "Enemy discards a placed troop" - a Rout victim restored scores again;
+    Rout itself stays on the table."""
+    d = play(["Moors place Lancers", "Moors place Army", "Christians place Rout", "Lancers"])
+    assert d.snapshot()["destroyed"][0]["card"] == "Lancers"
+    before = d.snapshot()["totals"]["moors"]
+    d.submit("Restore Lancers", "player")
+    snap = d.snapshot()
+    assert snap["destroyed"] == [] and snap["totals"]["moors"] > before
+    assert "Rout" in snap["table"]["christians"]
+
+
+def test_restoring_a_card_not_destroyed_is_refused() -> None:
+    match = new_match()
+    match.table.place("moors", "Jund Cavalry")
+    with pytest.raises(IllegalAction, match="Jund Cavalry is not destroyed, so there is nothing to restore."):
+        match.table.restore("Jund Cavalry")
+    assert match.table.destroyed == []
 
 
 def test_the_menu_is_stable() -> None:

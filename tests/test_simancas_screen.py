@@ -282,6 +282,26 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
         assert "Moors discard Arab Cavalry from the table (Rout)" in shown(app, "#sm-ask")
 
 
+async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(
+        db, clock, ["Moors place Jund Cavalry", "Christians discard Terrain to destroy Jund Cavalry"]
+    )
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "0"
+        await type_in(pilot, "jund")  # a name alone places; it never restores
+        assert message(app) == "Jund Cavalry was destroyed this hand; type 'restore jund cavalry' if that was a mistake."
+        await paste_in(pilot, "restore jund")  # the refused text stays in the input: replace it
+        assert message(app) == "Done: Restore Jund Cavalry."
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+        assert "destroyed" not in " ".join(side_lines(app, "moors"))
+        await type_in(pilot, "restore jund")  # nothing left to restore: refused, nothing changes
+        assert message(app) == "Jund Cavalry is not destroyed, so there is nothing to restore."
+    assert [s.answer for s in Store(str(db)).log(sid).steps][-1] == "Restore Jund Cavalry"
+
+
 async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Christians place Knights"])
@@ -459,6 +479,22 @@ def test_a_tactic_is_offered_only_when_asked_for() -> None:
     assert m.match("terr jund", "moors")[0] == "Moors discard Terrain to destroy Jund Cavalry"
     said = explain("jund", list(actions(match.table)), match.table, "christians")
     assert said == "Jund Cavalry is already on the table (the Moors'): each card exists once."
+
+
+def test_a_restore_is_offered_only_when_asked_for() -> None:
+    from companion.simancas.game import actions
+
+    match = new_match()
+    match.table.place("moors", "Jund Cavalry")
+    menu = list(actions(match.table))
+    assert explain("restore jund", menu, match.table, "moors") == (
+        "Jund Cavalry is not destroyed, so there is nothing to restore."
+    )
+    match.table.tactic("christians", "T", "Jund Cavalry")
+    m = Matcher(list(actions(match.table)))
+    assert "Restore Jund Cavalry" not in m.match("jund", "moors")
+    assert m.match("restore jund", "moors")[0] == "Restore Jund Cavalry"
+    assert m.match("res jc", "moors")[0] == "Restore Jund Cavalry"
 
 
 # -- Snapshots ----------------------------------------------------------------------

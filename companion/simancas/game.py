@@ -3,8 +3,8 @@
 The players play their cards on the table; the app records what lands there and
 does the sums. Each step is one Choose whose options are the legal actions as
 plain strings ("Moors place Jund Cavalry", "Christians discard Terrain to destroy
-Jund Cavalry", "End the hand"); Rout's target is a second Choose; on-placement
-effects the players carry out (draws, discards) are Tells. Ending a hand tells the
+Jund Cavalry", "Restore Jund Cavalry" for a destroy made by mistake, "End the
+hand"); Rout's target is a second Choose; on-placement effects the players carry out (draws, discards) are Tells. Ending a hand tells the
 totals and the winner and clears the table; the first side to win 5 hands wins.
 
 Turn order is not enforced: the app sees only the table, not whose turn it is or
@@ -27,9 +27,10 @@ END = "End the hand"
 
 @dataclass(frozen=True)
 class Action:
-    """One legal action on the table: place a card, discard a type to destroy a card, or end the hand."""
+    """One legal action on the table: place a card, discard a type to destroy a card,
+    restore a card destroyed by mistake, or end the hand."""
 
-    kind: str  # "place", "tactic" or "end"
+    kind: str  # "place", "tactic", "restore" or "end"
     side: Side | None = None
     card: str = ""  # the card placed, or the card the tactic destroys
     by: str = ""  # the type letter discarded for a tactic
@@ -38,6 +39,8 @@ class Action:
     def text(self) -> str:
         if self.kind == "end":
             return END
+        if self.kind == "restore":
+            return f"Restore {self.card}"
         assert self.side is not None
         if self.kind == "place":
             return f"{SIDE_NAMES[self.side]} place {self.card}"
@@ -77,13 +80,14 @@ def actions(table: Table) -> dict[str, Action]:
     The Moors' (they play first) before the Christians'; for each side its
     placements in deck order, then its tactics (the Moors' cards as targets first,
     each side's in deck order, then the type discarded in the rulebook's order);
-    "End the hand" last. The list depends on the table only, not on how it was reached.
+    then a restore of each destroyed card, in the order destroyed; "End the hand" last. The list depends on the table only, not on how it was reached.
     """
     menu: list[Action] = []
     tactics = table.tactic_options()
     for side in SIDES:
         menu.extend(Action("place", side, name) for name in table.placeable(side))
         menu.extend(Action("tactic", side, target, by) for by, target in tactics)
+    menu.extend(Action("restore", None, d.card) for d in table.destroyed)
     menu.append(Action("end"))
     return {a.text: a for a in menu}
 
@@ -125,6 +129,8 @@ class Simancas:
             action = menu[picked]
             if action.kind == "end":
                 yield Tell(end_hand(state))
+            elif action.kind == "restore":
+                state.table.restore(action.card)
             elif action.kind == "tactic":
                 assert action.side is not None
                 state.table.tactic(action.side, action.by, action.card)

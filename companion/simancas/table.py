@@ -296,6 +296,17 @@ class Table:
             raise IllegalAction(problem)
         self.destroyed.append(Destruction(name, side, by, thrown))
 
+    def restore(self, name: str) -> None:
+        """Put a destroyed card back in play: the players say it was destroyed by mistake.
+
+        It scores again as if never destroyed; a card discarded for the tactic stays
+        discarded (that is the players' hand, which the app does not keep).
+        """
+        card = self.deck.card(name)
+        if not self.is_destroyed(card.name):
+            raise IllegalAction(f"{card.name} is not destroyed, so there is nothing to restore.")
+        self.destroyed = [d for d in self.destroyed if d.card != card.name]
+
     def tactic_options(self) -> list[tuple[str, str]]:
         """Every (type to discard, placed card it destroys) possible now, either side's cards.
 

@@ -11,6 +11,7 @@ engine's order.
 A tactic is a discard the player cannot take back at the table, so it is offered only
 when a word typed asks for it (the start of "discard", "destroy" or the type discarded)
 and not merely because the card's name was typed: "jund" never destroys Jund Cavalry.
+Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed.
 
 When nothing matches, ``explain`` says why in one sentence, asking the engine (the
 placement and tactic rules) for the reason where it can: the words typed mean a card
@@ -29,9 +30,12 @@ from companion.simancas.table import SIDE_NAMES, TACTICS, Side, Table
 
 _WORD = re.compile(r"[a-z0-9]+")
 _TACTIC = re.compile(r"^(Moors|Christians) discard (\w+) to destroy (.+)$")
+_RESTORE = re.compile(r"^Restore (.+)$")
 _SIDE_OF = {"Moors": "moors", "Christians": "christians"}
 #: Words that say what to do rather than which card: left out when a card is looked for.
-_VERBS = frozenset({"place", "places", "discard", "discards", "destroy", "destroys", "to", "the", "a"})
+_VERBS = frozenset(
+    {"place", "places", "discard", "discards", "destroy", "destroys", "restore", "to", "the", "a"}
+)
 _TYPE_WORDS = {fold(name): letter for letter, name in TYPE_NAMES.items()}
 
 
@@ -50,7 +54,8 @@ class Entry:
     initials: str
     folded: str
     side: Side | None
-    intent: tuple[str, ...] = ()  # a tactic's "discard <type> to destroy": one must be asked for
+    # A tactic's "discard <type> to destroy", a restore's "restore": one must be asked for.
+    intent: tuple[str, ...] = ()
     target: str = ""  # a tactic's target card, folded
 
     @classmethod
@@ -61,9 +66,13 @@ class Entry:
         tactic = _TACTIC.match(text)
         intent: tuple[str, ...] = ()
         target = ""
+        restore = _RESTORE.match(text)
         if tactic:
             intent = ("discard", "destroy", fold(tactic[2]))
             target = fold(tactic[3])
+        elif restore:
+            intent = ("restore", "undestroy", "back")
+            target = fold(restore[1])
         return cls(text, index, ws, "".join(w[0] for w in ws), " ".join(ws), side, intent, target)
 
     def score(self, query: Sequence[str]) -> int:
@@ -143,7 +152,11 @@ def _card_named(text: str, query: Sequence[str], deck: Deck) -> Card | None:
     for card in sorted(deck.cards, key=lambda c: -len(c.name)):
         if " ".join(words(card.name)) in folded:
             return card
-    rest = [q for q in query if q not in _VERBS and _side_named([q]) is None and q not in _TYPE_WORDS]
+    rest = [
+        q
+        for q in query
+        if q not in _VERBS and _side_named([q]) is None and q not in _TYPE_WORDS and not _asks_restore(q)
+    ]
     # Then without the one- and two-letter words: "t jund" is most likely Terrain and Jund.
     for some in (rest, [q for q in rest if len(q) >= 3]):
         if not some:
@@ -153,6 +166,10 @@ def _card_named(text: str, query: Sequence[str], deck: Deck) -> Card | None:
             if all(any(w.startswith(q) for w in name) for q in some):
                 return card
     return None
+
+
+def _asks_restore(q: str) -> bool:
+    return len(q) >= 3 and "restore".startswith(q)
 
 
 def _type_named(query: Sequence[str], card: Card | None) -> str | None:
@@ -178,13 +195,20 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
     deck = table.deck
     card = _card_named(text, query, deck)
     side = _side_named(query) or prefer
-    tactic = any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
+    restore = any(_asks_restore(q) for q in query)
+    tactic = not restore and (
+        any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
+    )
     if card is None:
-        rest = " ".join(q for q in query if q not in _VERBS and _side_named([q]) is None)
+        rest = " ".join(q for q in query if q not in _VERBS and _side_named([q]) is None and not _asks_restore(q))
         try:
             card = deck.find(rest or shown)
         except UnknownCard as exc:
             return str(exc)
+    if restore:
+        if not table.is_destroyed(card.name):
+            return f"{card.name} is not destroyed, so there is nothing to restore."
+        return f"Did you mean 'Restore {card.name}'?"
     if tactic:
         by = _type_named(query, card) or next((b for b, t in TACTICS.items() if card.counts_as(t)), None)
         if by is None:
@@ -193,6 +217,8 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
         if problem:
             return problem
         return f"Did you mean '{SIDE_NAMES[side]} discard {TYPE_NAMES[by]} to destroy {card.name}'?"
+    if table.is_destroyed(card.name):
+        return f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake."
     problem = table.placement_problem(side, card)
     if problem:
         return problem

@@ -280,7 +280,7 @@ class SimancasScreen(Screen[None]):
         if isinstance(d.pending, Tell):
             field.placeholder = "Enter when done"
         elif is_menu(d.pending):
-            field.placeholder = "a few letters of a card, e.g. jund; destroy + a card; end"
+            field.placeholder = "a few letters of a card, e.g. jund; destroy + a card; restore + a card; end"
         elif d.pending is not None:
             field.placeholder = "a few letters of the card"
         else:
@@ -339,7 +339,7 @@ class SimancasScreen(Screen[None]):
         if is_menu(p):
             return Text.assemble(
                 (f"Hand {self.match.hand}: ", "bold"),
-                "type a card to place it, destroy + a card for a tactic, or end. ",
+                "type a card to place it, destroy + a card for a tactic, restore + a card destroyed by mistake, or end. ",
                 (f"{SIDE_NAMES[self.next_side()]} to play.", "dim"),
             )
         return Text(getattr(p, "why", ""), style="bold")
