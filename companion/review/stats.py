@@ -1,0 +1,478 @@
+"""Game statistics, computed by SQL aggregates over the store.
+
+Where each figure comes from (every one counts effective steps only):
+
+- Reconquista results and victory points: the finished sessions' summary, which the
+  engine writes as 'Draw "El Cid", 17 VP' (``result_text``) and which a rewind rewrites.
+- Rebellion results: the effective 'Rebellions: table die for ...' rolls, mapped through
+  the rebellion table of the session's board; a result refused because it would have
+  eliminated a side's last city is the roll followed by a '..., rolled again (...)' table
+  roll, and is counted apart. (The log records the rolls, not the results; the table
+  turns the one into the other exactly as the engine does.)
+- Events: the effective 'Events: 2D6' rolls, their total through the events table.
+- The Muslim reaction: where it rose (the region die, refused faces left out the same
+  way) and what the reinforcement table gave (the column named in the roll's 'why', the
+  face through the table's rows; faces to roll again are not results).
+- Battle of Simancas: hands and matches won, from each session's stored state.
+- Terra de Castells: see ``castells_stats``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import text
+
+from companion.review.effective import Scope, effective_cte
+
+
+@dataclass(frozen=True)
+class Count:
+    """How often one outcome came up: ``key`` as the data files name it, ``label`` for people."""
+
+    key: str
+    label: str
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "count": self.count}
+
+
+@dataclass(frozen=True)
+class ReconquistaGame:
+    """One finished Reconquista session: when it ended, its result and victory points."""
+
+    session_id: int
+    ended: datetime
+    result: str  # the band's name, e.g. 'Draw'
+    title: str  # the band's title, e.g. 'El Cid'
+    vp: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "ended": _iso(self.ended),
+            "result": self.result,
+            "title": self.title,
+            "vp": self.vp,
+        }
+
+
+@dataclass(frozen=True)
+class ReconquistaStats:
+    """Reconquista over the sessions in scope.
+
+    ``games``: the finished sessions, oldest first (victory points over time);
+    ``results``: finished games by result band, every band of the shipped table in
+    order (zeros included); ``rebellions``, ``events``, ``reaction_regions`` and
+    ``reinforcements``: how often each outcome came up, in table order, zeros included.
+    """
+
+    sessions: int
+    games: tuple[ReconquistaGame, ...]
+    results: tuple[Count, ...]
+    rebellions: tuple[Count, ...]
+    rebellions_refused: int
+    events: tuple[Count, ...]
+    reaction_regions: tuple[Count, ...]
+    reinforcements: tuple[Count, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def mean_vp(self) -> float | None:
+        return sum(g.vp for g in self.games) / len(self.games) if self.games else None
+
+    def to_json(self) -> dict[str, Any]:
+        mean = self.mean_vp
+        return {
+            "sessions": self.sessions,
+            "finished": len(self.games),
+            "mean_vp": None if mean is None else round(mean, 3),
+            "games": [g.to_json() for g in self.games],
+            "results": [c.to_json() for c in self.results],
+            "rebellions": [c.to_json() for c in self.rebellions],
+            "rebellions_refused": self.rebellions_refused,
+            "events": [c.to_json() for c in self.events],
+            "reaction_regions": [c.to_json() for c in self.reaction_regions],
+            "reinforcements": [c.to_json() for c in self.reinforcements],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class SimancasStats:
+    """Battle of Simancas: hands won by side (ties apart), over every session in scope;
+    matches won by side, over the finished ones."""
+
+    sessions: int
+    finished: int
+    hands: tuple[Count, ...]  # moors, christians, tie
+    matches: tuple[Count, ...]  # moors, christians
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessions": self.sessions,
+            "finished": self.finished,
+            "hands": [c.to_json() for c in self.hands],
+            "matches": [c.to_json() for c in self.matches],
+        }
+
+
+@dataclass(frozen=True)
+class CastellsStats:
+    """Terra de Castells: Saracen battles by winner, and army points the defenders spent on
+    rerolls. ``available`` is False when this version has no Castells engine to read."""
+
+    available: bool
+    sessions: int
+    battles: tuple[Count, ...]  # saracen, defender
+    army_points_spent: int
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "available": self.available,
+            "sessions": self.sessions,
+            "battles": [c.to_json() for c in self.battles],
+            "army_points_spent": self.army_points_spent,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Every game's statistics; a game left out by the ``game`` filter is None."""
+
+    scope: str
+    reconquista: ReconquistaStats | None = None
+    simancas: SimancasStats | None = None
+    castells: CastellsStats | None = None
+    sessions_by_game: tuple[Count, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "sessions_by_game": [c.to_json() for c in self.sessions_by_game],
+            "reconquista": self.reconquista.to_json() if self.reconquista else None,
+            "simancas": self.simancas.to_json() if self.simancas else None,
+            "castells": self.castells.to_json() if self.castells else None,
+        }
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def _iso(dt: datetime) -> str:
+    return _aware(dt).isoformat(timespec="seconds")
+
+
+def _aware(dt: datetime) -> datetime:
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def _parse_dt(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return _aware(value)
+    return _aware(datetime.fromisoformat(str(value)))
+
+
+def _rows(store: Any, sql: str, params: dict[str, Any]) -> list[Any]:
+    with store._guard(), store.engine.connect() as con:
+        return list(con.execute(text(sql), params).all())
+
+
+@cache
+def _board(map_file: str | None, tables_file: str | None) -> Any:
+    from companion.reconquista.board import load_board
+
+    return load_board(map_file, tables_file)
+
+
+def _board_for(config: str | None, notes: list[str]) -> Any:
+    """The board of a session's config (its own map and tables files, if it named any)."""
+    from companion.errors import CompanionError
+
+    try:
+        data = json.loads(config or "{}")
+    except json.JSONDecodeError:
+        data = {}
+    map_file, tables_file = data.get("map"), data.get("tables")
+    if not (map_file or tables_file):
+        return _board(None, None)
+    try:
+        return _board(map_file, tables_file)
+    except (CompanionError, OSError, ValueError):
+        note = f"The tables of {tables_file or map_file} could not be read; the shipped tables were used."
+        if note not in notes:
+            notes.append(note)
+        return _board(None, None)
+
+
+def _count_sessions(store: Any, scope: Scope, game: str) -> int:
+    sql = f"SELECT COUNT(*) FROM session AS s WHERE {scope.where('s')} AND s.game = :_g"
+    return int(_rows(store, sql, {**scope.params(), "_g": game})[0][0])
+
+
+def _ordered(keys: list[str], labels: dict[str, str], counts: dict[str, int]) -> tuple[Count, ...]:
+    """Counts in table order, zeros included; any key not in the table comes last."""
+    seen = list(dict.fromkeys(keys))
+    seen += sorted(k for k in counts if k not in seen)
+    return tuple(Count(k, labels.get(k, k), counts.get(k, 0)) for k in seen)
+
+
+# -- Reconquista -------------------------------------------------------------------------
+
+_ROLLS = """
+, rolls AS (
+    SELECT session_id, step, config, answer,
+           json_extract(prompt, '$.why') AS why,
+           LEAD(json_extract(prompt, '$.why')) OVER (PARTITION BY session_id ORDER BY step) AS next_why
+    FROM effective
+    WHERE json_extract(prompt, '$.kind') = 'roll' AND json_extract(prompt, '$.why') LIKE :prefix
+)
+"""
+
+
+def _table_rolls(store: Any, scope: Scope, prefix: str, value: str, extra: str = "") -> list[Any]:
+    """(config, value, refused, extra, count) of the effective rolls whose 'why' starts with
+    ``prefix``; ``refused``: the next such roll of the session is a '..., rolled again (' one."""
+    sql = (
+        effective_cte(scope)
+        + _ROLLS
+        + f"""
+SELECT config, {value} AS value,
+       (next_why IS NOT NULL AND instr(next_why, ', rolled again (') > 0) AS refused,
+       {extra or "NULL"} AS extra,
+       COUNT(*) AS n
+FROM rolls
+GROUP BY config, value, refused, extra
+"""
+    )
+    return _rows(store, sql, {**scope.params(), "prefix": prefix + "%"})
+
+
+_REINFORCEMENT_COLUMN = """
+CASE WHEN instr(why, 'column North Africa') > 0 THEN -1
+     WHEN instr(why, 'column ''0 cities''') > 0 THEN 0
+     WHEN instr(why, 'column ''1 city''') > 0 THEN 1
+     WHEN instr(why, 'column ''2 cities''') > 0 THEN 2
+     WHEN instr(why, 'column ''3 or more cities''') > 0 THEN 3
+END"""
+
+
+def reconquista_stats(store: Any, session_id: int | None = None) -> ReconquistaStats:
+    """Reconquista statistics over every Reconquista session (or one session)."""
+    from companion.reconquista.board import Reinforcement, parse_reinforcement
+    from companion.reconquista.events import EVENT_NAMES
+    from companion.reconquista.reaction import NORTH_AFRICA
+    from companion.reconquista.rebellions import RESULT_NAMES
+
+    scope = Scope("reconquista", session_id)
+    notes: list[str] = []
+    default = _board(None, None)
+
+    # Results and victory points: 'Draw "El Cid", 17 VP' -> ('Draw', 'El Cid', 17).
+    finished = _rows(
+        store,
+        f"""
+SELECT s.id, s.ended,
+       substr(s.summary, 1, instr(s.summary, ' "') - 1) AS result,
+       substr(s.summary, instr(s.summary, ' "') + 2,
+              instr(s.summary, '", ') - instr(s.summary, ' "') - 2) AS title,
+       CAST(substr(s.summary, instr(s.summary, '", ') + 3) AS INTEGER) AS vp
+FROM session AS s
+WHERE {scope.where('s')} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
+ORDER BY s.ended, s.id
+""",
+        scope.params(),
+    )
+    games = tuple(ReconquistaGame(r[0], _parse_dt(r[1]), r[2], r[3], int(r[4])) for r in finished)
+    by_result = _rows(
+        store,
+        f"""
+SELECT substr(s.summary, 1, instr(s.summary, ' "') - 1) AS result, COUNT(*)
+FROM session AS s
+WHERE {scope.where('s')} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
+GROUP BY result
+""",
+        scope.params(),
+    )
+    bands = [b.name for b in default.tables.victory]
+    results = _ordered(bands, {b: b for b in bands}, {r[0]: int(r[1]) for r in by_result})
+
+    # Rebellions: the table die's face through the rebellion table.
+    rebellions: dict[str, int] = {}
+    refused = 0
+    for config, face, was_refused, _, n in _table_rolls(
+        store, scope, "Rebellions: table die for ", "CAST(json_extract(answer, '$[0]') AS INTEGER)"
+    ):
+        if was_refused:
+            refused += n
+            continue
+        key = _board_for(config, notes).tables.rebellion.get(face)
+        if key is not None:
+            rebellions[key] = rebellions.get(key, 0) + n
+
+    # Events: the 2D6 total through the events table.
+    events: dict[str, int] = {}
+    total = "CAST(json_extract(answer, '$[0]') AS INTEGER) + CAST(json_extract(answer, '$[1]') AS INTEGER)"
+    for config, value, _, _, n in _table_rolls(store, scope, "Events: 2D6", total):
+        key = _board_for(config, notes).tables.events.get(value)
+        if key is not None:
+            events[key] = events.get(key, 0) + n
+
+    # The Muslim reaction: the region die (6 North Africa), refused faces left out.
+    regions: dict[str, int] = {}
+    region_labels: dict[str, str] = {}
+    for config, face, was_refused, _, n in _table_rolls(
+        store, scope, "Muslim reaction: region die", "CAST(json_extract(answer, '$[0]') AS INTEGER)"
+    ):
+        if was_refused:
+            continue
+        board = _board_for(config, notes)
+        if face == NORTH_AFRICA:
+            key, label = "north_africa", "North Africa"
+        elif face in board.regions:
+            key = label = board.regions[face].name
+        else:
+            continue
+        region_labels[key] = label
+        regions[key] = regions.get(key, 0) + n
+    region_keys = [default.regions[n].name for n in sorted(default.regions)] + ["north_africa"]
+    region_labels.update({k: k for k in region_keys[:-1]} | {"north_africa": "North Africa"})
+
+    # The reinforcement table: the column in the 'why', the face through the rows.
+    reinforcements: dict[str, int] = {}
+    for config, face, _, col, n in _table_rolls(
+        store,
+        scope,
+        "Muslim reaction: reinforcement table, column ",
+        "CAST(json_extract(answer, '$[0]') AS INTEGER)",
+        _REINFORCEMENT_COLUMN,
+    ):
+        table = _board_for(config, notes).tables.reinforcements
+        rows = {r.roll: r for r in table.rows}
+        if face not in rows or col is None:
+            continue  # a face to roll again: not a result
+        row = rows[face]
+        result = Reinforcement("army", row.north_africa) if col < 0 else parse_reinforcement(row.by_cities[col])
+        reinforcements[str(result)] = reinforcements.get(str(result), 0) + n
+    reinforcement_keys = ["Establish city", "Build Fortress", "Garrison"] + sorted(
+        {k for k in reinforcements if k.endswith(("army", "armies"))}, key=lambda k: int(k.split()[0])
+    )
+
+    return ReconquistaStats(
+        sessions=_count_sessions(store, scope, "reconquista"),
+        games=games,
+        results=results,
+        rebellions=_ordered(list(RESULT_NAMES), RESULT_NAMES, rebellions),
+        rebellions_refused=refused,
+        events=_ordered(list(EVENT_NAMES), EVENT_NAMES, events),
+        reaction_regions=_ordered(region_keys, region_labels, regions),
+        reinforcements=_ordered(reinforcement_keys, {}, reinforcements),
+        notes=tuple(notes),
+    )
+
+
+# -- Battle of Simancas -------------------------------------------------------------------
+
+SIMANCAS_SIDES = {"moors": "Moors", "christians": "Christians"}
+
+
+def simancas_stats(store: Any, session_id: int | None = None) -> SimancasStats:
+    """Hands won by each side (and tied) over every Simancas session in scope, from each
+    session's stored state (it is the state after the effective steps); matches won by
+    each side over the finished sessions."""
+    scope = Scope("simancas", session_id)
+    hands = _rows(
+        store,
+        f"""
+SELECT COALESCE(json_extract(h.value, '$.winner'), 'tie') AS winner, COUNT(*)
+FROM session AS s, json_each(s.state, '$.hands') AS h
+WHERE {scope.where('s')} AND json_valid(s.state)
+GROUP BY winner
+""",
+        scope.params(),
+    )
+    matches = _rows(
+        store,
+        f"""
+SELECT json_extract(s.state, '$.winner') AS winner, COUNT(*)
+FROM session AS s
+WHERE {scope.where('s')} AND s.status = 'finished' AND json_valid(s.state)
+GROUP BY winner
+""",
+        scope.params(),
+    )
+    match_counts = {str(r[0]): int(r[1]) for r in matches if r[0] is not None}
+    return SimancasStats(
+        sessions=_count_sessions(store, scope, "simancas"),
+        finished=sum(match_counts.values()),
+        hands=_ordered(
+            ["moors", "christians", "tie"], SIMANCAS_SIDES | {"tie": "Tie"}, {str(r[0]): int(r[1]) for r in hands}
+        ),
+        matches=_ordered(["moors", "christians"], SIMANCAS_SIDES, match_counts),
+    )
+
+
+# -- Terra de Castells ----------------------------------------------------------------------
+
+
+def castells_stats(store: Any, session_id: int | None = None) -> CastellsStats:
+    """Saracen battles by winner and army points spent; empty (``available`` False) while this
+    version has no Terra de Castells engine."""
+    from companion.games import entry
+
+    scope = Scope("castells", session_id)
+    sessions = _count_sessions(store, scope, "castells")
+    if entry("castells").module is None:
+        return CastellsStats(
+            available=False,
+            sessions=sessions,
+            battles=(Count("saracen", "Saracen", 0), Count("defender", "Defender", 0)),
+            army_points_spent=0,
+            notes=("Terra de Castells is not playable in this version yet, so it has no statistics.",),
+        )
+    return _castells_from_log(store, scope, sessions)
+
+
+def _castells_from_log(store: Any, scope: Scope, sessions: int) -> CastellsStats:
+    # Filled in against the Castells engine's snapshot once it exists (see the report).
+    return CastellsStats(
+        available=False,
+        sessions=sessions,
+        battles=(Count("saracen", "Saracen", 0), Count("defender", "Defender", 0)),
+        army_points_spent=0,
+        notes=("The Terra de Castells statistics are not built yet.",),
+    )
+
+
+# -- all games ----------------------------------------------------------------------------
+
+
+def statistics(store: Any, game: str | None = None, session_id: int | None = None) -> Stats:
+    """Every game's statistics (or one game's, or one session's; the others are None)."""
+    from companion.games import entry
+
+    if game is not None:
+        entry(game)  # an unknown game is one sentence (GameNotAvailable)
+    scope = Scope(game, session_id)
+    by_game = _rows(
+        store, f"SELECT s.game, COUNT(*) FROM session AS s WHERE {scope.where('s')} GROUP BY s.game", scope.params()
+    )
+    from companion.games import GAMES
+
+    titles = {g.id: g.title for g in GAMES}
+    counts = {str(r[0]): int(r[1]) for r in by_game}
+    wanted = (lambda g: game is None or game == g)
+    return Stats(
+        scope=scope.describe(),
+        reconquista=reconquista_stats(store, session_id) if wanted("reconquista") else None,
+        simancas=simancas_stats(store, session_id) if wanted("simancas") else None,
+        castells=castells_stats(store, session_id) if wanted("castells") else None,
+        sessions_by_game=_ordered([g.id for g in GAMES], titles, counts),
+    )
