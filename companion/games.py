@@ -71,7 +71,7 @@ GAMES: tuple[GameEntry, ...] = (
         "castells",
         "Terra de Castells",
         "Euro game: the app runs the Saracen turns.",
-        None,
+        "companion.castells.game",
     ),
     GameEntry(
         "dice",

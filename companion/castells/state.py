@@ -1,0 +1,121 @@
+"""The Terra de Castells session state: players, century, bag, castles, the Saracen, the battle.
+
+Plain dataclasses, changed in place by the procedures; ``snapshot`` is the JSON picture
+the log stores and the screen reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SARACENS = "Saracens"
+SUCCESS = 5  # "A success = result of 5 or 6"
+DICE = 5  # "The attacker rolls 5 white dice"
+MAX_ROLLS = 3  # "up to a maximum of 3 total rolls"
+
+
+@dataclass
+class Player:
+    name: str
+    army: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "army": self.army}
+
+
+@dataclass
+class Side:
+    """One side of a battle: its dice as they stand, the rolls made and the army points paid."""
+
+    name: str
+    n: int = DICE
+    black: bool = False  # the last die is the black superiority die
+    dice: list[int] = field(default_factory=list)
+    rolls: int = 0
+    paid: int = 0
+    history: list[list[int]] = field(default_factory=list)  # the faces of each roll, in order
+
+    def successes(self) -> int:
+        return sum(1 for d in self.dice if d >= SUCCESS)
+
+    def failed(self) -> list[int]:
+        """The positions of the failed dice (what a reroll throws again)."""
+        return [i for i, d in enumerate(self.dice) if d < SUCCESS]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "n": self.n,
+            "black": self.black,
+            "dice": list(self.dice),
+            "rolls": self.rolls,
+            "paid": self.paid,
+            "history": [list(h) for h in self.history],
+            "successes": self.successes(),
+        }
+
+
+@dataclass
+class Battle:
+    """A battle for a castle: the Saracens' (``kind`` "saracen") or a player's ("players")."""
+
+    kind: str
+    castle: str
+    attacker: Side
+    defender: Side
+    target: int | None = None  # the attacker's successes, once it has rolled
+    odds: str = ""  # the defender's chance before its reroll, while it decides
+    result: str | None = None  # "held" or "taken"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "castle": self.castle,
+            "attacker": self.attacker.to_json(),
+            "defender": self.defender.to_json(),
+            "target": self.target,
+            "odds": self.odds,
+            "result": self.result,
+        }
+
+
+@dataclass
+class CastellsState:
+    territories_file: str | None
+    castles_file: str | None
+    bag: dict[str, int]
+    owners: dict[str, str | None]
+    saracen: str
+    players: list[Player] = field(default_factory=list)
+    century: int = -1  # index into the board's centuries; -1 during setup
+    active: int | None = None  # index into players (the turn order)
+    phase: str = "setup"
+    drawn: str | None = None  # this turn's territory token
+    discarded: list[str] = field(default_factory=list)
+    battle: Battle | None = None
+    attack_won: bool = False  # "cannot attack again this turn"
+    battles: list[str] = field(default_factory=list)  # one line a battle fought, for the record
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "players": [p.to_json() for p in self.players],
+            "century": self.century,
+            "active": self.active,
+            "phase": self.phase,
+            "bag": dict(self.bag),
+            "drawn": self.drawn,
+            "discarded": list(self.discarded),
+            "owners": dict(self.owners),
+            "saracen": self.saracen,
+            "battle": self.battle.to_json() if self.battle else None,
+            "attack_won": self.attack_won,
+            "battles": list(self.battles),
+            "files": [self.territories_file, self.castles_file],
+        }
