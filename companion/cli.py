@@ -97,6 +97,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_simulate)
 
+    p = sub.add_parser("export", help="write one session as JSON (to re-import), CSV or a Markdown report")
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument(
+        "--format", choices=["json", "csv", "md"], default="json", help="json (default), csv or md (Markdown)"
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.set_defaults(handler=_export)
+
+    p = sub.add_parser("import", help="add a session from a JSON export, once it replays to the same game")
+    _db_option(p, top=False)
+    p.add_argument("file", metavar="FILE", help="the JSON file written by 'companion export' ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_import)
+
+    p = sub.add_parser("stats", help="statistics of the games played: results, tables rolled, hands won")
+    _db_option(p, top=False)
+    p.add_argument("--game", metavar="G", help="only game G (reconquista, simancas, castells)")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_stats)
+
+    p = sub.add_parser("luck", help="the luck ledger: are your dice (and the app's) fair?")
+    _db_option(p, top=False)
+    p.add_argument("--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)")
+    p.add_argument("--session", type=_session_id, metavar="ID", help="only session ID")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_luck)
+
     from companion.reconquista import calculators  # pure engines and argparse: cheap
     from companion.simancas import calculators as simancas_calculators  # the same: argparse only
 
@@ -201,6 +229,77 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"  {n:>6}  {name}")
         print(f"errors: {data['errors']}" + (f" (first: {data['first_error']})" if data["first_error"] else ""))
     return EXIT_OK if report.errors == 0 else EXIT_DIVERGED
+
+
+def _export(args: argparse.Namespace) -> int:
+    from companion.review.exchange import export_session
+
+    text = export_session(_open_store(args), args.id, args.format)
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as exc:
+        raise UsageError(f"Cannot write {args.output}: {exc.strerror or exc}.") from None
+    print(f"Session {args.id} written to {args.output} ({args.format}).", file=sys.stderr)
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.review.exchange import import_session
+
+    name = "stdin" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except UnicodeDecodeError:
+        raise UsageError(f"{name} is not a text file, so it is not a session export.") from None
+    except OSError as exc:
+        raise UsageError(f"Cannot read {name}: {exc.strerror or exc}.") from None
+    done = import_session(_open_store(args), text, name)
+    if args.json:
+        print(json.dumps(done.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status}).")
+    return EXIT_OK
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from companion.games import entry
+    from companion.review.report import stats_lines
+    from companion.review.stats import statistics
+
+    if args.game:
+        entry(args.game)  # an unknown game is one sentence before any database is touched
+    stats = statistics(_open_store(args), game=args.game)
+    if args.json:
+        print(json.dumps(stats.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(stats_lines(stats)))
+    return EXIT_OK
+
+
+def _luck(args: argparse.Namespace) -> int:
+    from companion.games import entry
+    from companion.review.luck import luck
+    from companion.review.report import luck_lines
+
+    if args.game:
+        entry(args.game)
+    store = _open_store(args)
+    if args.session is not None:
+        store.session(args.session)  # no such session: one sentence
+    ledger = luck(store, game=args.game, session_id=args.session)
+    if args.json:
+        print(json.dumps(ledger.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(luck_lines(ledger)))
+    return EXIT_OK
 
 
 def _run_tui(args: argparse.Namespace) -> int:

@@ -279,6 +279,20 @@ class Store:
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
 
+    def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
+        """Insert a whole session and its event rows in one transaction; the new session id.
+
+        ``session`` holds the session columns but ``id`` (``config`` and ``state`` as JSON
+        text); each event holds the event columns but ``id`` and ``session_id``. Either all
+        of it is stored or nothing is (an import checks the log before calling this).
+        """
+        with self._guard(), self.engine.begin() as con:
+            result = con.execute(insert(S).values(**session))
+            session_id = int(result.inserted_primary_key[0])
+            if events:
+                con.execute(INSERT_EVENT, [{"session_id": session_id, **ev} for ev in events])
+        return session_id
+
 
 class SessionRecorder:
     """Commits one session's steps as the driver makes them (the driver's Recorder)."""

@@ -1,0 +1,422 @@
+"""A session out of the store and back in: export as JSON, CSV or Markdown; import JSON.
+
+The JSON export is the session itself: its fields, every effective step (prompt,
+answer, source, turn, phase, time and the digest of the state it led to), the
+final state, and a format version. ``import_session`` takes such a file only if
+it replays: the game must be known, every step must be asked as logged and lead
+to the logged state, and the end must be the exported final state. A file that
+fails any check is refused with one sentence and nothing is created; one that
+passes is stored in one transaction as a new session.
+
+CSV is one row per step; Markdown is a game report, turn by turn and phase by
+phase. Steps are numbered from 1 in every format, as ``companion show`` does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from companion.errors import CompanionError
+
+FORMAT = "tabletop-companion/session"
+FORMAT_VERSION = 1
+FORMATS = ("json", "csv", "md")
+CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "answer", "source", "at")
+
+_SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
+_TURN_WORDS = {"simancas": "Hand"}  # what a game's "turn" is called in its report
+#: Phase headings of the report: the board screen's titles (screens/reconquista), which an
+#: engine package may not import; any other phase is shown capitalised.
+_PHASE_TITLES = {
+    "reconquista": {
+        "setup": "Setup",
+        "rebellions": "Phase 1: Rebellions",
+        "events": "Phase 2: Events",
+        "income": "Phase 3: Income and spending",
+        "movement": "Phase 4: Movement",
+        "reaction": "Phase 5: Muslim reaction",
+        "sieges": "Phase 6: Sieges",
+        "end": "Phase 7: End of turn",
+        "over": "Game over",
+    }
+}
+
+
+class ImportRefused(CompanionError):
+    """An import file that cannot be taken; the message is one sentence."""
+
+
+# -- the format --------------------------------------------------------------------------
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StepModel(_Strict):
+    """One effective step of an exported log."""
+
+    step: StrictInt = Field(ge=1)
+    turn: StrictInt | None = None
+    phase: StrictStr | None = None
+    prompt: dict[str, Any]
+    answer: list[StrictInt] | StrictStr | None
+    source: Literal["physical", "app", "player", "ack", "edit"]
+    at: datetime
+    digest: str = Field(pattern=r"^[0-9a-f]{16}$")
+
+
+class SessionModel(_Strict):
+    """The exported session's own fields (``id`` is its number where it came from)."""
+
+    id: StrictInt | None = None
+    game: StrictStr
+    title: StrictStr | None = None
+    seed: StrictInt
+    config: dict[str, Any] = {}
+    dice_mode: StrictStr = ""
+    status: Literal["active", "finished"]
+    started: datetime
+    last_activity: datetime
+    ended: datetime | None = None
+    summary: StrictStr = ""
+
+
+class ExportModel(_Strict):
+    """A whole exported session, format version 1."""
+
+    format: Literal["tabletop-companion/session"]
+    version: Literal[1]
+    exported: datetime | None = None
+    session: SessionModel
+    steps: list[StepModel]
+    final_state: dict[str, Any]
+
+
+# -- export ------------------------------------------------------------------------------
+
+
+def _utc(dt: datetime) -> datetime:
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return None if dt is None else _utc(dt).isoformat(timespec="seconds")
+
+
+def export_data(store: Any, session_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """The JSON document of a session: its fields, its effective steps and its final state.
+    StoreError (one sentence) if there is no such session or its log is damaged."""
+    from companion.games import GAMES
+
+    info = store.session(session_id)
+    log = store.log(session_id)
+    titles = {g.id: g.title for g in GAMES}
+    steps = [
+        {
+            "step": i,
+            "turn": ev.turn,
+            "phase": ev.phase,
+            "prompt": ev.prompt,
+            "answer": ev.answer,
+            "source": ev.source,
+            "at": _iso(ev.at),
+            "digest": ev.digest,
+        }
+        for i, ev in enumerate(log.events, start=1)
+    ]
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported": _iso(now or store.now()),
+        "session": {
+            "id": info.id,
+            "game": info.game,
+            "title": titles.get(info.game, info.game),
+            "seed": info.seed,
+            "config": info.config,
+            "dice_mode": info.dice_mode,
+            "status": info.status,
+            "started": _iso(info.started),
+            "last_activity": _iso(info.last_activity),
+            "ended": _iso(info.ended),
+            "summary": info.summary,
+        },
+        "steps": steps,
+        "final_state": store.state(session_id),
+    }
+
+
+def export_json(store: Any, session_id: int) -> str:
+    """The session as JSON text (see ``export_data``), ready to re-import."""
+    return json.dumps(export_data(store, session_id), indent=2, ensure_ascii=False) + "\n"
+
+
+def _answer_text(answer: Any) -> str:
+    if answer is None:
+        return ""
+    if isinstance(answer, list):
+        return " ".join(str(a) for a in answer)
+    return str(answer)
+
+
+def _question(prompt: dict[str, Any]) -> str:
+    return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
+
+
+def export_csv(store: Any, session_id: int) -> str:
+    """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS)."""
+    data = export_data(store, session_id)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for s in data["steps"]:
+        p = s["prompt"] or {}
+        kind = p.get("kind", "")
+        writer.writerow(
+            [
+                s["step"],
+                "" if s["turn"] is None else s["turn"],
+                s["phase"] or "",
+                kind,
+                f"{p.get('n')}d{p.get('sides')}" if kind == "roll" else "",
+                _question(p),
+                " / ".join(p.get("options", [])) if kind == "choose" else "",
+                _answer_text(s["answer"]),
+                s["source"] or "",
+                s["at"],
+            ]
+        )
+    return out.getvalue()
+
+
+def _md(text: str) -> str:
+    """Text safe inside Markdown: the characters that would start emphasis, code or links escaped."""
+    for ch in "\\`*_[]<>|#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _when(iso: str | None) -> str:
+    if not iso:
+        return ""
+    return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _step_line(s: dict[str, Any]) -> str:
+    p = s["prompt"] or {}
+    kind = p.get("kind")
+    answer = s["answer"]
+    if kind == "roll":
+        dice = _answer_text(answer)
+        total = f" (total {sum(answer)})" if isinstance(answer, list) and len(answer) > 1 else ""
+        why = f" ({_md(p['why'])})" if p.get("why") else ""
+        source = _SOURCE_WORDS.get(s["source"], s["source"] or "")
+        return f"- Roll {p.get('n')}d{p.get('sides')}{why}: **{dice}**{total}, {source}"
+    if kind == "choose":
+        return f"- Choice ({_md(_question(p))}): **{_md(_answer_text(answer))}**"
+    if kind == "enter":
+        return f"- Entered ({_md(_question(p))}): **{_md(_answer_text(answer))}**"
+    if kind == "tell":
+        return f"- Board: {_md(_question(p))}"
+    if kind == "edit":
+        return f"- Correction by hand: {_md(_question(p))}"
+    return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(_answer_text(answer))}"
+
+
+def export_markdown(store: Any, session_id: int) -> str:
+    """The session as a readable game report: a header (game, dates, result), then turn by
+    turn and phase by phase every roll with its source, every choice and every board
+    instruction. Times are in UTC."""
+    data = export_data(store, session_id)
+    sess = data["session"]
+    steps = data["steps"]
+    status = "finished" if sess["status"] == "finished" else "not finished"
+    lines = [
+        f"# {_md(sess['title'])}: session {sess['id']}",
+        "",
+        f"- Game: {_md(sess['title'])}",
+        f"- Started: {_when(sess['started'])}",
+        f"- Ended: {_when(sess['ended'])}" if sess["ended"] else f"- Last played: {_when(sess['last_activity'])} ({status})",
+        f"- Result: {_md(sess['summary'])}" if sess["status"] == "finished" else f"- Where it stands: {_md(sess['summary'])}",
+        f"- Dice: {sess['dice_mode'] or 'none rolled'}; seed {sess['seed']}; {len(steps)} steps",
+    ]
+    turn_word = _TURN_WORDS.get(sess["game"], "Turn")
+    phases = {s["phase"] for s in steps}
+    show_phases = len(phases) > 1
+    turn: Any = object()
+    phase: Any = object()
+    for s in steps:
+        if s["turn"] != turn:
+            turn, phase = s["turn"], object()
+            if turn is not None:
+                lines += ["", f"## {turn_word} {turn}"]
+        if show_phases and s["phase"] != phase:
+            phase = s["phase"]
+            if phase:
+                title = _PHASE_TITLES.get(sess["game"], {}).get(phase, phase[:1].upper() + phase[1:])
+                lines += ["", f"### {_md(title)}"]
+            lines.append("")
+        elif not lines[-1].startswith("- "):
+            lines.append("")
+        lines.append(_step_line(s))
+    return "\n".join(lines) + "\n"
+
+
+def export_session(store: Any, session_id: int, fmt: str) -> str:
+    """The session in ``fmt`` ('json', 'csv' or 'md') as text."""
+    if fmt == "json":
+        return export_json(store, session_id)
+    if fmt == "csv":
+        return export_csv(store, session_id)
+    if fmt == "md":
+        return export_markdown(store, session_id)
+    raise ValueError(f"unknown export format {fmt!r}; the formats are {', '.join(FORMATS)}")
+
+
+# -- import ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import created: the new session's number and what it holds."""
+
+    session_id: int
+    game: str
+    steps: int
+    status: str
+    summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.session_id,
+            "game": self.game,
+            "steps": self.steps,
+            "status": self.status,
+            "summary": self.summary,
+        }
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "the top level"
+    msg = str(err["msg"]).rstrip(".")
+    return f"{where}: {msg[:1].lower() + msg[1:]}"
+
+
+def read_export(text: str, name: str = "the file") -> ExportModel:
+    """Parse and validate an export's text; ImportRefused (one sentence) if it is not one."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}).") from None
+    except (UnicodeDecodeError, RecursionError):
+        raise ImportRefused(f"{name} is not valid JSON.") from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise ImportRefused(f"{name} is not a Tabletop Companion session export.")
+    version = raw.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        raise ImportRefused(
+            f"{name} was written by a newer Tabletop Companion (format version {version}); "
+            f"this one reads version {FORMAT_VERSION}: update it to import this file."
+        )
+    try:
+        doc = ExportModel.model_validate(raw)
+    except ValidationError as exc:
+        raise ImportRefused(f"{name} is not a valid session export: {_first_error(exc)}.") from None
+    for i, step in enumerate(doc.steps, start=1):
+        if step.step != i:
+            raise ImportRefused(f"{name} is not a valid session export: step {i} is numbered {step.step}.")
+    return doc
+
+
+def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
+    """Load the game and replay the log: (game, the Driver at its end, the steps), or ImportRefused."""
+    from companion import games
+    from companion.driver import Step, verify
+    from companion.errors import ReplayDivergence
+    from companion.prompts import prompt_from_dict
+
+    try:
+        game = games.load(doc.session.game)
+    except games.GameNotAvailable as exc:
+        raise ImportRefused(f"{name} cannot be imported: {str(exc)[:1].lower()}{str(exc)[1:]}") from None
+    steps = []
+    for s in doc.steps:
+        try:
+            steps.append(Step(prompt_from_dict(s.prompt), s.answer, s.source))
+        except ValueError as exc:
+            raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
+    final = doc.final_state or None
+    try:
+        driver = verify(game, doc.session.seed, doc.session.config, steps, [s.digest for s in doc.steps], final)
+        return game, driver, steps
+    except ReplayDivergence as exc:
+        raise ImportRefused(
+            f"{name} cannot be imported: its log does not replay to the exported game ({str(exc).rstrip('.')})."
+        ) from None
+    except CompanionError as exc:
+        raise ImportRefused(f"{name} cannot be imported: {str(exc).rstrip('.')}.") from None
+    except Exception as exc:  # an engine failing on a crafted log must not reach the user as a traceback
+        raise ImportRefused(
+            f"{name} cannot be imported: the game engine failed while replaying it ({type(exc).__name__})."
+        ) from None
+
+
+def _dice_mode(steps: list[StepModel]) -> str:
+    sources = {s.source for s in steps if (s.prompt or {}).get("kind") == "roll"}
+    if not sources:
+        return ""
+    return sources.pop() if len(sources) == 1 else "mixed"
+
+
+def import_session(store: Any, text: str, name: str = "the file") -> Imported:
+    """Check an export (format, game, replay to the exported state) and store it as a new
+    session in one transaction. ImportRefused (one sentence, nothing created) if it fails."""
+    from companion.driver import canonical
+
+    doc = read_export(text, name)
+    game, driver, steps = _replay(doc, name)
+    sess = doc.session
+    finished = bool(doc.steps) and driver.finished
+    last = _utc(doc.steps[-1].at) if doc.steps else _utc(sess.last_activity)
+    ended = (_utc(sess.ended) if sess.ended else last) if finished else None
+    summary = game.summary(driver.state) if doc.steps else ""
+    session_row = {
+        "game": sess.game,
+        "seed": sess.seed,
+        "dice_mode": _dice_mode(doc.steps),
+        "status": "finished" if finished else "active",
+        "started": _utc(sess.started),
+        "last_activity": max(_utc(sess.last_activity), last),
+        "ended": ended,
+        "steps": len(doc.steps),
+        "summary": summary,
+        "config": json.dumps(sess.config),
+        "state": canonical(driver.snapshot()) if doc.steps else "{}",
+    }
+    events = [
+        {
+            "seq": i,
+            "step": i,
+            "kind": "answer",
+            "turn": s.turn,
+            "phase": s.phase,
+            # Stored as the recorder stores it: the prompt rebuilt, so its form is the app's own.
+            "prompt": json.dumps(step.prompt.to_dict(), ensure_ascii=False),
+            "answer": json.dumps(step.answer),
+            "source": s.source,
+            "digest": s.digest,
+            "at": _utc(s.at),
+        }
+        for i, (s, step) in enumerate(zip(doc.steps, steps, strict=True))
+    ]
+    new_id = store.insert_session(session_row, events)
+    return Imported(new_id, sess.game, len(doc.steps), session_row["status"], summary)
