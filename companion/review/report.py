@@ -46,10 +46,10 @@ def stats_lines(stats: Stats) -> list[str]:
         lines += _counts("Matches won", s.matches)
     c = stats.castells
     if c is not None:
-        lines += ["", f"Terra de Castells: {c.sessions} sessions."]
+        lines += ["", f"Terra de Castells: {c.sessions} sessions, {c.finished} finished."]
         if c.available:
             lines += _counts("Saracen battles won", c.battles)
-            lines.append(f"  Army points spent on rerolls: {c.army_points_spent}")
+            lines += _counts("Army points spent on rerolls", c.army_points)
         lines += [f"  Note: {n}" for n in c.notes]
     return lines
 

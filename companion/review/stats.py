@@ -124,20 +124,29 @@ class SimancasStats:
 
 @dataclass(frozen=True)
 class CastellsStats:
-    """Terra de Castells: Saracen battles by winner, and army points the defenders spent on
-    rerolls. ``available`` is False when this version has no Castells engine to read."""
+    """Terra de Castells: Saracen battles by winner (``saracens``: the castle was taken,
+    ``defenders``: it held), and the army points players paid for rerolls, by the kind of
+    battle (``saracen``: defending against the Saracens, ``players``: battles between
+    players). ``available`` is False when this version has no Castells engine to read."""
 
     available: bool
     sessions: int
-    battles: tuple[Count, ...]  # saracen, defender
-    army_points_spent: int
+    finished: int
+    battles: tuple[Count, ...]
+    army_points: tuple[Count, ...]
     notes: tuple[str, ...] = ()
+
+    @property
+    def army_points_spent(self) -> int:
+        return sum(c.count for c in self.army_points)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "available": self.available,
             "sessions": self.sessions,
+            "finished": self.finished,
             "battles": [c.to_json() for c in self.battles],
+            "army_points": [c.to_json() for c in self.army_points],
             "army_points_spent": self.army_points_spent,
             "notes": list(self.notes),
         }
@@ -422,9 +431,16 @@ GROUP BY winner
 # -- Terra de Castells ----------------------------------------------------------------------
 
 
+CASTELLS_WINNERS = {"saracens": "Saracens (castle taken)", "defenders": "Defenders (castle held)"}
+CASTELLS_BATTLES = {"saracen": "Defending against the Saracens", "players": "Battles between players"}
+
+
 def castells_stats(store: Any, session_id: int | None = None) -> CastellsStats:
-    """Saracen battles by winner and army points spent; empty (``available`` False) while this
-    version has no Terra de Castells engine."""
+    """Saracen battles by winner, from each session's stored state (its ``battles`` record:
+    'Saracens against P at C: ..., taken' or '..., held'); army points spent, one for each
+    effective 'Reroll the N failed dice (1 army point)' answer, by the phase it was given in
+    ('saracens' for a defence against the Saracens, 'battle' for a battle between players).
+    Empty, with ``available`` False, while this version has no Terra de Castells engine."""
     from companion.games import entry
 
     scope = Scope("castells", session_id)
@@ -433,21 +449,45 @@ def castells_stats(store: Any, session_id: int | None = None) -> CastellsStats:
         return CastellsStats(
             available=False,
             sessions=sessions,
-            battles=(Count("saracen", "Saracen", 0), Count("defender", "Defender", 0)),
-            army_points_spent=0,
+            finished=0,
+            battles=_ordered(list(CASTELLS_WINNERS), CASTELLS_WINNERS, {}),
+            army_points=_ordered(list(CASTELLS_BATTLES), CASTELLS_BATTLES, {}),
             notes=("Terra de Castells is not playable in this version yet, so it has no statistics.",),
         )
-    return _castells_from_log(store, scope, sessions)
-
-
-def _castells_from_log(store: Any, scope: Scope, sessions: int) -> CastellsStats:
-    # Filled in against the Castells engine's snapshot once it exists (see the report).
+    battles = _rows(
+        store,
+        f"""
+SELECT CASE WHEN b.value LIKE '%, taken' THEN 'saracens' ELSE 'defenders' END AS winner, COUNT(*)
+FROM session AS s, json_each(s.state, '$.battles') AS b
+WHERE {scope.where('s')} AND json_valid(s.state)
+  AND b.value LIKE 'Saracens against %' AND (b.value LIKE '%, taken' OR b.value LIKE '%, held')
+GROUP BY winner
+""",
+        scope.params(),
+    )
+    paid = _rows(
+        store,
+        effective_cte(scope)
+        + """
+SELECT CASE WHEN phase = 'saracens' THEN 'saracen' ELSE 'players' END AS battle_kind, COUNT(*)
+FROM effective
+WHERE json_extract(prompt, '$.kind') = 'choose'
+  AND json_extract(answer, '$') LIKE 'Reroll the % (1 army point)'
+GROUP BY battle_kind
+""",
+        scope.params(),
+    )
+    finished = _rows(
+        store,
+        f"SELECT COUNT(*) FROM session AS s WHERE {scope.where('s')} AND s.status = 'finished'",
+        scope.params(),
+    )
     return CastellsStats(
-        available=False,
+        available=True,
         sessions=sessions,
-        battles=(Count("saracen", "Saracen", 0), Count("defender", "Defender", 0)),
-        army_points_spent=0,
-        notes=("The Terra de Castells statistics are not built yet.",),
+        finished=int(finished[0][0]),
+        battles=_ordered(list(CASTELLS_WINNERS), CASTELLS_WINNERS, {str(r[0]): int(r[1]) for r in battles}),
+        army_points=_ordered(list(CASTELLS_BATTLES), CASTELLS_BATTLES, {str(r[0]): int(r[1]) for r in paid}),
     )
 
 
