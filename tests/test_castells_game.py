@@ -1,0 +1,214 @@
+"""Terra de Castells as a whole: setup questions, five centuries, a game driven from scripted
+answers, the store (resume gives the same state), undo and corrections by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.castells import bag as bags
+from companion.castells.battle import ACCEPT
+from companion.castells.edits import apply_edit, describe, parse_edit_text
+from companion.castells.game import ATTACK, GAME, MOVE
+from companion.driver import Driver, verify
+from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
+from companion.store.db import Store
+from test_castells_helpers import feed, new_driver, setup_answers, table
+
+SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
+
+
+def bot(d: Driver, faces: int = 0) -> None:
+    """Play to the end: draws by the app, the first Saracen choice, no player attacks, rerolls refused."""
+    while d.pending is not None:
+        p = d.pending
+        if isinstance(p, Tell):
+            d.ack()
+        elif isinstance(p, Roll):
+            d.roll()
+        elif isinstance(p, Enter):
+            d.type("")
+        elif isinstance(p, Choose):
+            if bags.DRAW_WHY in p.why:
+                d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
+            elif ACCEPT in p.options:
+                d.submit(ACCEPT, "player")
+            elif p.options[-1].startswith("End "):
+                d.submit(p.options[-1], "player")
+            else:
+                d.submit(p.options[0], "player")
+
+
+def test_setup_asks_players_names_order_armies_and_castles() -> None:
+    """Setup for 2-4 players: the turn order decides the starting player, who advances the century."""
+    d = new_driver()
+    feed(d, setup_answers(["Anna", "Bo", "Cai"], [2, 0, 5], {"Bo": ["Berga"]})[:1] + ["Anna", "Bo", "Cai", "Cai", "Anna"])
+    # Turn order: Cai first, then Anna, then Bo (the last is implied).
+    assert [p.name for p in d.state.players] == ["Cai", "Anna", "Bo"]
+    feed(d, ["5", "", "0", "Berga", "Cai holds no more castles", "Anna holds no more castles", "Bo holds no more castles"])
+    assert [p.army for p in d.state.players] == [5, 3, 0]
+    assert d.state.owners["Berga"] == "Cai"
+    told = [s.prompt.text for s in d.steps if isinstance(s.prompt, Tell)]
+    assert told[-2] == "Place the Saracen figure on its space: Saracen camp."
+    assert told[-1].startswith("Century XI begins: Cai, the starting player, advances the passage of time tile")
+    assert isinstance(d.pending, Choose) and d.pending.why.startswith("Cai: Draw a territory token")
+
+
+def test_a_name_taken_twice_is_asked_again() -> None:
+    """Players are told apart by name: a second 'anna' (or 'Saracens') is refused with a sentence."""
+    d = new_driver()
+    feed(d, ["2", "Anna"])
+    d.type("anna")
+    assert isinstance(d.pending, Tell) and "'anna' is taken" in d.pending.text
+    d.ack()
+    d.type("Saracens")
+    assert isinstance(d.pending, Tell)
+    d.ack()
+    with pytest.raises(BadAnswer, match="A name is 1 to 20 letters"):
+        d.type("!!")
+    d.type("Bo")
+    assert isinstance(d.pending, Choose) and d.pending.options == ("Anna", "Bo")
+
+
+def test_a_whole_game_from_scripted_answers() -> None:
+    """"The game lasts 5 centuries (XI to XV), one per round": each player draws one token a century,
+    the starting player announces each century, and the game ends after XV."""
+    d = new_driver(seed=3)
+    feed(d, SETUP)
+    bot(d)
+    assert d.finished
+    tells = [s.prompt.text for s in d.steps if isinstance(s.prompt, Tell)]
+    centuries = [t.split()[1] for t in tells if t.startswith("Century") and "begins" in t]
+    assert centuries == ["XI", "XII", "XIII", "XIV", "XV"]
+    draws = [s for s in d.steps if isinstance(s.prompt, Choose) and bags.DRAW_WHY in s.prompt.why]
+    assert len(draws) == 10 and all(s.source == "app" for s in draws)
+    assert bags.tokens_left(d.state.bag) == 24 - 10
+    assert sorted(d.state.discarded) == sorted(str(s.answer) for s in draws)
+    # Right after each draw: the Saracens when the token wakes them, else the resources.
+    for i, step in enumerate(d.steps):
+        if step in draws:
+            woke = step.answer in ("Levant", "Migdia", "Ponent")
+            assert ("wakes the Saracens" in d.steps[i + 1].prompt.describe()) is woke
+    assert any(s.answer in ("Levant", "Migdia", "Ponent") for s in draws)
+    assert tells[-1].startswith("Century XV is over: the game ends.")
+    assert GAME.summary(d.state).startswith("Game over after century XV.")
+    # The same seed and the same answers give the same game.
+    again = new_driver(seed=3)
+    feed(again, SETUP)
+    bot(again)
+    assert again.snapshot() == d.snapshot()
+
+
+def test_resume_from_the_store_gives_the_same_state(tmp_path: Path, clock: Any) -> None:
+    """Every answer is committed before the game moves on: reopening the session replays to the same state."""
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    sid = store.create_session("castells", 9)
+    d = Driver(GAME, 9, recorder=store.recorder(sid))
+    feed(d, SETUP)
+    for _ in range(40):
+        p = d.pending
+        assert p is not None
+        if isinstance(p, Tell):
+            d.ack()
+        elif isinstance(p, Roll):
+            d.roll()
+        elif isinstance(p, Enter):
+            d.type("")
+        elif bags.DRAW_WHY in p.why:
+            d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
+        else:
+            d.submit(p.options[0], "player")
+    d.edit(edit_prompt("Correction by hand: Bo has 4 army points", {"kind": "army", "player": "Bo", "points": 4}))
+    store.close()
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    log = store.log(sid)
+    resumed = Driver.resume(GAME, 9, store.session(sid).config, log.steps)
+    assert resumed.snapshot() == d.snapshot() == store.state(sid)
+    assert resumed.pending == d.pending
+    assert resumed.state.player("Bo").army == 4
+    verify(GAME, 9, {}, log.steps, log.digests, store.state(sid))
+    assert store.session(sid).game == "castells" and store.session(sid).status == "active"
+
+
+def test_undo_takes_back_a_draw_and_puts_the_token_back() -> None:
+    """Undo replays all but the last answer: a token drawn by mistake goes back in the bag."""
+    d = new_driver()
+    feed(d, SETUP)  # the Tells up to the first draw are acknowledged
+    before = dict(d.state.bag)
+    d.submit("Riu", "player")
+    assert d.state.bag["Riu"] == before["Riu"] - 1
+    d.undo()
+    assert d.state.bag == before and isinstance(d.pending, Choose)
+
+
+def test_corrections_by_hand_are_logged_steps_replayed_in_place() -> None:
+    """Corrections by hand (rules notes): a castle's owner, a player's army, the Saracen's place."""
+    d = new_driver()
+    feed(d, SETUP)
+    board = GAME.board_of(d.state)
+    for line in ("castle tortosa bo", "army Anna 7", "saracen Miravet", "castle Mora empty"):
+        change = parse_edit_text(board, d.state, line)
+        d.edit(edit_prompt(describe(change), change))
+    assert d.state.owners["Tortosa"] == "Bo" and d.state.owners["Mora"] is None
+    assert d.state.player("Anna").army == 7 and d.state.saracen == "Miravet"
+    assert [s.source for s in d.steps[-4:]] == ["edit"] * 4
+    assert d.steps[-4].prompt.describe() == "Correction by hand: Tortosa is now Bo's"
+    replayed = Driver.resume(GAME, d.seed, {}, d.steps)
+    assert replayed.snapshot() == d.snapshot()
+    d.undo()
+    assert d.state.owners["Mora"] == "Anna"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("castle Narnia Anna", "'Narnia' is not a castle"),
+        ("castle Tortosa Zed", "'Zed' is not a player"),
+        ("army Anna lots", "'lots' is not a number of army points"),
+        ("saracen Lleida", "Lleida is held by Bo: set it empty first"),
+        ("fly away", "is not understood"),
+    ],
+)
+def test_bad_correction_lines_are_one_sentence(line: str, said: str) -> None:
+    """A correction that does not fit the table is refused whole, and nothing changes."""
+    d = new_driver()
+    feed(d, SETUP)
+    before = d.snapshot()
+    board = GAME.board_of(d.state)
+    with pytest.raises(ValueError) as info:
+        apply_edit(board, d.state, parse_edit_text(board, d.state, line))
+    assert said in str(info.value) and str(info.value).count(". ") == 0
+    assert d.snapshot() == before
+
+
+def test_a_player_castle_cannot_be_set_under_the_saracen() -> None:
+    """The Saracen figure stands on its castle: no player's castle can be put there by hand."""
+    board, state = table({}, {"Anna": 1}, saracen="Flix")
+    with pytest.raises(ValueError, match="The Saracen figure stands on Flix"):
+        apply_edit(board, state, {"kind": "castle", "castle": "Flix", "owner": "Anna"})
+
+
+def test_a_castle_corrected_while_the_saracen_move_is_asked_is_asked_again() -> None:
+    """A correction made while a question waits is honoured: a castle no longer empty is not taken."""
+    d = new_driver()
+    feed(d, SETUP)
+    d.submit("Levant", "player")
+    d.submit(MOVE, "player")
+    assert isinstance(d.pending, Choose) and "Miravet" in d.pending.options
+    d.edit(edit_prompt("x", {"kind": "castle", "castle": "Miravet", "owner": "Bo"}))
+    d.submit("Miravet", "player")
+    assert isinstance(d.pending, Tell) and "no longer empty" in d.pending.text
+    d.ack()
+    assert isinstance(d.pending, Choose) and "Miravet" not in d.pending.options
+    assert d.state.saracen == "Saracen camp"
+
+
+def test_where_and_summary_follow_the_century() -> None:
+    d = new_driver()
+    assert GAME.where(d.state) == (None, "setup") and GAME.summary(d.state) == "Setting up"
+    feed(d, SETUP)
+    assert GAME.where(d.state) == (1, "resources")
+    assert GAME.summary(d.state) == "Century XI, Anna's turn; the Saracen at Saracen camp"
+    assert ATTACK  # the attack option is part of the turn's menu (tested in test_castells_engine)
