@@ -127,9 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from companion.reconquista import calculators  # pure engines and argparse: cheap
     from companion.simancas import calculators as simancas_calculators  # the same: argparse only
+    from companion.castells import calculators as castells_calculators  # the same: argparse only
 
     calculators.register(sub)
     simancas_calculators.register(sub)
+    castells_calculators.register(sub)
     return parser
 
 
