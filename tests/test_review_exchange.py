@@ -1,0 +1,321 @@
+"""Tests of export and import (companion/review/exchange.py) and of the commands export,
+import, stats and luck: the three formats' content, every refusal (one sentence, nothing
+created), and the round trip: play headless, export, import into a fresh database, replay,
+the same final state, for Reconquista, the Battle of Simancas and the dice tray."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli import EXIT_OK, EXIT_USAGE, main
+from companion.driver import digest, verify
+from companion.games import load
+from companion.review.exchange import (
+    CSV_COLUMNS,
+    FORMAT,
+    FORMAT_VERSION,
+    ImportRefused,
+    export_csv,
+    export_data,
+    export_json,
+    export_markdown,
+    import_session,
+)
+from companion.store.db import Store
+from test_review_helpers import count_rows, new_driver, play_reconquista, simancas_hand, why_starts
+
+
+@pytest.fixture
+def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
+    s = Store(str(tmp_path / "from.db"), clock=clock)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, clock: Any) -> Iterator[Store]:
+    s = Store(str(tmp_path / "to.db"), clock=clock)
+    yield s
+    s.close()
+
+
+def tray_session(store: Store) -> int:
+    """A dice tray session: typed dice, app dice, an undone roll; 6 effective steps."""
+    sid, driver = new_driver(store, "dice", 2024)
+    driver.type("2d6 Attack")
+    driver.type("6 6")
+    driver.undo()
+    driver.type("3 5")
+    driver.type("1d20 Save")
+    driver.roll()
+    driver.type("end")
+    return sid
+
+
+def _aware(dt: datetime) -> datetime:
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def assert_one_sentence(message: str) -> None:
+    assert message.endswith("."), message
+    assert "\n" not in message and "Traceback" not in message, message
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def test_json_export_holds_the_session_and_its_effective_steps(store: Store) -> None:
+    sid = tray_session(store)
+    data = json.loads(export_json(store, sid))
+    assert data["format"] == FORMAT and data["version"] == FORMAT_VERSION
+    sess = data["session"]
+    assert sess["id"] == sid and sess["game"] == "dice" and sess["title"] == "Dice tray"
+    assert sess["seed"] == 2024 and sess["status"] == "finished" and sess["dice_mode"] == "mixed"
+    assert sess["started"].startswith("2026-03-14T18:") and sess["ended"] is not None
+    steps = data["steps"]
+    assert [s["step"] for s in steps] == [1, 2, 3, 4, 5]
+    assert [s["answer"] for s in steps][:3] == ["2d6 Attack", [3, 5], "1d20 Save"]  # the undone 6 6 is gone
+    assert [s["source"] for s in steps] == ["player", "physical", "player", "app", "player"]
+    assert steps[1]["prompt"] == {"kind": "roll", "n": 2, "sides": 6, "why": "Attack"}
+    log = store.log(sid)
+    assert [s["digest"] for s in steps] == log.digests
+    assert [datetime.fromisoformat(s["at"]) for s in steps] == [_aware(e.at) for e in log.events]
+    assert data["final_state"] == store.state(sid)
+    assert data["final_state"]["ended"] is True
+
+
+def test_csv_export_is_one_row_a_step(store: Store) -> None:
+    sid = tray_session(store)
+    rows = list(csv.reader(io.StringIO(export_csv(store, sid))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    body = [dict(zip(CSV_COLUMNS, r, strict=True)) for r in rows[1:]]
+    assert len(body) == 5
+    assert body[1]["kind"] == "roll" and body[1]["dice"] == "2d6" and body[1]["answer"] == "3 5"
+    assert body[1]["question"] == "Attack" and body[1]["source"] == "physical"
+    assert body[0]["kind"] == "enter" and body[0]["answer"] == "2d6 Attack"
+    assert body[3]["source"] == "app"
+
+
+def test_markdown_export_reads_as_a_game_report(store: Store) -> None:
+    """Header with game, dates and result; then turn by turn, phase by phase: the rolls with
+    their source, the choices and the board instructions."""
+    sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
+    driver.type("4 5")  # Taxes, typed from the table
+    md = export_markdown(store, sid)
+    lines = md.splitlines()
+    assert lines[0] == f"# Reconquista: session {sid}"
+    assert "- Game: Reconquista" in lines
+    assert "- Started: 2026-03-14 18:01 UTC" in lines
+    assert any(line.startswith("- Where it stands: turn 1, ") for line in lines)
+    assert "## Turn 1" in lines
+    assert lines.index("### Phase 1: Rebellions") < lines.index("### Phase 2: Events")
+    assert "- Roll 2d6 (Events: 2D6, the total picks the event): **4 5** (total 9), typed from the table" in lines
+    assert any(line.startswith("- Roll 1d6 (Rebellions: region die") and line.endswith("rolled by the app") for line in lines)
+    assert "- Board: Turn 1 begins: move the turn marker to 1." in lines
+
+
+def test_markdown_export_of_finished_sessions(store: Store) -> None:
+    sid, _ = play_reconquista(store, 1)
+    md = export_markdown(store, sid).splitlines()
+    result = store.session(sid).summary
+    assert f"- Result: {result}" in md
+    assert "### Phase 7: End of turn" in md
+    sim, match = new_driver(store, "simancas", 1)
+    simancas_hand(match, ["Moors place Large Army"])
+    md = export_markdown(store, sim).splitlines()
+    assert "## Hand 1" in md
+    assert "- Choice (Hand 1: what happens on the table?): **Moors place Large Army**" in md
+    assert not any(line.startswith("### ") for line in md)  # one phase only: no phase headings
+
+
+# -- import: refusals ---------------------------------------------------------------------
+
+
+def refused(store: Store, text: str, match: str) -> None:
+    before = count_rows(store)
+    with pytest.raises(ImportRefused) as info:
+        import_session(store, text, "game.json")
+    assert_one_sentence(str(info.value))
+    assert match in str(info.value), str(info.value)
+    assert count_rows(store) == before  # nothing created
+
+
+def exported(store: Store) -> dict[str, Any]:
+    return export_data(store, tray_session(store))
+
+
+def test_import_refuses_a_file_that_is_not_json(store: Store, fresh: Store) -> None:
+    refused(fresh, '{"format": ', "game.json is not valid JSON (line 1, column 12)")
+    refused(fresh, "[1, 2]", "game.json is not a Tabletop Companion session export")
+
+
+def test_import_refuses_an_unknown_game(store: Store, fresh: Store) -> None:
+    data = exported(store)
+    data["session"]["game"] = "chess"
+    refused(fresh, json.dumps(data), "game.json cannot be imported: there is no game called 'chess'")
+
+
+def test_import_refuses_a_tampered_answer(store: Store, fresh: Store) -> None:
+    """A die changed in the file still fits the prompt, but no longer leads to the logged state."""
+    data = exported(store)
+    data["steps"][1]["answer"] = [4, 5]
+    refused(fresh, json.dumps(data), "its log does not replay to the exported game (Step 2:")
+
+
+def test_import_refuses_an_answer_that_does_not_fit(store: Store, fresh: Store) -> None:
+    data = exported(store)
+    data["steps"][1]["answer"] = [9, 9]
+    refused(fresh, json.dumps(data), "the logged answer does not fit: A d6 shows 1 to 6")
+
+
+def test_import_refuses_a_newer_format_version(store: Store, fresh: Store) -> None:
+    data = exported(store)
+    data["version"] = FORMAT_VERSION + 1
+    refused(fresh, json.dumps(data), f"written by a newer Tabletop Companion (format version {FORMAT_VERSION + 1})")
+
+
+def test_import_refuses_a_missing_or_wrong_field(store: Store, fresh: Store) -> None:
+    data = exported(store)
+    del data["steps"][0]["source"]
+    refused(fresh, json.dumps(data), "game.json is not a valid session export: steps.0.source: field required")
+    data = exported(store)
+    data["steps"][2]["step"] = 7
+    refused(fresh, json.dumps(data), "step 3 is numbered 7")
+    data = exported(store)
+    data["final_state"]["rolls"][0]["values"] = [1, 1]
+    refused(fresh, json.dumps(data), "The replayed final state differs from the stored one")
+
+
+def test_import_refuses_an_unknown_prompt_kind(store: Store, fresh: Store) -> None:
+    data = exported(store)
+    data["steps"][0]["prompt"] = {"kind": "dance"}
+    refused(fresh, json.dumps(data), "step 1 has unknown prompt kind 'dance'")
+
+
+# -- import: the round trip ---------------------------------------------------------------
+
+
+def round_trip(store: Store, fresh: Store, sid: int) -> int:
+    """Export ``sid``, import it into ``fresh``, replay it there; the new id."""
+    done = import_session(fresh, export_json(store, sid), "x.json")
+    new = fresh.session(done.session_id)
+    old = store.session(sid)
+    assert (new.game, new.seed, new.status, new.steps, new.summary, new.dice_mode) == (
+        old.game, old.seed, old.status, old.steps, old.summary, old.dice_mode
+    )
+    assert new.started == old.started
+    log = fresh.log(done.session_id)
+    driver = verify(load(new.game), new.seed, new.config, log.steps, log.digests, fresh.state(done.session_id))
+    assert digest(driver.snapshot()) == digest(store.state(sid))
+    assert log.digests == store.log(sid).digests
+    assert [e.at for e in log.events] == [e.at for e in store.log(sid).events]
+    return done.session_id
+
+
+def test_round_trip_reconquista(store: Store, fresh: Store) -> None:
+    sid, driver = play_reconquista(store, 2)
+    assert driver.finished and len(driver.steps) > 500
+    new = round_trip(store, fresh, sid)
+    assert fresh.session(new).summary == store.session(sid).summary
+
+
+def test_round_trip_unfinished_reconquista_resumes(store: Store, fresh: Store) -> None:
+    """An unfinished session comes back unfinished and can be played on from where it stood."""
+    sid, driver = play_reconquista(store, 3, until=why_starts("Events: 2D6"))
+    new = round_trip(store, fresh, sid)
+    assert fresh.session(new).status == "active"
+    from companion.driver import Driver
+
+    log = fresh.log(new)
+    again = Driver.resume(load("reconquista"), 3, {}, log.steps, recorder=fresh.recorder(new))
+    assert again.pending == driver.pending
+    again.type("3 3")
+    assert fresh.session(new).steps == len(log.steps) + 1
+
+
+def test_round_trip_simancas(store: Store, fresh: Store) -> None:
+    sid, match = new_driver(store, "simancas", 1)
+    simancas_hand(match, ["Moors place Large Army", "Christians place Count Fernan Gonzalez"])
+    for _ in range(5):
+        simancas_hand(match, ["Moors place Large Army"])
+    assert match.finished
+    round_trip(store, fresh, sid)
+
+
+def test_round_trip_dice_tray(store: Store, fresh: Store) -> None:
+    round_trip(store, fresh, tray_session(store))
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def test_cli_export_import_stats_and_luck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src, dst = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    store = Store(src)
+    sid = tray_session(store)
+    store.close()
+    out = tmp_path / "s.json"
+    assert main(["--db", src, "export", str(sid), "-o", str(out)]) == EXIT_OK
+    assert f"Session {sid} written to {out} (json)." in capsys.readouterr().err
+    assert json.loads(out.read_text())["session"]["game"] == "dice"
+    for fmt, first in (("csv", "step,turn,phase"), ("md", "# Dice tray: session")):
+        assert main(["--db", src, "export", str(sid), "--format", fmt]) == EXIT_OK
+        assert capsys.readouterr().out.startswith(first)
+    assert main(["import", str(out), "--db", dst]) == EXIT_OK
+    assert capsys.readouterr().out == f"Imported {out} as session 1 (dice, 5 steps, finished).\n"
+    assert main(["--db", dst, "luck", "--json"]) == EXIT_OK
+    ledger = json.loads(capsys.readouterr().out)
+    assert ledger["dice"][0]["sides"] == 6 and ledger["dice"][0]["physical"]["counts"]["3"] == 1
+    assert main(["--db", dst, "luck", "--session", "1"]) == EXIT_OK
+    assert "Luck ledger of session 1 (undone rolls not counted)." in capsys.readouterr().out
+    assert main(["--db", dst, "stats", "--json"]) == EXIT_OK
+    stats = json.loads(capsys.readouterr().out)
+    assert {c["key"]: c["count"] for c in stats["sessions_by_game"]}["dice"] == 1
+    assert main(["--db", dst, "stats", "--game", "simancas"]) == EXIT_OK
+    assert "Battle of Simancas: 0 sessions, 0 matches finished." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["import", "{missing}"], "Cannot read {missing}: No such file or directory."),
+        (["import", "{bad}"], "{bad} is not valid JSON (line 1, column 1)."),
+        (["export", "99"], "There is no session 99 in {db}."),
+        (["export", "1", "-o", "{nodir}/x.json"], "Cannot write {nodir}/x.json: No such file or directory."),
+        (["stats", "--game", "chess"], "There is no game called 'chess'; the games are"),
+        (["luck", "--session", "5"], "There is no session 5 in {db}."),
+    ],
+)
+def test_cli_refusals_are_one_sentence_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    db = str(tmp_path / "c.db")
+    store = Store(db)
+    tray_session(store)
+    store.close()
+    bad = tmp_path / "bad.json"
+    bad.write_text("nonsense")
+    names = {"missing": str(tmp_path / "none.json"), "bad": str(bad), "db": db, "nodir": str(tmp_path / "no")}
+    before = count_rows(Store(db))
+    assert main(["--db", db, *[a.format(**names) for a in args]]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("companion: " + message.format(**names).rstrip("."))
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert count_rows(Store(db)) == before
+
+
+def test_round_trip_castells(store: Store, fresh: Store) -> None:
+    from test_review_helpers import advance, castells_chooser
+
+    sid, driver = new_driver(store, "castells", 4)
+    advance(driver, castells_chooser(4))
+    assert driver.finished
+    round_trip(store, fresh, sid)
