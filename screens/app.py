@@ -26,7 +26,7 @@ class CompanionApp(App[None]):
     """Tabletop Companion."""
 
     TITLE = "Tabletop Companion"
-    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss", "simancas/simancas.tcss"]
+    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss", "simancas/simancas.tcss", "castells/castells.tcss"]
     BINDINGS = [Binding("q", "quit", "Quit")]
 
     def __init__(
@@ -99,6 +99,9 @@ class CompanionApp(App[None]):
     def action_simancas(self) -> None:
         self.start_game("simancas")
 
+    def action_castells(self) -> None:
+        self.start_game("castells")
+
     def action_history(self) -> None:
         from screens.history import HistoryScreen
 
@@ -147,6 +150,10 @@ class CompanionApp(App[None]):
             from screens.simancas.game_screen import SimancasScreen
 
             self.push_screen(SimancasScreen(session_id))
+        elif info.game == "castells":
+            from screens.castells.game_screen import CastellsScreen
+
+            self.push_screen(CastellsScreen(session_id))
 
     def resume_session(self, session_id: int) -> None:
         """Resume an unfinished session; a finished one is only read, so say so."""
@@ -166,6 +173,9 @@ class CompanionApp(App[None]):
         yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
         yield SystemCommand(
             "New Simancas match", "The 2-player card game: force totals, hands, the match", self.action_simancas
+        )
+        yield SystemCommand(
+            "New Terra de Castells game", "The euro game: the app runs the Saracen turns", self.action_castells
         )
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)

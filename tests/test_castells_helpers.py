@@ -93,18 +93,19 @@ def answer(d: Driver, value: Any) -> None:
         raise AssertionError(f"nothing to answer: {p}")
 
 
-def feed(d: Driver, answers: Iterable[Any]) -> None:
-    """Acknowledge every Tell, and answer the other prompts from ``answers`` in order."""
-    it = iter(answers)
+def feed(d: Driver, answers: Iterable[Any], ack_last: bool = True) -> None:
+    """Acknowledge every Tell, and answer the other prompts from ``answers`` in order; with
+    ``ack_last`` off, the instructions after the last answer are left waiting."""
+    left = list(answers)
     while d.pending is not None:
         if isinstance(d.pending, Tell):
+            if not left and not ack_last:
+                return
             d.ack()
             continue
-        try:
-            value = next(it)
-        except StopIteration:
+        if not left:
             return
-        answer(d, value)
+        answer(d, left.pop(0))
 
 
 def new_driver(seed: int = 5, recorder: Any = None) -> Driver:

@@ -1,0 +1,1 @@
+"""The Terra de Castells screen."""

@@ -1,0 +1,409 @@
+"""The Terra de Castells screen: the century, the players, the bag, the castles, the Saracen, the battle.
+
+The players play their euro game on the table; the app runs the Saracen turns. The
+left column shows the state the app keeps (players with army points, the tokens
+left in the bag, who holds each castle, where the Saracen stands); the right one the
+battle being fought (both sides' dice and successes, the odds before a defender's
+reroll) and the question of the moment: a Choose is a list (1-9 pick), a Roll takes
+the dice typed or r for the app, a draw from the bag takes the territory that came
+out or r for the app's draw, an instruction is confirmed with Enter. Every answer
+goes through the driver with the store's recorder, so the session resumes as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion.castells import bag as bags
+from companion.castells.battle import odds_before_reroll
+from companion.castells.board import Board
+from companion.castells.edits import describe, parse_edit_text
+from companion.castells.game import GAME
+from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
+from companion.driver import Driver, Step
+from companion.errors import CompanionError
+from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
+from screens.castells.edit_dialog import EditDialog
+
+PHASES = {
+    "setup": "Setup",
+    "time": "Phase 1: Passage of time",
+    "resources": "Phase 2: Resources",
+    "saracens": "The Saracens act",
+    "actions": "Phase 3: Actions",
+    "battle": "Phase 3: Battle",
+    "over": "Game over",
+}
+
+
+class LineInput(Input):
+    """Dice or a name typed from the table; r asks the app to roll while dice are asked."""
+
+    BINDINGS = [Binding("r", "screen.roll_key", "Roll (app)", priority=True, show=False)]
+
+
+def is_draw(prompt: Any) -> bool:
+    return isinstance(prompt, Choose) and bags.DRAW_WHY in prompt.why
+
+
+def dice_text(side: Side) -> Text:
+    """The dice as they stand: a success bold green, a failure dim, the black die on black."""
+    out = Text()
+    for i, face in enumerate(side.dice):
+        black = side.black and i == len(side.dice) - 1
+        style = "bold green" if face >= SUCCESS else "dim"
+        if black:
+            style += " reverse"
+        out.append(str(face), style=style)
+        out.append(" ")
+    return out
+
+
+def battle_panel(state: CastellsState) -> Text:
+    b = state.battle
+    assert b is not None
+    out = Text()
+    if b.kind == "saracen":
+        out.append(f"The Saracens attack {b.castle}", style="bold")
+    else:
+        out.append(f"{b.attacker.name} attacks {b.castle}", style="bold")
+    out.append(f" held by {b.defender.name}", style="bold")
+    if b.target is not None:
+        out.append(f": {b.defender.name} needs {b.target} hit{'s' if b.target != 1 else ''}", style="bold")
+    out.append("\n")
+    for role, side in (("attacker", b.attacker), ("defender", b.defender)):
+        out.append(f"{side.name[:10]:<10} ", style="bold")
+        if not side.rolls:
+            out.append("not rolled yet\n", style="dim")
+            continue
+        out.append_text(dice_text(side))
+        cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
+        out.append(f"{side.successes()} hit{'s' if side.successes() != 1 else ''}", style="bold")
+        out.append(f" · roll {side.rolls}/{MAX_ROLLS}{cost}", style="dim")
+        out.append("\n")
+    if b.result == "held":
+        out.append(f"{b.castle} holds.", style="bold green")
+    elif b.result == "taken":
+        taker = "the Saracens" if b.kind == "saracen" else b.attacker.name
+        out.append(f"{b.castle} is taken by {taker}.", style="bold red")
+    elif (odds := defender_odds(state)) is not None:
+        one, every = odds
+        more = f", every reroll left {every}" if every != one else ""
+        out.append(f"If {b.defender.name} rerolls: this reroll {one}{more}.", style="#ffb347")
+    if b.defender.black or b.attacker.black:
+        out.append("\nreversed: the black superiority die", style="dim")
+    return out
+
+
+def defender_odds(state: CastellsState) -> tuple[str, str] | None:
+    """The defender's chances before it decides on a reroll (None when no reroll is open)."""
+    b = state.battle
+    if b is None or b.result is not None or b.target is None:
+        return None
+    try:
+        defender = state.player(b.defender.name)
+    except KeyError:
+        return None
+    return odds_before_reroll(b, defender)
+
+
+class CastellsScreen(Screen[None]):
+    """One Terra de Castells session at the table."""
+
+    AUTO_FOCUS = None  # the prompt decides where the focus goes
+
+    BINDINGS = [
+        Binding("r", "roll_key", "Roll / draw (app)"),
+        Binding("enter", "confirm", "Done", show=False),
+        Binding("e", "edit", "Fix by hand"),
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("escape", "back", "Back"),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
+    ]
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.driver: Driver | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="cs-status")
+        with Horizontal(id="cs-body"):
+            with Vertical(id="cs-left"):
+                yield Static(id="cs-players")
+                yield Static(id="cs-bag")
+                yield Static(id="cs-castles")
+            with Vertical(id="cs-right"):
+                yield Static(id="cs-battle")
+                with Vertical(id="cs-prompt"):
+                    yield Static(id="cs-title")
+                    yield Static(id="cs-why")
+                    yield LineInput(id="cs-input")
+                    yield OptionList(id="cs-options")
+                    yield Static(id="cs-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app: Any = self.app
+        for wid, title in (
+            ("#cs-players", "Players"),
+            ("#cs-bag", "Bag"),
+            ("#cs-castles", "Castles"),
+            ("#cs-battle", "Battle"),
+            ("#cs-prompt", "Now"),
+        ):
+            self.query_one(wid).border_title = title
+        try:
+            store = app.store()
+            info = store.session(self.session_id)
+            log = store.log(self.session_id)
+            self.driver = Driver.resume(GAME, info.seed, info.config, log.steps, store.recorder(self.session_id))
+        except CompanionError as exc:
+            app.notify(str(exc), severity="error")
+            app.pop_screen()
+            return
+        self.sub_title = f"Terra de Castells · session {self.session_id}"
+        self._show()
+
+    # -- reading the state ---------------------------------------------------------------
+
+    @property
+    def state(self) -> CastellsState:
+        assert self.driver is not None
+        state: CastellsState = self.driver.state
+        return state
+
+    @property
+    def board(self) -> Board:
+        return GAME.board_of(self.state)
+
+    # -- showing -------------------------------------------------------------------------
+
+    def _show(self, message: str = "", error: bool = False) -> None:
+        d = self.driver
+        if d is None:
+            return
+        state, board = self.state, self.board
+        self.query_one("#cs-status", Static).update(self._status(state, board))
+        self.query_one("#cs-players", Static).update(self._players(state))
+        bag = self.query_one("#cs-bag", Static)
+        bag.update(self._bag(state, board))
+        bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
+        self.query_one("#cs-castles", Static).update(self._castles(state, board))
+        battle = self.query_one("#cs-battle", Static)
+        battle.display = state.battle is not None
+        if state.battle is not None:
+            battle.update(battle_panel(state))
+        self._prompt(message, error)
+
+    def _status(self, state: CastellsState, board: Board) -> Text:
+        out = Text()
+        if 0 <= state.century < len(board.centuries):
+            out.append(f"Century {board.centuries[state.century]}", style="bold")
+            out.append(f" ({state.century + 1} of {len(board.centuries)})")
+        else:
+            out.append("Terra de Castells", style="bold")
+        if state.active is not None and state.players and state.phase != "over":
+            out.append(" · ")
+            out.append(f"{state.players[state.active].name}'s turn", style="bold")
+        out.append(f" · {PHASES.get(state.phase, state.phase)}")
+        if state.drawn and state.phase not in ("time", "over"):
+            out.append(f" · token: {state.drawn}", style="bold yellow" if board.wakes(state.drawn) else "")
+        return out
+
+    def _players(self, state: CastellsState) -> Any:
+        if not state.players:
+            return Text("The players are being set up.", style="dim italic")
+        table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
+        table.add_column("Turn order")
+        table.add_column("Army", justify="right")
+        table.add_column("Castles", justify="right")
+        for i, p in enumerate(state.players):
+            mark = "▸ " if i == state.active and state.phase != "over" else "  "
+            held = sum(1 for o in state.owners.values() if o == p.name)
+            first = " (starts)" if i == 0 else ""
+            table.add_row(Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""), str(p.army), str(held))
+        return table
+
+    def _bag(self, state: CastellsState, board: Board) -> Text:
+        out = Text()
+        for i, t in enumerate(board.territories):
+            n = state.bag.get(t.name, 0)
+            style = "dim" if n == 0 else ("bold yellow" if t.wakes_saracens else "bold")
+            out.append(f"{t.name} {n}", style=style)
+            out.append("   " if i % 3 != 2 else "\n")
+        out.append("yellow: the token wakes the Saracens", style="dim")
+        return out
+
+    def _castles(self, state: CastellsState, board: Board) -> Text:
+        out = Text()
+        width = max(len(t.name) for t in board.territories)
+        for t in board.territories:
+            out.append(f"{t.name:<{width}} ", style="bold yellow" if t.wakes_saracens else "bold")
+            for j, c in enumerate(board.castles_in(t.name)):
+                if j:
+                    out.append("  ")
+                owner = state.owners[c]
+                if c == state.saracen:
+                    out.append(f"{c} ☾", style="bold red")
+                elif owner is None:
+                    out.append(f"{c} —", style="dim")
+                else:
+                    out.append(f"{c} {owner}")
+            out.append("\n")
+        where = state.saracen
+        out.append("☾ Saracen figure: ", style="bold")
+        out.append(where, style="bold red")
+        out.append("   — empty", style="dim")
+        return out
+
+    def _prompt(self, message: str, error: bool) -> None:
+        d = self.driver
+        assert d is not None
+        p = d.pending
+        title = self.query_one("#cs-title", Static)
+        why = self.query_one("#cs-why", Static)
+        field = self.query_one("#cs-input", LineInput)
+        options = self.query_one("#cs-options", OptionList)
+        typed = isinstance(p, (Roll, Enter))
+        field.display, field.disabled = typed, not typed
+        options.display, options.disabled = isinstance(p, Choose), not isinstance(p, Choose)
+        if isinstance(p, Roll):
+            title.update(f"Roll {p.n} {'die' if p.n == 1 else 'dice'}")
+            why.update(Text.assemble((p.why, "bold"), ("\nType the dice you rolled and Enter, or r: the app rolls.", "dim")))
+            field.placeholder = "e.g. 5 2 6 1 3, or r"
+            field.value = ""
+            field.focus()
+        elif isinstance(p, Enter):
+            title.update("Type")
+            why.update(Text(p.why, style="bold"))
+            field.placeholder = f"Enter alone: {p.default}" if p.default else ""
+            field.value = ""
+            field.focus()
+        elif isinstance(p, Choose):
+            title.update("Draw from the bag" if is_draw(p) else "Choose")
+            hint = "\nPick what came out of the bag (number or arrows + Enter), or r: the app draws." if is_draw(p) else ""
+            why.update(Text.assemble((p.why, "bold"), (hint, "dim")))
+            options.clear_options()
+            options.add_options(
+                Option(Text.assemble((f"{i} " if i <= 9 else "  ", "bold"), o), id=str(i - 1))
+                for i, o in enumerate(p.options, start=1)
+            )
+            options.highlighted = 0
+            options.focus()
+        elif isinstance(p, Tell):
+            title.update("On the board")
+            why.update(Text.assemble(("▸ ", "bold yellow"), (p.text, "bold"), ("\nEnter: done.", "dim")))
+            self.set_focus(None)
+        else:
+            title.update("The game is over")
+            why.update(Text.assemble((GAME.summary(self.state), "bold"), ("\nctrl+z takes back the last answer; escape goes back.", "dim")))
+            self.set_focus(None)
+        self.query_one("#cs-message", Static).update(Text(message, style="bold red" if error else "green"))
+
+    # -- answering -----------------------------------------------------------------------
+
+    def _answer(self, act: Any) -> None:
+        d = self.driver
+        if d is None or d.pending is None:
+            return
+        try:
+            step: Step = act()
+        except (BadAnswer, CompanionError) as exc:
+            self._show(str(exc), error=True)
+            return
+        said = step.prompt.describe() if isinstance(step.prompt, Tell) else ""
+        self._show(f"Done: {said}" if said else "")
+
+    @on(Input.Submitted, "#cs-input")
+    def _typed(self, event: Input.Submitted) -> None:
+        d = self.driver
+        if d is not None:
+            self._answer(lambda: d.type(event.value))
+
+    @on(OptionList.OptionSelected, "#cs-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self._pick_index(int(event.option.id or 0))
+
+    def action_pick(self, number: int) -> None:
+        self._pick_index(number - 1)
+
+    def _pick_index(self, index: int) -> None:
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose):
+            return
+        options = d.pending.options
+        if 0 <= index < len(options):
+            self._answer(lambda: d.submit(options[index], "player"))
+
+    def action_roll_key(self) -> None:
+        """r: the app rolls the dice asked, or draws the token from the bag."""
+        d = self.driver
+        if d is None:
+            return
+        if isinstance(d.pending, Roll):
+            self._answer(d.roll)
+        elif is_draw(d.pending):
+            token = bags.app_draw(d.seed, len(d.steps), self.state.bag)
+            self._answer(lambda: d.submit(token, "app"))
+        elif isinstance(d.pending, Enter):
+            field = self.query_one("#cs-input", LineInput)
+            field.insert_text_at_cursor("r")  # a name may hold an r
+        else:
+            self._show("Nothing is rolled or drawn now.", error=True)
+
+    def action_confirm(self) -> None:
+        d = self.driver
+        if d is not None and isinstance(d.pending, Tell):
+            self._answer(d.ack)
+
+    def action_undo(self) -> None:
+        """Take back the last answer (and the instructions confirmed after it)."""
+        d = self.driver
+        if d is None or not d.steps:
+            self._show("There is nothing to take back.", error=True)
+            return
+        cut = len(d.steps) - 1
+        while cut > 0 and d.steps[cut].source == "ack":
+            cut -= 1
+        taken = d.steps[cut]
+        try:
+            while len(d.steps) > cut:
+                d.undo()
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._show(f"Took back: {taken.prompt.describe()}.")
+
+    def action_edit(self) -> None:
+        """A correction by hand: set a castle, an army or the Saracen to what the table shows; logged."""
+        d = self.driver
+        if d is None:
+            return
+
+        def apply(text: str | None) -> None:
+            if text is None or d is None:
+                return
+            try:
+                change = parse_edit_text(self.board, self.state, text)
+                d.edit(edit_prompt(describe(change), change))
+            except (ValueError, CompanionError) as exc:  # BadAnswer is a ValueError too
+                self._show(str(exc), error=True)
+                return
+            self._show(f"{describe(change)}.")
+
+        self.app.push_screen(EditDialog(), apply)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,240 @@
+"""The Terra de Castells screen driven as the players would (Pilot), and its snapshots
+(SVGs in snapshots/test_castells_screen/)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from companion.castells.battle import ACCEPT, STOP, reroll_option
+from companion.castells.game import ATTACK, ATTACK_NEAR, GAME, MOVE
+from companion.driver import Driver
+from companion.prompts import Choose, Enter, Roll, Tell
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.castells.edit_dialog import EditDialog
+from screens.castells.game_screen import CastellsScreen
+from screens.home import HomeScreen
+from test_castells_helpers import feed, setup_answers
+
+SIZE = (110, 34)
+SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
+SARACEN_ATTACK = [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", "", [1, 2, 3, 5, 6], [5, 1, 1], [1, 1], [5, 1, 1, 1, 1]]
+
+
+async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def recorded(path: Path, clock: Any, answers: Sequence[Any], seed: int = 4, ack_last: bool = True) -> int:
+    """A Castells session in the database at ``path``, ``answers`` given (Tells acknowledged on the way)."""
+    store = Store(str(path), clock=clock)
+    sid = store.create_session("castells", seed)
+    d = Driver(GAME, seed, recorder=store.recorder(sid))
+    feed(d, answers, ack_last)
+    store.close()
+    return sid
+
+
+def screen(app: CompanionApp) -> CastellsScreen:
+    s = app.screen
+    assert isinstance(s, CastellsScreen)
+    return s
+
+
+def driver_of(app: CompanionApp) -> Driver:
+    d = screen(app).driver
+    assert d is not None
+    return d
+
+
+async def open_session(pilot: Pilot[Any], sid: int) -> None:
+    await wait_until(pilot, lambda: pilot.app.store_ready)
+    pilot.app.open_session(sid)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CastellsScreen) and screen(pilot.app).driver is not None)
+
+
+async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: Path, clock: Any) -> None:
+    """Setup with the keyboard: a number key picks, names are typed, Enter alone takes the default."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.action_castells()
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose) and d.pending.options == ("2", "3", "4")
+        await pilot.press("1")  # 2 players
+        assert isinstance(d.pending, Enter)
+        await pilot.press(*"Anna", "enter")
+        await pilot.press("enter")  # 'Player 2'
+        assert [s.answer for s in d.steps] == ["2", "Anna", "Player 2"]
+        await pilot.press("2")  # Player 2 plays first
+        await pilot.press(*"4", "enter")
+        await pilot.press("enter")  # Anna keeps the suggested 3
+        assert [(p.name, p.army) for p in d.state.players] == [("Player 2", 4), ("Anna", 3)]
+        await pilot.press("1")  # Player 2 holds Castellvi
+        await pilot.press("9")  # the 9th option once Castellvi is taken: Mora
+        held = [c for c, o in d.state.owners.items() if o == "Player 2"]
+        assert held == ["Castellvi", "Mora"]
+        store = app.store()
+        sid = screen(app).session_id
+        assert store.session(sid).game == "castells" and store.answer_count(sid) == len(d.steps)
+
+
+async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) -> None:
+    """r draws the token from the bag (app), dice are typed or rolled by the app, Enter confirms an
+    instruction, ctrl+z takes back the last answer; every answer is in the store."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose) and "Draw a territory token" in d.pending.why
+        left = sum(d.state.bag.values())
+        await pilot.press("r")
+        assert sum(d.state.bag.values()) == left - 1 and d.steps[-1].source == "app"
+        drawn = d.steps[-1].answer
+        assert d.state.discarded == [drawn]
+        await pilot.press("ctrl+z")
+        assert sum(d.state.bag.values()) == left and isinstance(d.pending, Choose)
+        await pilot.press("2")  # Migdia, picked from the physical draw
+        assert d.state.drawn == "Migdia"
+        await pilot.press("2")  # attack a castle near the Saracen
+        await pilot.press("1")  # Tortosa
+        await pilot.press("enter")  # Anna's army as the app has it
+        assert isinstance(d.pending, Roll) and d.pending.n == 5
+        await pilot.press("r")
+        assert d.steps[-1].source == "app"
+        while isinstance(d.pending, Roll) and d.pending.why.startswith("The Saracens"):
+            await pilot.press("r")
+        if isinstance(d.pending, Roll):  # the defender types its dice
+            await pilot.press(*"51111", "enter")
+            assert d.steps[-1].source == "physical" and d.steps[-1].answer == [5, 1, 1, 1, 1]
+        while isinstance(d.pending, Choose) and ACCEPT in d.pending.options:
+            await pilot.press("2")
+        assert isinstance(d.pending, Tell)
+        told = len(d.steps)
+        await pilot.press("enter")
+        assert len(d.steps) == told + 1 and d.steps[-1].source == "ack"
+        store = app.store()
+        assert store.log(sid).steps == d.steps
+
+
+async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", ""])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        await pilot.press(*"5 7", "enter")
+        message = str(app.screen.query_one("#cs-message").render())
+        assert "5d6 needs 5 dice, not 2." in message
+        assert len(d.steps) == steps
+
+
+async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any) -> None:
+    """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
+        await pilot.press(*"army Anna 5", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert d.state.player("Anna").army == 5 and d.steps[-1].source == "edit"
+        assert app.store().log(sid).steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
+        await pilot.press(*"castle Atlantis Anna", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert "'Atlantis' is not a castle" in str(app.screen.query_one("#cs-message").render())
+        assert d.steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+
+
+async def test_the_session_resumes_where_it_stood_and_escape_goes_back(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SARACEN_ATTACK)
+    expected = Driver.resume(GAME, 4, {}, Store(str(db), clock=clock).log(sid).steps).snapshot()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        assert driver_of(app).snapshot() == expected
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        assert [s.id for s in app.store().sessions(game="castells")] == [sid]
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+
+def snapshot_of(
+    snap_compare: Any, tmp_path: Path, clock: Any, answers: Sequence[Any], seed: int = 4, ack_last: bool = True
+) -> bool:
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, answers, seed, ack_last)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_session(pilot, sid)
+
+    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+
+
+def test_snapshot_setup(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, ["2", "Anna", "Bo", "Anna", "2", "1", "Tortosa"])
+
+
+def test_snapshot_draw_from_the_bag(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, [*SETUP, "Riu", "End Anna's turn", "Levant"])
+
+
+def test_snapshot_defender_reroll_with_odds(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, SARACEN_ATTACK)
+
+
+def test_snapshot_saracens_take_a_castle(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    """Stopped at the instruction, the battle still on screen."""
+    answers = [*SARACEN_ATTACK, reroll_option(4), [6, 2, 2, 2], reroll_option(3), [1, 1, 1]]
+    assert snapshot_of(snap_compare, tmp_path, clock, answers, ack_last=False)
+
+
+def test_snapshot_player_battle_with_the_black_die(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    answers = [*SETUP, "Riu", ATTACK, "Lleida (Bo)", "", "", [5, 5, 1, 1, 1, 1], STOP, [5, 1, 1, 1, 1]]
+    assert snapshot_of(snap_compare, tmp_path, clock, answers)
+
+
+def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    turn = ["Riu", "End Anna's turn", "Bosc", "End Bo's turn"]
+    answers = [*SETUP, *turn, *turn, "Riu", "End Anna's turn", "Muntanya", "End Bo's turn",
+               "Muntanya", "End Anna's turn", "Muntanya", "End Bo's turn", "Bosc", "End Anna's turn", "Bosc", "End Bo's turn"]
+    db = tmp_path / "probe.db"
+    store = Store(str(db), clock=clock)
+    sid = store.create_session("castells", 4)
+    d = Driver(GAME, 4, recorder=store.recorder(sid))
+    feed(d, answers)
+    store.close()
+    assert d.finished, d.pending
+    assert snapshot_of(snap_compare, tmp_path, clock, answers)
+
+
+def test_move_keeps_its_place_in_the_menu() -> None:
+    """The Saracen's two actions are offered in the rulebook's order: move, then attack."""
+    assert (MOVE, ATTACK_NEAR) == ("Move the Saracen to an empty castle", "Attack a castle near the Saracen")
+    assert Input  # the screen's text field is Textual's Input (LineInput)
