@@ -9,14 +9,20 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_castells_helpers import drive, table
 
 from companion.castells import bag as bags
-from companion.castells.battle import ACCEPT, STOP, player_battle, reroll_option, saracen_battle
+from companion.castells.battle import (
+    ACCEPT,
+    STOP,
+    player_battle,
+    reroll_option,
+    saracen_battle,
+)
 from companion.castells.board import default_board
 from companion.castells.game import ATTACK, ATTACK_NEAR, MOVE, draw, play_turn
 from companion.castells.odds import percent, reach
 from companion.prompts import Choose, Enter, Roll
-from test_castells_helpers import drive, table
 
 TERRITORIES = ["Levant", "Migdia", "Ponent", "Riu", "Bosc", "Muntanya"]
 
@@ -142,7 +148,7 @@ def test_with_nothing_near_to_attack_the_saracens_can_only_move() -> None:
 def test_the_saracens_reroll_their_failures_free_up_to_three_rolls() -> None:
     """Battle Saracens: "Saracens cast up to 3 times at no army cost"; the rolls reroll the failed
     dice only, and the defender who matches holds without a question."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
     trace = drive(
         saracen_battle(state, "Tortosa"),
         ["", [1, 2, 3, 5, 6], [5, 1, 1], [1, 1], [5, 5, 6, 1, 1]],
@@ -159,7 +165,7 @@ def test_the_saracens_reroll_their_failures_free_up_to_three_rolls() -> None:
 
 def test_the_saracens_stop_when_every_die_succeeds() -> None:
     """Battle Saracens: only failed dice are cast again; five successes need no second roll."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 0})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 0})
     trace = drive(saracen_battle(state, "Tortosa"), ["", [5, 5, 5, 6, 6], [5, 5, 5, 5, 1]])
     assert [r.n for r in trace.rolls()] == [5, 5]
     assert state.battle is not None and state.battle.target == 5 and state.battle.result == "taken"
@@ -168,7 +174,7 @@ def test_the_saracens_stop_when_every_die_succeeds() -> None:
 def test_no_saracen_success_means_the_castle_holds_without_a_defence_roll() -> None:
     """Defense: "The defender must match or exceed the attacker's achievements": 0 is matched by
     any roll, so the app does not ask for one (rules notes)."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
     trace = drive(saracen_battle(state, "Tortosa"), ["", [1] * 5, [1] * 5, [1] * 5])
     assert len(trace.rolls()) == 3 and state.battle is not None and state.battle.result == "held"
     assert "no success" in trace.tells()[-1]
@@ -178,7 +184,7 @@ def test_the_defender_pays_one_army_point_a_reroll_and_sees_the_odds() -> None:
     """Battle Saracens: "the defender does have to pay"; Rolls: "May reroll failed dice by paying 1
     army point, up to a maximum of 3 total rolls". Each reroll is a choice shown with its exact odds;
     a castle lost goes back to the reserve and the Saracen figure moves onto it."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
     trace = drive(
         saracen_battle(state, "Tortosa"),
         ["", [5, 5, 6, 1, 1], [1, 1], [1, 1], [5, 1, 1, 1, 1], reroll_option(4), [6, 2, 2, 2], reroll_option(3), [1, 1, 1]],
@@ -198,7 +204,7 @@ def test_the_defender_pays_one_army_point_a_reroll_and_sees_the_odds() -> None:
 
 def test_the_defender_may_accept_instead_of_paying() -> None:
     """Rolls: rerolling is "may": the defender can keep its army points and lose the castle."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 3})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 3})
     trace = drive(saracen_battle(state, "Tortosa"), ["", [5, 5, 5, 5, 5], [1, 1, 1, 1, 1], ACCEPT])
     assert state.player("Anna").army == 3 and state.owners["Tortosa"] is None
     assert len(trace.rolls()) == 2
@@ -206,7 +212,7 @@ def test_the_defender_may_accept_instead_of_paying() -> None:
 
 def test_no_reroll_is_offered_without_an_army_point() -> None:
     """Rolls: a reroll costs 1 army point, so a defender with none is not asked."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 3})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 3})
     trace = drive(saracen_battle(state, "Tortosa"), ["0", [5, 5, 5, 5, 5], [1, 1, 1, 1, 1]])
     assert not trace.chooses() and state.battle is not None and state.battle.result == "taken"
     assert state.player("Anna").army == 0  # the army typed at the attack counts
@@ -214,7 +220,7 @@ def test_no_reroll_is_offered_without_an_army_point() -> None:
 
 def test_the_defender_has_three_rolls_at_most() -> None:
     """Rolls: "up to a maximum of 3 total rolls", even with army points to spare."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 9})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 9})
     answers = ["", [5, 5, 5, 5, 5], [1] * 5, reroll_option(5), [1] * 5, reroll_option(5), [1] * 5]
     trace = drive(saracen_battle(state, "Tortosa"), answers)
     assert trace.pending is None and len(trace.chooses()) == 2
@@ -223,7 +229,7 @@ def test_the_defender_has_three_rolls_at_most() -> None:
 
 def test_the_army_confirmed_at_the_attack_is_an_entry_with_the_app_count_as_default() -> None:
     """Superiority: "at the time of declaring the attack": the app asks the army as it stands."""
-    board, state = table({"Tortosa": "Anna"}, {"Anna": 4})
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 4})
     trace = drive(saracen_battle(state, "Tortosa"), [])
     assert isinstance(trace.pending, Enter) and trace.pending.default == "4"
 
@@ -234,7 +240,7 @@ def test_the_army_confirmed_at_the_attack_is_an_entry_with_the_app_count_as_defa
 def test_the_side_with_more_army_rolls_the_black_die() -> None:
     """Superiority: "Whoever has the most army at the time of declaring the attack rolls the black
     superiority die"; the attacker's rerolls cost 1 army point; a castle won changes hands."""
-    board, state = table({"Lleida": "Bo"}, {"Anna": 3, "Bo": 1})
+    _board, state = table({"Lleida": "Bo"}, {"Anna": 3, "Bo": 1})
     anna = state.player("Anna")
     trace = drive(
         player_battle(state, anna, "Lleida"),
@@ -251,7 +257,7 @@ def test_the_side_with_more_army_rolls_the_black_die() -> None:
 @pytest.mark.parametrize(("anna", "bo", "dice"), [(2, 2, (5, 5)), (1, 3, (5, 6))])
 def test_a_tie_in_army_gives_nobody_the_black_die(anna: int, bo: int, dice: tuple[int, int]) -> None:
     """Superiority: "In case of a tie, no one throws it"; a defender with more army throws it."""
-    board, state = table({"Lleida": "Bo"}, {"Anna": anna, "Bo": bo})
+    _board, state = table({"Lleida": "Bo"}, {"Anna": anna, "Bo": bo})
     trace = drive(
         player_battle(state, state.player("Anna"), "Lleida"),
         ["", "", [5] * dice[0], [5] * dice[1]],

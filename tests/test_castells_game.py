@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_castells_helpers import feed, new_driver, setup_answers, table
 
 from companion.castells import bag as bags
 from companion.castells.battle import ACCEPT
@@ -15,7 +16,6 @@ from companion.castells.game import ATTACK, GAME, MOVE
 from companion.driver import Driver, verify
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from companion.store.db import Store
-from test_castells_helpers import feed, new_driver, setup_answers, table
 
 SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
 

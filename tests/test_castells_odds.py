@@ -32,7 +32,7 @@ def enumerate_chance(need: int, failed: int, rolls: int) -> Fraction:
 @pytest.mark.parametrize("rolls", [1, 2, 3])
 def test_reach_equals_direct_enumeration_of_every_roll(dice: int, rolls: int) -> None:
     """The binomial form equals rolling out every face of every roll and every reroll."""
-    for need in range(0, dice + 2):
+    for need in range(dice + 2):
         assert reach(need, dice, rolls) == enumerate_chance(need, dice, rolls), (need, dice, rolls)
 
 

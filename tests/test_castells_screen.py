@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from test_castells_helpers import feed, setup_answers
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option
-from companion.castells.game import ATTACK, ATTACK_NEAR, GAME, MOVE
+from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
 from companion.driver import Driver
 from companion.prompts import Choose, Enter, Roll, Tell
 from companion.store.db import Store
@@ -20,7 +20,6 @@ from screens.app import CompanionApp
 from screens.castells.edit_dialog import EditDialog
 from screens.castells.game_screen import CastellsScreen
 from screens.home import HomeScreen
-from test_castells_helpers import feed, setup_answers
 
 SIZE = (110, 34)
 SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
@@ -181,6 +180,43 @@ async def test_the_session_resumes_where_it_stood_and_escape_goes_back(tmp_path:
         assert [s.id for s in app.store().sessions(game="castells")] == [sid]
 
 
+async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path: Path, clock: Any) -> None:
+    """Home: Terra de Castells is a game to pick; its unfinished session is listed with its summary."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        await pilot.press("down", "down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        await pilot.press("1", *"Bernat", "enter")  # an r typed in a name stays in the name
+        d = driver_of(app)
+        assert d.steps[-1].answer == "Bernat"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        sessions = app.store().sessions(game="castells", status="active")
+        assert len(sessions) == 1 and sessions[0].summary == "Setting up"
+        app.resume_session(sessions[0].id)
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen) and screen(app).driver is not None)
+        assert driver_of(app).steps[-1].answer == "Bernat"
+
+
+async def test_a_broken_data_file_is_one_sentence_not_a_crash(tmp_path: Path, clock: Any) -> None:
+    """A session whose castles file does not validate says so (file and field) and stays on the home screen."""
+    bad = tmp_path / "castles.toml"
+    bad.write_text('[saracen]\nstart = "Camp"\n[[castle]]\nname = "A"\nterritory = "Atlantis"\n', encoding="utf-8")
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    sid = store.create_session("castells", 1, {"castles": str(bad)})
+    store.close()
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    notes: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        app.open_session(sid)
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HomeScreen)
+        assert notes and str(bad) in notes[0] and "field castle" in notes[0]
+
+
 # -- snapshots ---------------------------------------------------------------------------------
 
 
@@ -232,9 +268,3 @@ def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> No
     store.close()
     assert d.finished, d.pending
     assert snapshot_of(snap_compare, tmp_path, clock, answers)
-
-
-def test_move_keeps_its_place_in_the_menu() -> None:
-    """The Saracen's two actions are offered in the rulebook's order: move, then attack."""
-    assert (MOVE, ATTACK_NEAR) == ("Move the Saracen to an empty castle", "Attack a castle near the Saracen")
-    assert Input  # the screen's text field is Textual's Input (LineInput)

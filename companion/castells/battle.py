@@ -13,7 +13,15 @@ from collections.abc import Generator
 from typing import Any
 
 from companion.castells.odds import percent, reroll_odds, reroll_odds_text
-from companion.castells.state import DICE, MAX_ROLLS, SARACENS, Battle, CastellsState, Player, Side
+from companion.castells.state import (
+    DICE,
+    MAX_ROLLS,
+    SARACENS,
+    Battle,
+    CastellsState,
+    Player,
+    Side,
+)
 from companion.prompts import Choose, Enter, Prompt, Roll, Tell
 
 Proc = Generator[Prompt, Any, Any]
