@@ -71,6 +71,25 @@ def test_effective_steps_leave_out_an_undone_answer(store: Store) -> None:
     assert answers == ["1d6", [4]]
 
 
+def test_effective_steps_of_clean_and_undone_sessions_together(store: Store) -> None:
+    """Sessions never undone take every row; the others are folded; one query serves both."""
+    clean, driver = new_driver(store, "dice", 1)
+    for text in ("1d6", "4", "2d6", "1 2"):
+        driver.type(text)
+    undone, other = new_driver(store, "dice", 2)
+    for text in ("1d6", "5", "1d6", "6"):
+        other.type(text)
+    other.undo()
+    other.undo()
+    other.type("2d6")
+    sql = effective_cte(Scope()) + "SELECT session_id, seq FROM effective ORDER BY session_id, seq"
+    with store.engine.connect() as con:
+        rows = [tuple(r) for r in con.execute(text(sql))]
+    expected = [(sid, e.seq) for sid in (clean, undone) for e in store.log(sid).events]
+    assert rows == expected
+    assert [e.answer for e in store.log(undone).events] == ["1d6", [5], "2d6"]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(actions=st.lists(st.sampled_from(["roll", "type", "undo", "undo2", "correct"]), min_size=1, max_size=30))
 def test_effective_steps_match_the_store_log(tmp_path: Path, actions: list[str]) -> None:

@@ -225,8 +225,8 @@ SELECT CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
        CAST(d.value AS INTEGER) AS face,
        COUNT(*) AS n
 FROM effective, json_each(effective.answer) AS d
-WHERE json_extract(effective.prompt, '$.kind') = 'roll'
-  AND effective.source IN ('physical', 'app')
+WHERE effective.source IN ('physical', 'app')
+  AND json_extract(effective.prompt, '$.kind') = 'roll'
 GROUP BY sides, source, face
 """
     out: dict[tuple[int, str], list[int]] = {}

@@ -235,33 +235,13 @@ def _ordered(keys: list[str], labels: dict[str, str], counts: dict[str, int]) ->
 
 # -- Reconquista -------------------------------------------------------------------------
 
-_ROLLS = """
-, rolls AS (
-    SELECT session_id, step, config, answer,
-           json_extract(prompt, '$.why') AS why,
-           LEAD(json_extract(prompt, '$.why')) OVER (PARTITION BY session_id ORDER BY step) AS next_why
-    FROM effective
-    WHERE json_extract(prompt, '$.kind') = 'roll' AND json_extract(prompt, '$.why') LIKE :prefix
-)
-"""
-
-
-def _table_rolls(store: Any, scope: Scope, prefix: str, value: str, extra: str = "") -> list[Any]:
-    """(config, value, refused, extra, count) of the effective rolls whose 'why' starts with
-    ``prefix``; ``refused``: the next such roll of the session is a '..., rolled again (' one."""
-    sql = (
-        effective_cte(scope)
-        + _ROLLS
-        + f"""
-SELECT config, {value} AS value,
-       (next_why IS NOT NULL AND instr(next_why, ', rolled again (') > 0) AS refused,
-       {extra or "NULL"} AS extra,
-       COUNT(*) AS n
-FROM rolls
-GROUP BY config, value, refused, extra
-"""
-    )
-    return _rows(store, sql, {**scope.params(), "prefix": prefix + "%"})
+#: The table rolls the statistics read, by the start of their 'why' (the engines' wording).
+ROLL_KINDS = {
+    "rebellion": "Rebellions: table die for ",
+    "event": "Events: 2D6",
+    "region": "Muslim reaction: region die",
+    "reinforcement": "Muslim reaction: reinforcement table, column ",
+}
 
 
 _REINFORCEMENT_COLUMN = """
@@ -271,6 +251,49 @@ CASE WHEN instr(why, 'column North Africa') > 0 THEN -1
      WHEN instr(why, 'column ''2 cities''') > 0 THEN 2
      WHEN instr(why, 'column ''3 or more cities''') > 0 THEN 3
 END"""
+
+
+def _table_rolls(store: Any, scope: Scope) -> list[Any]:
+    """(config, kind, value, refused, column, count) of the effective table rolls, in one pass.
+
+    ``value``: the die (the total of the 2D6 for events); ``refused``: the next roll of the
+    same kind in the session is a '..., rolled again (' one, so this one's result did not
+    stand; ``column``: the reinforcement table's column (-1 North Africa, 0-3 the cities)."""
+    kinds = " ".join(f"WHEN why LIKE :k_{k} THEN '{k}'" for k in ROLL_KINDS)
+    sql = (
+        effective_cte(scope)
+        + f"""
+, table_rolls AS (
+    SELECT session_id, step, config, answer, why, CASE {kinds} END AS roll_kind
+    FROM (
+        SELECT session_id, step, config, answer, json_extract(prompt, '$.why') AS why
+        FROM effective
+        -- The text test first: cheap, and true of every prompt the JSON test can match
+        -- (the prefixes are plain ASCII, which JSON writes as it is).
+        WHERE ({" OR ".join(f"instr(prompt, :t_{k}) > 0" for k in ROLL_KINDS)})
+          AND json_extract(prompt, '$.kind') = 'roll'
+    )
+),
+ordered AS (
+    SELECT *, LEAD(why) OVER (PARTITION BY session_id, roll_kind ORDER BY step) AS next_why
+    FROM table_rolls
+    WHERE roll_kind IS NOT NULL
+)
+SELECT config, roll_kind,
+       CASE WHEN roll_kind = 'event'
+            THEN CAST(json_extract(answer, '$[0]') AS INTEGER) + CAST(json_extract(answer, '$[1]') AS INTEGER)
+            ELSE CAST(json_extract(answer, '$[0]') AS INTEGER) END AS value,
+       (next_why IS NOT NULL AND instr(next_why, ', rolled again (') > 0) AS refused,
+       CASE WHEN roll_kind = 'reinforcement' THEN {_REINFORCEMENT_COLUMN} END AS reinforcement_column,
+       COUNT(*) AS n
+FROM ordered
+GROUP BY config, roll_kind, value, refused, reinforcement_column
+"""
+    )
+    params = {f"k_{k}": v + "%" for k, v in ROLL_KINDS.items()} | {f"t_{k}": v for k, v in ROLL_KINDS.items()}
+    return _rows(store, sql, {**scope.params(), **params})
+
+
 
 
 def reconquista_stats(store: Any, session_id: int | None = None) -> ReconquistaStats:
@@ -313,63 +336,46 @@ GROUP BY result
     bands = [b.name for b in default.tables.victory]
     results = _ordered(bands, {b: b for b in bands}, {r[0]: int(r[1]) for r in by_result})
 
-    # Rebellions: the table die's face through the rebellion table.
     rebellions: dict[str, int] = {}
     refused = 0
-    for config, face, was_refused, _, n in _table_rolls(
-        store, scope, "Rebellions: table die for ", "CAST(json_extract(answer, '$[0]') AS INTEGER)"
-    ):
-        if was_refused:
-            refused += n
-            continue
-        key = _board_for(config, notes).tables.rebellion.get(face)
-        if key is not None:
-            rebellions[key] = rebellions.get(key, 0) + n
-
-    # Events: the 2D6 total through the events table.
     events: dict[str, int] = {}
-    total = "CAST(json_extract(answer, '$[0]') AS INTEGER) + CAST(json_extract(answer, '$[1]') AS INTEGER)"
-    for config, value, _, _, n in _table_rolls(store, scope, "Events: 2D6", total):
-        key = _board_for(config, notes).tables.events.get(value)
-        if key is not None:
-            events[key] = events.get(key, 0) + n
-
-    # The Muslim reaction: the region die (6 North Africa), refused faces left out.
     regions: dict[str, int] = {}
     region_labels: dict[str, str] = {}
-    for config, face, was_refused, _, n in _table_rolls(
-        store, scope, "Muslim reaction: region die", "CAST(json_extract(answer, '$[0]') AS INTEGER)"
-    ):
-        if was_refused:
-            continue
+    reinforcements: dict[str, int] = {}
+    for config, kind, value, was_refused, col, n in _table_rolls(store, scope):
         board = _board_for(config, notes)
-        if face == NORTH_AFRICA:
-            key, label = "north_africa", "North Africa"
-        elif face in board.regions:
-            key = label = board.regions[face].name
-        else:
-            continue
-        region_labels[key] = label
-        regions[key] = regions.get(key, 0) + n
+        if kind == "rebellion":
+            # The table die's face through the rebellion table; a refused result is counted apart.
+            if was_refused:
+                refused += n
+            elif value in board.tables.rebellion:
+                key = board.tables.rebellion[value]
+                rebellions[key] = rebellions.get(key, 0) + n
+        elif kind == "event":
+            # The 2D6 total through the events table.
+            if value in board.tables.events:
+                key = board.tables.events[value]
+                events[key] = events.get(key, 0) + n
+        elif kind == "region" and not was_refused:
+            # The region die: 1-5 a region, 6 North Africa; a refused face is rolled again.
+            if value == NORTH_AFRICA:
+                key, label = "north_africa", "North Africa"
+            elif value in board.regions:
+                key = label = board.regions[value].name
+            else:
+                continue
+            region_labels[key] = label
+            regions[key] = regions.get(key, 0) + n
+        elif kind == "reinforcement":
+            # The column named in the 'why', the face through the rows; a face to roll again is no result.
+            rows = {r.roll: r for r in board.tables.reinforcements.rows}
+            if value not in rows or col is None:
+                continue
+            row = rows[value]
+            result = Reinforcement("army", row.north_africa) if col < 0 else parse_reinforcement(row.by_cities[col])
+            reinforcements[str(result)] = reinforcements.get(str(result), 0) + n
     region_keys = [default.regions[n].name for n in sorted(default.regions)] + ["north_africa"]
     region_labels.update({k: k for k in region_keys[:-1]} | {"north_africa": "North Africa"})
-
-    # The reinforcement table: the column in the 'why', the face through the rows.
-    reinforcements: dict[str, int] = {}
-    for config, face, _, col, n in _table_rolls(
-        store,
-        scope,
-        "Muslim reaction: reinforcement table, column ",
-        "CAST(json_extract(answer, '$[0]') AS INTEGER)",
-        _REINFORCEMENT_COLUMN,
-    ):
-        table = _board_for(config, notes).tables.reinforcements
-        rows = {r.roll: r for r in table.rows}
-        if face not in rows or col is None:
-            continue  # a face to roll again: not a result
-        row = rows[face]
-        result = Reinforcement("army", row.north_africa) if col < 0 else parse_reinforcement(row.by_cities[col])
-        reinforcements[str(result)] = reinforcements.get(str(result), 0) + n
     reinforcement_keys = ["Establish city", "Build Fortress", "Garrison"] + sorted(
         {k for k in reinforcements if k.endswith(("army", "armies"))}, key=lambda k: int(k.split()[0])
     )
