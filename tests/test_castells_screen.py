@@ -238,7 +238,29 @@ def test_snapshot_setup(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
 
 
 def test_snapshot_draw_from_the_bag(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, SETUP)
+
+
+def test_snapshot_saracens_woken(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     assert snapshot_of(snap_compare, tmp_path, clock, [*SETUP, "Riu", "End Anna's turn", "Levant"])
+
+
+def test_snapshot_army_points_asked_at_an_attack(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snapshot_of(snap_compare, tmp_path, clock, [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)"])
+
+
+def test_snapshot_correction_dialog(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_session(pilot, sid)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
+        await pilot.press(*"army Bo 3")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
 def test_snapshot_defender_reroll_with_odds(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
