@@ -74,11 +74,11 @@ def test_effective_steps_leave_out_an_undone_answer(store: Store) -> None:
 def test_effective_steps_of_clean_and_undone_sessions_together(store: Store) -> None:
     """Sessions never undone take every row; the others are folded; one query serves both."""
     clean, driver = new_driver(store, "dice", 1)
-    for text in ("1d6", "4", "2d6", "1 2"):
-        driver.type(text)
+    for typed in ("1d6", "4", "2d6", "1 2"):
+        driver.type(typed)
     undone, other = new_driver(store, "dice", 2)
-    for text in ("1d6", "5", "1d6", "6"):
-        other.type(text)
+    for typed in ("1d6", "5", "1d6", "6"):
+        other.type(typed)
     other.undo()
     other.undo()
     other.type("2d6")
