@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_castells_helpers import feed, new_driver, setup_answers, table
 
 from companion.castells import bag as bags
@@ -212,3 +214,31 @@ def test_where_and_summary_follow_the_century() -> None:
     assert GAME.where(d.state) == (1, "resources")
     assert GAME.summary(d.state) == "Century XI, Anna's turn; the Saracen at Saracen camp"
     assert ATTACK  # the attack option is part of the turn's menu (tested in test_castells_engine)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), picks=st.randoms(use_true_random=False))
+def test_random_games_keep_the_table_consistent(seed: int, picks: Any) -> None:
+    """Whatever is chosen: a token drawn is gone from the bag, no castle is under the Saracen and a
+    player's at once, army points never go below 0, and the game ends after the fifth century."""
+    d = new_driver(seed)
+    start = sum(d.state.bag.values())
+    while d.pending is not None:
+        p = d.pending
+        if isinstance(p, Tell):
+            d.ack()
+        elif isinstance(p, Roll):
+            d.roll()
+        elif isinstance(p, Enter):
+            d.type("")
+        elif bags.DRAW_WHY in p.why:
+            d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
+        else:
+            d.submit(picks.choice(p.options), "player")
+        state = d.state
+        assert sum(state.bag.values()) == start - len(state.discarded)
+        assert state.saracen not in state.owners or state.owners[state.saracen] is None
+        assert all(p.army >= 0 for p in state.players)
+        assert set(state.owners.values()) <= {None, *(p.name for p in state.players)}
+    assert d.state.phase == "over" and d.state.century == 4
+    assert len(d.state.discarded) == 5 * len(d.state.players)
