@@ -319,3 +319,18 @@ def test_round_trip_castells(store: Store, fresh: Store) -> None:
     advance(driver, castells_chooser(4))
     assert driver.finished
     round_trip(store, fresh, sid)
+
+
+def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> None:
+    """A manual correction of the board is a step of its own: exported, reported, re-imported, replayed."""
+    from companion.prompts import edit_prompt
+    from companion.reconquista.edits import parse_area_text
+
+    sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
+    change = {"area": "Galicia", **parse_area_text("no city; no fortress; M 2A")}
+    driver.edit(edit_prompt("Galicia set by hand: 2 Muslim armies", change))
+    driver.type("4 5")
+    md = export_markdown(store, sid).splitlines()
+    assert "- Correction by hand: Galicia set by hand: 2 Muslim armies" in md
+    new = round_trip(store, fresh, sid)
+    assert fresh.state(new)["areas"]["Galicia"] == store.state(sid)["areas"]["Galicia"]
