@@ -14,6 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_review_helpers import (
+    count_rows,
+    new_driver,
+    play_reconquista,
+    simancas_hand,
+    why_starts,
+)
 
 from companion.cli import EXIT_OK, EXIT_USAGE, main
 from companion.driver import digest, verify
@@ -30,7 +37,6 @@ from companion.review.exchange import (
     import_session,
 )
 from companion.store.db import Store
-from test_review_helpers import count_rows, new_driver, play_reconquista, simancas_hand, why_starts
 
 
 @pytest.fixture

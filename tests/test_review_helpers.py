@@ -64,7 +64,7 @@ def auto(driver: Driver, choose: Callable[[Choose], str]) -> Any:
     elif isinstance(prompt, Choose):
         driver.submit(choose(prompt), "player")
     else:
-        raise AssertionError(f"cannot answer {prompt!r}")
+        raise TypeError(f"cannot answer {prompt!r}")
     return prompt
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_review_helpers import new_driver
 
 from companion.review.luck import (
     chi2_sf,
@@ -24,7 +25,6 @@ from companion.review.luck import (
     verdict,
 )
 from companion.store.db import Store
-from test_review_helpers import new_driver
 
 
 @pytest.fixture
@@ -152,7 +152,7 @@ def tray(store: Store, seed: int, typed: list[str], app: int = 0, spec: str = "1
 def test_ledger_counts_typed_and_app_dice_apart(store: Store) -> None:
     """Typed dice are 'physical', the app's are 'app'; each die size has its own line; an undone
     typed roll is not counted."""
-    sid, driver = new_driver(store, "dice", 1)
+    _sid, driver = new_driver(store, "dice", 1)
     driver.type("2d6")
     driver.type("6 6")
     driver.undo()  # not counted

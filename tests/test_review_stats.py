@@ -13,11 +13,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
-
-from companion.reconquista.simulate import play_game
-from companion.review.effective import Scope, effective_cte
-from companion.review.stats import reconquista_stats, simancas_stats, castells_stats, statistics
-from companion.store.db import Store
 from test_review_helpers import (
     ReconquistaTally,
     advance,
@@ -28,6 +23,16 @@ from test_review_helpers import (
     simancas_hand,
     why_starts,
 )
+
+from companion.reconquista.simulate import play_game
+from companion.review.effective import Scope, effective_cte
+from companion.review.stats import (
+    castells_stats,
+    reconquista_stats,
+    simancas_stats,
+    statistics,
+)
+from companion.store.db import Store
 
 
 @pytest.fixture
@@ -132,7 +137,7 @@ def test_reconquista_results_and_victory_points_of_finished_games(store: Store) 
     assert [g.ended for g in stats.games] == sorted(g.ended for g in stats.games)
     by_band = Counter(r.result.split(' "')[0] for r in expected)
     assert counts(stats.results) == dict(by_band)
-    assert [c.label for c in stats.results][0] == "Crushing Muslim Victory"  # every band, in table order
+    assert next(c.label for c in stats.results) == "Crushing Muslim Victory"  # every band, in table order
     assert len(stats.results) == 5
     assert stats.mean_vp == pytest.approx(sum(r.vp for r in expected) / 3)
 
@@ -142,7 +147,7 @@ def test_reconquista_table_results_match_what_the_games_did(store: Store) -> Non
     table gave: counted from the log's rolls and the tables, equal to what the live games told."""
     tally = ReconquistaTally()
     for seed in (2, 5):  # two long games (many seeds end in a few turns with the simple bot)
-        sid, driver = new_driver(store, "reconquista", seed)
+        _sid, driver = new_driver(store, "reconquista", seed)
         advance(driver, reconquista_chooser(driver, seed), tally)
     stats = reconquista_stats(store)
     assert counts(stats.rebellions) == dict(tally.rebellions)
@@ -155,7 +160,7 @@ def test_reconquista_table_results_match_what_the_games_did(store: Store) -> Non
 def test_reconquista_undone_rolls_do_not_count(store: Store) -> None:
     """An events roll typed and undone counts for nothing; the roll typed instead counts
     (Phase 2: Events, 2D6: 9 Taxes, 12 Expulsion; Phase 1: the table die 3 is Proselytism)."""
-    sid, driver = new_driver(store, "reconquista", 5)
+    _sid, driver = new_driver(store, "reconquista", 5)
     choose = reconquista_chooser(driver, 5)
     advance(driver, choose, until=why_starts("Rebellions: region die"))
     driver.type("1")
@@ -200,12 +205,12 @@ def test_simancas_hands_and_matches_by_side(store: Store) -> None:
     """Hands go to the higher total, a tie to nobody; the first side to 5 hands wins the match
     ("The first player to win 5 hands is the winner"). An undone hand is not counted."""
     told: list[str] = []
-    sid, match = new_driver(store, "simancas", 1)
+    _sid, match = new_driver(store, "simancas", 1)
     told += simancas_hand(match, [])  # an empty table: a tie
     for _ in range(5):
         told += simancas_hand(match, ["Moors place Large Army"])
     assert match.finished
-    sid2, other = new_driver(store, "simancas", 2)
+    _sid2, other = new_driver(store, "simancas", 2)
     told += simancas_hand(other, ["Christians place " + _christian_card(other)])
     told += simancas_hand(other, ["Moors place Large Army"])
     other.undo()  # the result's instruction ...
@@ -239,7 +244,7 @@ def test_castells_saracen_battles_and_army_points(store: Store) -> None:
     won: Counter[str] = Counter()
     paid: Counter[str] = Counter()
     for seed in (4, 5, 6):
-        sid, driver = new_driver(store, "castells", seed)
+        _sid, driver = new_driver(store, "castells", seed)
         choose = castells_chooser(seed)
         while driver.pending is not None:
             prompt = driver.pending

@@ -364,7 +364,7 @@ def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
         ) from None
     except CompanionError as exc:
         raise ImportRefused(f"{name} cannot be imported: {str(exc).rstrip('.')}.") from None
-    except Exception as exc:  # an engine failing on a crafted log must not reach the user as a traceback
+    except Exception as exc:  # noqa: BLE001 -- an engine failing on a crafted log must not reach the user as a traceback
         raise ImportRefused(
             f"{name} cannot be imported: the game engine failed while replaying it ({type(exc).__name__})."
         ) from None
