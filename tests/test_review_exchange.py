@@ -186,6 +186,10 @@ def test_import_refuses_a_newer_format_version(store: Store, fresh: Store) -> No
     data = exported(store)
     data["version"] = FORMAT_VERSION + 1
     refused(fresh, json.dumps(data), f"written by a newer Tabletop Companion (format version {FORMAT_VERSION + 1})")
+    data["version"] = 0
+    refused(fresh, json.dumps(data), "game.json has format version 0, which no Tabletop Companion writes")
+    data["version"] = True
+    refused(fresh, json.dumps(data), "game.json is not a valid session export: version: input should be a valid integer")
 
 
 def test_import_refuses_a_missing_or_wrong_field(store: Store, fresh: Store) -> None:

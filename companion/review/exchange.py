@@ -93,7 +93,7 @@ class ExportModel(_Strict):
     """A whole exported session, format version 1."""
 
     format: Literal["tabletop-companion/session"]
-    version: Literal[1]
+    version: StrictInt  # FORMAT_VERSION; a newer one is refused before the fields are read
     exported: datetime | None = None
     session: SessionModel
     steps: list[StepModel]
@@ -331,6 +331,8 @@ def read_export(text: str, name: str = "the file") -> ExportModel:
         doc = ExportModel.model_validate(raw)
     except ValidationError as exc:
         raise ImportRefused(f"{name} is not a valid session export: {_first_error(exc)}.") from None
+    if doc.version != FORMAT_VERSION:
+        raise ImportRefused(f"{name} has format version {doc.version}, which no Tabletop Companion writes.")
     for i, step in enumerate(doc.steps, start=1):
         if step.step != i:
             raise ImportRefused(f"{name} is not a valid session export: step {i} is numbered {step.step}.")
