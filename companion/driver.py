@@ -155,6 +155,11 @@ class Driver:
             self._send(answer)
             self.steps.append(step)
 
+    def feed(self, steps: Iterable[Step]) -> None:
+        """Replay further logged steps onto this session, as resume does (they are not recorded
+        again); ReplayDivergence if the game asks otherwise."""
+        self._feed(steps)
+
     def _rebuild(self, steps: list[Step]) -> None:
         recorder, self.recorder = self.recorder, None
         try:

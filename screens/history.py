@@ -1,16 +1,47 @@
-"""History: every session in a table; open one to read its log, or resume it."""
+"""History: every session, filtered, sorted and searched; open one to step through its log.
+
+The sessions table reads one page at a time (``Store.sessions`` with a limit) and
+the next page when the cursor comes near the end, so ten thousand sessions open as
+fast as ten. An opened session shows its log turn by turn and phase by phase beside
+the table as it stood at the highlighted step: the log replayed into a driver
+(``Driver.resume``), the same mechanism as resume and undo.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
+from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.games import GAMES
+
+#: Rows read at a time; the next page is read when the cursor is this close to the end.
+PAGE = 100
+NEAR_END = 20
+
+#: The orders of the sessions table: (name in the store, what the help line says).
+ORDERS = [
+    ("recent", "last activity, newest first"),
+    ("started", "start, newest first"),
+    ("oldest", "start, oldest first"),
+    ("longest", "duration, longest first"),
+    ("steps", "steps, most first"),
+    ("game", "game"),
+    ("status", "status, unfinished first"),
+]
+#: Clicking a column header sorts by it.
+COLUMN_ORDER = {"started": "started", "duration": "longest", "steps": "steps", "game": "game", "status": "status"}
+STATUS_SHOWN = {"active": "unfinished", "finished": "finished"}
 
 
 def game_title(game_id: str) -> str:
@@ -31,23 +62,68 @@ def asked(prompt: Any) -> str:
     return text if len(text) <= ASKED_WIDTH else text[: ASKED_WIDTH - 1] + "…"
 
 
+def answered(step: Step) -> str:
+    answer = step.answer
+    if answer is None:
+        return "done"
+    return " ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
+
+
 def local_time(dt: Any) -> str:
     return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
 
 
+def duration_text(start: datetime, end: datetime) -> str:
+    """'45 min', '2 h 05 min', '3 d 4 h': how long a session has lasted, to the minute."""
+    minutes = int((end - start).total_seconds() // 60)
+    if minutes < 1:
+        return "< 1 min"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, mins = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {mins:02d} min"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h"
+
+
 class HistoryScreen(Screen[None]):
-    """The table of sessions, most recent activity first."""
+    """The table of sessions, with filters by game and status, a search and a choice of order."""
 
     BINDINGS = [
         Binding("enter", "open_log", "Read log"),
         Binding("r", "resume", "Resume"),
+        Binding("s", "sort", "Sort"),
+        Binding("slash", "search", "Search"),
+        Binding("t", "statistics", "Statistics"),
+        Binding("l", "luck", "Luck ledger"),
         Binding("escape", "back", "Back"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.order = "recent"
+        self.total = 0  # sessions matching the filters
+        self.shown = 0  # of them, read into the table
+        self.loaded = False
+
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Sessions, most recent first. Enter reads a session's log; r resumes an unfinished one.",
-                     id="history-help")
+        with Horizontal(id="history-filters"):
+            yield Select(
+                [("All games", "")] + [(g.title, g.id) for g in GAMES],
+                value="",
+                allow_blank=False,
+                id="filter-game",
+            )
+            yield Select(
+                [("Any status", ""), ("Unfinished", "active"), ("Finished", "finished")],
+                value="",
+                allow_blank=False,
+                id="filter-status",
+            )
+            yield Input(placeholder="search the results, or #number", id="filter-search")
+        yield Static(id="history-help")
         yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-status")
         yield Footer()
@@ -59,41 +135,129 @@ class HistoryScreen(Screen[None]):
             ("#", "id"),
             ("Game", "game"),
             ("Started", "started"),
-            ("Last activity", "last"),
+            ("Duration", "duration"),
             ("Status", "status"),
             ("Steps", "steps"),
-            ("Summary", "summary"),
+            ("Result", "summary"),
         ]:
             table.add_column(label, key=key)
         self.load()
         table.focus()
 
     def on_screen_resume(self) -> None:
-        self.load()
+        self.load(keep_cursor=True)
 
-    def load(self) -> None:
+    # -- reading -----------------------------------------------------------------------
+
+    def filters(self) -> dict[str, Any]:
+        game = self.query_one("#filter-game", Select).value
+        status = self.query_one("#filter-status", Select).value
+        return {
+            "game": game or None,
+            "status": status or None,
+            "search": self.query_one("#filter-search", Input).value,
+        }
+
+    def load(self, keep_cursor: bool = False) -> None:
+        """(Re)read the first page of sessions matching the filters, in the chosen order."""
         app: Any = self.app
         table = self.query_one(DataTable)
-        status = self.query_one("#history-status", Static)
+        row = table.cursor_row if keep_cursor else 0
         try:
-            sessions = app.store().sessions()
+            store = app.store()
+            filters = self.filters()
+            self.total = store.count_sessions(**filters)
+            sessions = store.sessions(**filters, sort=self.order, limit=max(PAGE, row + NEAR_END))
         except CompanionError as exc:
-            status.update(f"[b red]{exc}[/]")
+            self.query_one("#history-status", Static).update(f"[b red]{exc}[/]")
             return
         table.clear()
+        self.shown = 0
+        self._add(sessions)
+        if keep_cursor and table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+        self._say()
+        self.loaded = True
+
+    def _more(self) -> None:
+        """Read the next page, when the cursor comes near the end of what is read."""
+        if self.shown >= self.total:
+            return
+        app: Any = self.app
+        try:
+            sessions = app.store().sessions(**self.filters(), sort=self.order, limit=PAGE, offset=self.shown)
+        except CompanionError as exc:
+            self.query_one("#history-status", Static).update(f"[b red]{exc}[/]")
+            return
+        self._add(sessions)
+        self._say()
+
+    def _add(self, sessions: list[Any]) -> None:
+        table = self.query_one(DataTable)
         for s in sessions:
+            end = s.ended or s.last_activity
             table.add_row(
                 str(s.id),
                 game_title(s.game),
                 local_time(s.started),
-                local_time(s.last_activity),
-                s.status,
+                duration_text(s.started, end),
+                STATUS_SHOWN.get(s.status, s.status),
                 str(s.steps),
                 s.summary,
                 key=str(s.id),
             )
-        status.update(f"{len(sessions)} session{'s' if len(sessions) != 1 else ''}." if sessions
-                      else "No sessions yet: start one from the home screen.")
+        self.shown += len(sessions)
+
+    def _say(self) -> None:
+        said = dict(ORDERS)[self.order]
+        self.query_one("#history-help", Static).update(
+            Text.assemble(
+                ("Sorted by ", "dim"),
+                (said, "bold"),
+                (" (s: another order, or click a column).  Enter reads a session step by step; "
+                 "r resumes an unfinished one; / searches.", "dim"),
+            )
+        )
+        f = self.filters()
+        if self.total == 0:
+            filtered = f["game"] or f["status"] or f["search"].strip()
+            text = "No session matches these filters." if filtered else "No sessions yet: start one from the home screen."
+        else:
+            text = f"{self.total:,} session{'s' if self.total != 1 else ''}"
+            if self.shown < self.total:
+                text += f" (the first {self.shown:,} read; more as you scroll down)"
+            text += "."
+        self.query_one("#history-status", Static).update(text)
+
+    # -- events ------------------------------------------------------------------------
+
+    @on(Select.Changed)
+    def _filter_changed(self) -> None:
+        if self.is_mounted and self.loaded:
+            self.load()
+
+    @on(Input.Changed, "#filter-search")
+    def _search_changed(self) -> None:
+        self.load()
+
+    @on(Input.Submitted, "#filter-search")
+    def _search_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    @on(DataTable.RowHighlighted, "#sessions-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= self.shown - NEAR_END:
+            self._more()
+
+    @on(DataTable.HeaderSelected, "#sessions-table")
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        order = COLUMN_ORDER.get(str(event.column_key.value), "recent")
+        self.order = "recent" if order == self.order else order
+        self.load()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "sessions-table":
+            self.action_open_log()
 
     def _selected(self) -> int | None:
         table = self.query_one(DataTable)
@@ -102,8 +266,7 @@ class HistoryScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         return int(str(key.value))
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_open_log()
+    # -- actions -----------------------------------------------------------------------
 
     def action_open_log(self) -> None:
         session_id = self._selected()
@@ -115,32 +278,94 @@ class HistoryScreen(Screen[None]):
         if session_id is not None:
             self.app.resume_session(session_id)  # type: ignore[attr-defined]
 
+    def action_sort(self) -> None:
+        names = [name for name, _ in ORDERS]
+        self.order = names[(names.index(self.order) + 1) % len(names)]
+        self.load()
+
+    def action_search(self) -> None:
+        self.query_one("#filter-search", Input).focus()
+
+    def action_statistics(self) -> None:
+        from screens.review import StatisticsScreen
+
+        self.app.push_screen(StatisticsScreen(self.filters()["game"]))
+
+    def action_luck(self) -> None:
+        from screens.review import LuckScreen
+
+        self.app.push_screen(LuckScreen(self.filters()["game"]))
+
     def action_back(self) -> None:
         self.app.pop_screen()
 
 
-class SessionLogScreen(Screen[None]):
-    """The ordered log of one session: every prompt, its answer and where the answer came from."""
+class LogTable(DataTable[Any]):
+    """The log's table: home and end go to the first and last step of the game, not only of
+    the rows read so far."""
 
     BINDINGS = [
+        Binding("home", "screen.step(-1000000)", show=False),
+        Binding("end", "screen.step(1000000)", show=False),
+    ]
+
+
+class SessionLogScreen(Screen[None]):
+    """One session's log, turn by turn and phase by phase, beside the table as it stood at
+    the highlighted step: step back and forward with the cursor, jump to a turn with t."""
+
+    BINDINGS = [
+        Binding("v", "toggle_view", "Log / table"),
+        Binding("left_square_bracket", "phase(-1)", "Previous phase"),
+        Binding("right_square_bracket", "phase(1)", "Next phase"),
+        Binding("t", "jump", "Go to turn"),
         Binding("r", "resume", "Resume"),
         Binding("escape", "back", "Back"),
+        # With the log hidden (v), the arrows still step through the game.
+        Binding("up", "step(-1)", show=False),
+        Binding("down", "step(1)", show=False),
+        Binding("pageup", "step(-10)", show=False),
+        Binding("pagedown", "step(10)", show=False),
+        Binding("home", "step(-1000000)", show=False),
+        Binding("end", "step(1000000)", show=False),
     ]
+    #: From this width the log and the table at the step are shown side by side.
+    WIDE = 150
 
     def __init__(self, session_id: int) -> None:
         super().__init__()
         self.session_id = session_id
+        self.steps: list[Step] = []
+        self.places: list[tuple[int | None, str | None]] = []  # (turn, phase) each step was asked in
+        self.times: list[datetime] = []
+        self.info: Any = None
+        self.driver: Driver | None = None
+        self.at = -1  # the steps the view shows the table after
+        self.wanted = 0  # the steps it is to show the table after
+        self._view_built = False
+        self._pending: Timer | None = None
+        self.loaded = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="log-title")
-        yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="log-body"):
+            with Vertical(id="log-left"):
+                yield LogTable(id="log-table", cursor_type="row", zebra_stripes=True)
+                yield Input(placeholder="turn (or hand) number, Enter to go", id="log-jump")
+            yield VerticalScroll(id="log-state", can_focus=False)
         yield Static(id="log-status")
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_resize(self) -> None:
+        self.set_class(self.size.width >= self.WIDE, "-wide")
+        self.show_step(self.wanted)
+
+    async def on_mount(self) -> None:
         app: Any = self.app
         self.sub_title = f"Session {self.session_id}"
+        self.set_class(self.size.width >= self.WIDE, "-wide")
+        self.query_one("#log-jump", Input).display = False
         table = self.query_one(DataTable)
         for label, key in [
             ("Step", "step"),
@@ -154,36 +379,180 @@ class SessionLogScreen(Screen[None]):
             table.add_column(label, key=key)
         try:
             store = app.store()
-            info = store.session(self.session_id)
+            self.info = info = store.session(self.session_id)
             log = store.log(self.session_id)
-            withdrawn = sum(1 for e in store.events(self.session_id) if e.kind == "answer") - len(log.steps)
+            withdrawn = store.answer_count(self.session_id) - len(log.steps)
         except CompanionError as exc:
             self.query_one("#log-status", Static).update(f"[b red]{exc}[/]")
             return
+        self.steps = log.steps
+        self.places = [(ev.turn, ev.phase) for ev in log.events]
         self.query_one("#log-title", Static).update(
-            f"[b]#{info.id} {game_title(info.game)}[/b] · {info.status} · started {local_time(info.started)}"
-            f" · seed {info.seed} · {info.summary or 'no steps yet'}"
+            f"[b]#{info.id} {game_title(info.game)}[/b] · {STATUS_SHOWN.get(info.status, info.status)}"
+            f" · started {local_time(info.started)} · seed {info.seed} · {info.summary or 'no steps yet'}"
         )
-        for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
-            answer = step.answer
-            shown = "done" if answer is None else " ".join(map(str, answer)) if isinstance(answer, list) else answer
-            table.add_row(
-                str(i),
-                "" if ev.turn is None else str(ev.turn),
-                ev.phase or "",
-                asked(step.prompt),
-                str(shown),
-                step.source,
-                ev.at.astimezone().strftime("%H:%M:%S"),
-            )
-        note = f"{len(log.steps)} steps."
+        self.times = [ev.at for ev in log.events]
+        self._add_rows(PAGE)
+        note = f"{len(self.steps)} steps. ↑ ↓ step through the game; [ ] by phase; t goes to a turn; v shows the table at the step."
         if withdrawn:
             note += f" {withdrawn} answer{'s' if withdrawn != 1 else ''} taken back by undo or correction (kept in the database)."
         self.query_one("#log-status", Static).update(note)
         table.focus()
+        self.show_step(1 if self.steps else 0)  # the replay starts at the first step
+        self.loaded = True
+
+    def _add_rows(self, upto: int) -> None:
+        """Put the log's rows in the table up to ``upto`` (a long game's log is read a page at a
+        time, as the cursor moves down, so that it opens at once)."""
+        table = self.query_one(DataTable)
+        start = table.row_count
+        rows = []
+        for i in range(start, min(upto, len(self.steps))):
+            (turn, phase), step = self.places[i], self.steps[i]
+            before = self.places[i - 1] if i else (None, None)
+            # The turn and phase are written where they change: the log reads turn by turn, phase by phase.
+            new_turn = i == 0 or turn != before[0]
+            new_phase = new_turn or phase != before[1]
+            rows.append(
+                (
+                    str(i + 1),
+                    Text(str(turn), style="bold") if new_turn and turn is not None else "",
+                    Text(phase or "", style="bold") if new_phase else "",
+                    asked(step.prompt),
+                    answered(step),
+                    step.source,
+                    self.times[i].astimezone().strftime("%H:%M:%S"),
+                )
+            )
+        if rows:
+            table.add_rows(rows)
+
+    # -- the table at a step --------------------------------------------------------------
+
+    @property
+    def view_shown(self) -> bool:
+        return self.has_class("-wide") or self.has_class("-board")
+
+    def show_step(self, count: int) -> None:
+        """Show the table after the first ``count`` steps (``count`` 0: before the first).
+
+        Replayed only while the view is on screen: a narrow terminal reading the log
+        pays nothing for it until v shows it; a wide one shows the log first.
+        """
+        self.wanted = count
+        if self.view_shown:
+            # After the next repaint: the log is on screen first, the board follows.
+            self.call_after_refresh(self._draw)
+
+    async def _draw(self) -> None:
+        from companion import games
+        from screens.replay_views import StateView, view_for
+
+        panel = self.query_one("#log-state")
+        if not self._view_built:
+            self._view_built = True
+            try:
+                game = games.load(self.info.game)
+                self.driver = Driver(game, self.info.seed, self.info.config)
+            except CompanionError as exc:
+                await panel.mount(Static(f"[b red]{exc}[/]"))
+                return
+            await panel.mount(view_for(self.info.game, self.driver))
+        count = self.wanted
+        if self.driver is None or count == self.at:
+            return
+        try:
+            if count < len(self.driver.steps):
+                self.driver = Driver.resume(self.driver.game, self.info.seed, self.info.config, self.steps[:count])
+            else:
+                self.driver.feed(self.steps[len(self.driver.steps) : count])
+        except CompanionError as exc:
+            self.query_one("#log-status", Static).update(f"[b red]{exc}[/]")
+            return
+        self.at = count
+        self.query_one(StateView).show(self.driver)
+        turn, phase = self.driver.game.where(self.driver.state)
+        where = " · ".join(x for x in (f"turn {turn}" if turn is not None else "", phase or "") if x)
+        panel.border_title = f"After step {count} of {len(self.steps)}" if count else "Before the first step"
+        panel.border_subtitle = where
+
+    @on(DataTable.RowHighlighted, "#log-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= event.data_table.row_count - NEAR_END:
+            self._add_rows(event.data_table.row_count + PAGE)
+        # Holding an arrow key moves many rows: replay once the cursor rests.
+        if self._pending is not None:
+            self._pending.stop()
+        row = event.cursor_row
+        self._pending = self.set_timer(0.03, lambda: self.show_step(row + 1))
+
+    # -- moving ---------------------------------------------------------------------------
+
+    def _go(self, index: int) -> None:
+        self._add_rows(index + PAGE)
+        table = self.query_one(DataTable)
+        table.move_cursor(row=index)
+        if table.display:
+            table.focus()
+
+    def action_step(self, delta: int) -> None:
+        if self.steps:
+            row = self.query_one(DataTable).cursor_row
+            self._go(max(0, min(len(self.steps) - 1, row + delta)))
+
+    def action_toggle_view(self) -> None:
+        """Narrow terminals: the log or the table at the step, one at a time (wide ones show both)."""
+        self.toggle_class("-board")
+        self.show_step(self.wanted)
+        table = self.query_one(DataTable)
+        # The hidden log must not take the focus back: the screen's arrows step then.
+        table.can_focus = not self.has_class("-board")
+        if table.can_focus:
+            table.focus()
+        else:
+            self.set_focus(None)
+
+    def action_phase(self, direction: int) -> None:
+        """To the first step of the next (or this/the previous) phase."""
+        if not self.steps:
+            return
+        row = self.query_one(DataTable).cursor_row
+        at = self.places
+        starts = [i for i in range(len(at)) if i == 0 or at[i] != at[i - 1]]
+        if direction > 0:
+            target = next((i for i in starts if i > row), len(at) - 1)
+        else:
+            target = next((i for i in reversed(starts) if i < row), 0)
+        self._go(target)
+
+    def action_jump(self) -> None:
+        field = self.query_one("#log-jump", Input)
+        field.display = True
+        field.value = ""
+        field.focus()
+
+    @on(Input.Submitted, "#log-jump")
+    def _jump(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        turns = sorted({t for t, _ in self.places if t is not None})
+        if not turns:
+            self.notify("This session has no turns to go to.", severity="warning")
+        elif not (text.isdigit() and int(text) in turns):
+            self.notify(f"'{text}' is not a turn of this session; its turns are {turns[0]} to {turns[-1]}.",
+                        severity="error")
+            return
+        else:
+            self._go(next(i for i, (t, _) in enumerate(self.places) if t == int(text)))
+        event.input.display = False
+        self.query_one(DataTable).focus()
 
     def action_resume(self) -> None:
         self.app.resume_session(self.session_id)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
+        field = self.query_one("#log-jump", Input)
+        if field.display:
+            field.display = False
+            self.query_one(DataTable).focus()
+            return
         self.app.pop_screen()

@@ -228,7 +228,7 @@ async def test_history_lists_sessions_and_opens_a_log(tmp_path: Path, clock: Any
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
         rows = table_rows(app, "#sessions-table")
-        assert [(r[0], r[4]) for r in rows] == [("2", "finished"), ("1", "active")]
+        assert [(r[0], r[4]) for r in rows] == [("2", "finished"), ("1", "unfinished")]
         await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(app.screen, SessionLogScreen)

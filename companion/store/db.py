@@ -111,6 +111,44 @@ def _iso(dt: datetime) -> str:
     return dt.isoformat(timespec="seconds")
 
 
+#: The session columns a listing reads: every one but the state snapshot.
+LISTED = [c for c in S.c if c.name != "state"]
+
+
+def _duration() -> Any:
+    # Days from the start to the end, or to the last activity of an unfinished session.
+    return func.julianday(func.coalesce(S.c.ended, S.c.last_activity)) - func.julianday(S.c.started)
+
+
+#: The orders a listing can take, by name: each gives the ORDER BY terms (ties: newest id first).
+SORTS: dict[str, Callable[[], tuple[Any, ...]]] = {
+    "recent": lambda: (S.c.last_activity.desc(),),
+    "started": lambda: (S.c.started.desc(),),
+    "oldest": lambda: (S.c.started.asc(),),
+    "longest": lambda: (_duration().desc(),),
+    "steps": lambda: (S.c.steps.desc(),),
+    "game": lambda: (S.c.game.asc(), S.c.last_activity.desc()),
+    "status": lambda: (S.c.status.asc(), S.c.last_activity.desc()),
+}
+
+
+def _filtered(query: Any, game: str | None, status: str | None, search: str) -> Any:
+    if game:
+        query = query.where(S.c.game == game)
+    if status:
+        query = query.where(S.c.status == status)
+    text = search.strip()
+    if text.startswith("#") and text[1:].isdigit() and len(text) < 20:
+        return query.where(S.c.id == int(text[1:]))  # '#12' is session 12 and nothing else
+    if text:
+        escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        match = S.c.summary.ilike(f"%{escaped}%", escape="\\")
+        if text.isdigit() and len(text) < 19:
+            match = match | (S.c.id == int(text))
+        query = query.where(match)
+    return query
+
+
 def _session_info(row: Any) -> SessionInfo:
     return SessionInfo(
         id=row.id,
@@ -217,15 +255,35 @@ class Store:
             raise StoreError(f"There is no session {session_id} in {self.path}.")
         return _session_info(row)
 
-    def sessions(self, game: str | None = None, status: str | None = None) -> list[SessionInfo]:
-        """Sessions, most recently active first."""
-        query = select(S).order_by(S.c.last_activity.desc(), S.c.id.desc())
-        if game:
-            query = query.where(S.c.game == game)
-        if status:
-            query = query.where(S.c.status == status)
+    def sessions(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        search: str = "",
+        sort: str = "recent",
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[SessionInfo]:
+        """Sessions matching the filters, in ``sort`` order (most recently active first by default).
+
+        ``search`` matches the summary (any case) or, as digits, the session number;
+        '#12' is session 12 alone.
+        The state column, the one large value of a row, is never read here.
+        """
+        order = SORTS.get(sort)
+        if order is None:
+            raise StoreError(f"Sessions cannot be sorted by '{sort}'; the orders are {', '.join(SORTS)}.")
+        query = _filtered(select(*LISTED), game, status, search).order_by(*order(), S.c.id.desc())
+        if limit is not None:
+            query = query.limit(limit).offset(offset)
         with self._guard(), self.engine.connect() as con:
             return [_session_info(r) for r in con.execute(query)]
+
+    def count_sessions(self, game: str | None = None, status: str | None = None, search: str = "") -> int:
+        """How many sessions ``sessions`` would list with these filters."""
+        query = _filtered(select(func.count()).select_from(S), game, status, search)
+        with self._guard(), self.engine.connect() as con:
+            return int(con.execute(query).scalar() or 0)
 
     def state(self, session_id: int) -> dict[str, Any]:
         """The stored snapshot of the session's state after its last step."""
@@ -275,6 +333,12 @@ class Store:
         except ValueError as exc:
             raise StoreError(f"Session {session_id} has a damaged log entry: {exc}.") from None
         return Log(steps, [e.digest or "" for e in kept], kept)
+
+    def answer_count(self, session_id: int) -> int:
+        """Every answer ever logged in the session, the ones undone or corrected since included."""
+        query = select(func.count()).select_from(E).where(E.c.session_id == session_id, E.c.kind == "answer")
+        with self._guard(), self.engine.connect() as con:
+            return int(con.execute(query).scalar() or 0)
 
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)

@@ -22,8 +22,8 @@ class SessionRow(SQLModel, table=True):
     seed: int
     dice_mode: str = ""  # '', 'physical', 'app' or 'mixed': the sources of its dice so far
     status: str = Field(default="active", index=True)  # 'active' or 'finished'
-    started: datetime
-    last_activity: datetime
+    started: datetime = Field(index=True)
+    last_activity: datetime = Field(index=True)
     ended: datetime | None = None
     steps: int = 0  # answered prompts in the effective log
     summary: str = ""

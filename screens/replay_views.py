@@ -1,0 +1,177 @@
+"""The table as it stood at one step of a logged session, for the step-through replay.
+
+Each game has a view: a widget with ``show(driver)`` that draws the driver's state
+the way the game's own screen does (the Reconquista board, the Simancas table, the
+Dice tray's rolls); a game without one of its own gets the generic view, the state's
+snapshot as labelled lines. The driver is the one the log was replayed into
+(``Driver.resume`` on the first N logged steps), so the picture is the engine's own
+state, never a second reading of the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from companion.driver import Driver
+
+
+class StateView(Widget):
+    """The base: a view that redraws itself from a driver."""
+
+    DEFAULT_CSS = """
+    StateView {
+        height: auto;
+    }
+    """
+
+    def show(self, driver: Driver) -> None:
+        raise NotImplementedError
+
+
+class ReconquistaView(StateView):
+    """The five regions, drawn by the Reconquista screen's own board widget."""
+
+    def __init__(self, driver: Driver, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board = driver.game.board_of(driver.state)  # the session's own map, if it has one
+
+    def compose(self) -> ComposeResult:
+        from screens.reconquista.board_view import BoardView
+
+        yield Static(id="rv-status")
+        yield BoardView(self.board, id="rv-board")
+
+    def show(self, driver: Driver) -> None:
+        from companion.reconquista.control import victory_points
+        from screens.reconquista.board_view import BoardView
+        from screens.reconquista.game_screen import PHASE_TITLES
+
+        state = driver.state
+        self.query_one(BoardView).show(state)
+        vp = victory_points(self.board, state).total
+        self.query_one("#rv-status", Static).update(
+            Text.assemble(
+                ("Turn ", "dim"),
+                (str(state.turn), "bold"),
+                ("  ·  ", "dim"),
+                (PHASE_TITLES.get(state.phase, state.phase), "bold"),
+                ("  ·  victory points ", "dim"),
+                (str(vp), "bold"),
+            )
+        )
+
+
+class SimancasView(StateView):
+    """Both sides' cards with their scores, as on the Simancas screen."""
+
+    DEFAULT_CSS = """
+    SimancasView Horizontal {
+        height: auto;
+    }
+    SimancasView .sv-side {
+        width: 1fr;
+        height: auto;
+        border: round $primary;
+        padding: 0 1;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="sv-status")
+        with Horizontal():
+            with Vertical(classes="sv-side", id="sv-moors"):
+                yield Static(id="sv-moors-cards")
+            with Vertical(classes="sv-side", id="sv-christians"):
+                yield Static(id="sv-christians-cards")
+
+    def show(self, driver: Driver) -> None:
+        from screens.simancas.game_screen import side_table
+
+        match = driver.state
+        totals = match.table.totals()
+        for side, title in (("moors", "Moors"), ("christians", "Christians")):
+            panel = self.query_one(f"#sv-{side}")
+            panel.border_title = title
+            panel.border_subtitle = f"total {totals[side]}"
+            self.query_one(f"#sv-{side}-cards", Static).update(side_table(match.table, side))
+        m, c = match.wins["moors"], match.wins["christians"]
+        self.query_one("#sv-status", Static).update(
+            Text.assemble(
+                ("Hand ", "dim"),
+                (str(match.hand), "bold"),
+                ("  ·  hands won: ", "dim"),
+                (f"Moors {m}, Christians {c}", "bold"),
+            )
+        )
+
+
+class DiceView(StateView):
+    """Every roll of the tray so far, the newest first."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="dv-rolls")
+
+    def show(self, driver: Driver) -> None:
+        rolls = driver.snapshot()["rolls"]
+        if not rolls:
+            self.query_one("#dv-rolls", Static).update(Text("No rolls yet.", style="dim italic"))
+            return
+        table = RichTable(box=None, pad_edge=False, header_style="bold underline")
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("Dice")
+        table.add_column("Label")
+        table.add_column("Faces", style="bold")
+        table.add_column("Sum", justify="right")
+        for i, r in reversed(list(enumerate(rolls, start=1))):
+            table.add_row(
+                str(i), f"{r['n']}d{r['sides']}", r["label"], " ".join(map(str, r["values"])), str(sum(r["values"]))
+            )
+        self.query_one("#dv-rolls", Static).update(table)
+
+
+class SnapshotView(StateView):
+    """Any other game: its state snapshot, one labelled line a value."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="gv-lines")
+
+    def show(self, driver: Driver) -> None:
+        self.query_one("#gv-lines", Static).update(snapshot_text(driver.snapshot()))
+
+
+def snapshot_text(snap: dict[str, Any], indent: int = 0) -> RenderableType:
+    lines: list[RenderableType] = []
+    pad = "  " * indent
+    for key, value in snap.items():
+        label = str(key).replace("_", " ")
+        if isinstance(value, dict) and value:
+            lines.append(Text(f"{pad}{label}", style="bold"))
+            lines.append(snapshot_text(value, indent + 1))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(Text(f"{pad}{label}: {len(value)}", style="bold"))
+        else:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            lines.append(Text.assemble((f"{pad}{label}: ", "dim"), (shown or "-", "")))
+    return Group(*lines)
+
+
+VIEWS: dict[str, type[StateView]] = {
+    "simancas": SimancasView,
+    "dice": DiceView,
+}
+
+
+def view_for(game_id: str, driver: Driver) -> StateView:
+    """The view of ``game_id``'s state, or the generic one."""
+    if game_id == "reconquista":
+        return ReconquistaView(driver, id="state-view")
+    return VIEWS.get(game_id, SnapshotView)(id="state-view")
+

@@ -1,0 +1,244 @@
+"""Statistics and the luck ledger: what the history adds up to, in tables and terminal plots.
+
+The figures come from ``companion.review`` (SQL aggregates over the store, effective
+steps only); they are computed in a worker thread, as over a long history they take
+longer than a key press should. A picture is drawn where it says more than a table:
+victory points over time, and each die's faces against a fair die.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Select, Static
+from textual_plotext import PlotextPlot
+
+from companion.errors import CompanionError
+from companion.games import GAMES
+
+
+def plural(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def counts_table(title: str, rows: Any, total_label: str = "") -> RichTable:
+    """A two-column table of outcomes and how often each came up."""
+    table = RichTable(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    table.add_column("Outcome")
+    table.add_column("Times", justify="right")
+    for c in rows:
+        table.add_row(c.label, Text(str(c.count), style="bold" if c.count else "dim"))
+    if total_label:
+        table.add_row(Text(total_label, style="dim"), Text(str(sum(c.count for c in rows)), style="dim"))
+    return table
+
+
+class ReviewScreen(Screen[None]):
+    """The frame both screens share: a game filter, a scrolling body filled from a worker."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+    GAMES_SHOWN: tuple[str, ...] = ()
+
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.game = game if game in self.GAMES_SHOWN else None
+        self.ready = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        options = [("Every game", "")] + [(g.title, g.id) for g in GAMES if g.id in self.GAMES_SHOWN]
+        yield Select(options, value=self.game or "", allow_blank=False, id="review-game")
+        yield VerticalScroll(id="review-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_figures()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        game = str(event.value) or None
+        if game != self.game:
+            self.game = game
+            self.refresh_figures()
+
+    def refresh_figures(self) -> None:
+        self.ready = False
+        body = self.query_one("#review-body")
+        body.remove_children()
+        body.mount(Static("Adding up the history…", classes="review-note"))
+        self._compute(self.game)
+
+    @work(thread=True, exclusive=True)
+    def _compute(self, game: str | None) -> None:
+        app: Any = self.app
+        try:
+            figures = self.figures(app.store(), game)
+        except CompanionError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._fill, figures)
+
+    def _failed(self, message: str) -> None:
+        body = self.query_one("#review-body")
+        body.remove_children()
+        body.mount(Static(Text(message, style="bold red")))
+        self.ready = True
+
+    async def _fill(self, figures: Any) -> None:
+        body = self.query_one("#review-body")
+        await body.remove_children()
+        await body.mount_all(self.widgets(figures))
+        self.ready = True
+
+    def figures(self, store: Any, game: str | None) -> Any:
+        raise NotImplementedError
+
+    def widgets(self, figures: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class Plot(PlotextPlot):
+    """A terminal plot that ``draw(plt)`` draws when it is mounted."""
+
+    def __init__(self, title: str, draw: Any, height: int = 14) -> None:
+        super().__init__(classes="review-plot")
+        self.styles.height = height
+        self._title, self._draw = title, draw
+
+    def on_mount(self) -> None:
+        self.plt.title(self._title)
+        self._draw(self.plt)
+
+
+def plot(title: str, draw: Any, height: int = 14) -> Plot:
+    return Plot(title, draw, height)
+
+
+class StatisticsScreen(ReviewScreen):
+    """Results, victory points, and how often each table result came up, by game."""
+
+    GAMES_SHOWN = ("reconquista", "simancas", "castells")
+
+    def on_mount(self) -> None:
+        self.sub_title = "Statistics"
+        super().on_mount()
+
+    def figures(self, store: Any, game: str | None) -> Any:
+        from companion.review.stats import statistics
+
+        return statistics(store, game)
+
+    def widgets(self, stats: Any) -> list[Any]:
+        out: list[Any] = []
+        if self.game is None:
+            out.append(Static(counts_table("Sessions by game", stats.sessions_by_game, "all"), classes="review-block"))
+        r = stats.reconquista
+        if r is not None:
+            out.append(Static(Text("Reconquista", style="bold underline"), classes="review-title"))
+            mean = "no finished game yet" if r.mean_vp is None else f"mean {r.mean_vp:.1f} victory points"
+            out.append(Static(f"{plural(r.sessions, 'game')}, {len(r.games)} finished: {mean}.", classes="review-note"))
+            if r.games:
+                points = [g.vp for g in r.games]
+
+                def vp_over_time(plt: Any, points: list[int] = points) -> None:
+                    plt.plot(list(range(1, len(points) + 1)), points, marker="dot")
+                    plt.xlabel("finished games, oldest first")
+                    plt.ylabel("VP")
+
+                out.append(plot("Victory points over time", vp_over_time))
+            out.append(Static(counts_table("Results", r.results), classes="review-block"))
+            out.append(Static(counts_table("Events", r.events), classes="review-block"))
+            refused = f" ({r.rebellions_refused} refused and rolled again)" if r.rebellions_refused else ""
+            out.append(Static(counts_table(f"Rebellions{refused}", r.rebellions), classes="review-block"))
+            out.append(Static(counts_table("Muslim reaction: where it rose", r.reaction_regions), classes="review-block"))
+            out.append(Static(counts_table("Muslim reinforcements", r.reinforcements), classes="review-block"))
+            for note in r.notes:
+                out.append(Static(Text(note, style="dim"), classes="review-note"))
+        s = stats.simancas
+        if s is not None:
+            out.append(Static(Text("Battle of Simancas", style="bold underline"), classes="review-title"))
+            out.append(Static(f"{plural(s.sessions, 'match', 'matches')}, {s.finished} finished.", classes="review-note"))
+            out.append(Static(counts_table("Hands won", s.hands, "hands"), classes="review-block"))
+            out.append(Static(counts_table("Matches won", s.matches, "matches"), classes="review-block"))
+        c = stats.castells
+        if c is not None:
+            out.append(Static(Text("Terra de Castells", style="bold underline"), classes="review-title"))
+            out.append(
+                Static(
+                    f"{plural(c.sessions, 'game')}, {c.finished} finished; "
+                    f"{plural(c.army_points_spent, 'army point')} spent on rerolls.",
+                    classes="review-note",
+                )
+            )
+            out.append(Static(counts_table("Saracen battles won", c.battles, "battles"), classes="review-block"))
+            out.append(Static(counts_table("Army points spent", c.army_points), classes="review-block"))
+            for note in c.notes:
+                out.append(Static(Text(note, style="dim"), classes="review-note"))
+        return out
+
+
+class LuckScreen(ReviewScreen):
+    """The dice typed from the table against a fair die, beside the app's own dice."""
+
+    GAMES_SHOWN = ("reconquista", "castells", "dice")
+
+    def on_mount(self) -> None:
+        self.sub_title = "Luck ledger"
+        super().on_mount()
+
+    def figures(self, store: Any, game: str | None) -> Any:
+        from companion.review.luck import luck
+
+        return luck(store, game)
+
+    def widgets(self, ledger: Any) -> list[Any]:
+        if not ledger.dice:
+            return [Static("No dice rolled yet in these sessions.", classes="review-note")]
+        out: list[Any] = [
+            Static(
+                Text(
+                    "Each die's faces against a fair die (a chi-square test): a small p means the faces "
+                    "came up less evenly than a fair die usually gives.",
+                    style="dim",
+                ),
+                classes="review-note",
+            )
+        ]
+        for die in ledger.dice:
+            out.append(Static(Text(f"d{die.sides}", style="bold underline"), classes="review-title"))
+            table = RichTable(box=None, pad_edge=False, header_style="bold")
+            table.add_column("Face")
+            for face in range(1, die.sides + 1):
+                table.add_column(str(face), justify="right")
+            table.add_column("Dice", justify="right")
+            table.add_column("p", justify="right")
+            for test, name in ((die.physical, "typed"), (die.app, "app")):
+                # Too few dice: the p-value is shown in brackets, as the test cannot be trusted yet.
+                p = "-" if test.p_value is None else f"{test.p_value:.2f}" if test.enough else f"({test.p_value:.2f})"
+                table.add_row(name, *map(str, test.counts), str(test.dice), p)
+            out.append(Static(table, classes="review-block"))
+            for test in (die.physical, die.app):
+                style = "bold" if test.enough else "dim"
+                out.append(Static(Text(f"• {test.verdict[0].upper()}{test.verdict[1:]}", style=style), classes="review-note"))
+            if die.sides <= 20 and (die.physical.dice or die.app.dice):
+                faces = [str(f) for f in range(1, die.sides + 1)]
+
+                def bars(plt: Any, die: Any = die, faces: list[str] = faces) -> None:
+                    share = [
+                        [100 * n / t.dice if t.dice else 0 for n in t.counts] for t in (die.physical, die.app)
+                    ]
+                    plt.multiple_bar(faces, share, labels=["typed", "app"])
+                    plt.hline(100 / die.sides)
+                    plt.ylabel("% of dice")
+
+                out.append(plot(f"d{die.sides}: share of each face (the line: a fair die)", bars, height=12))
+        return out

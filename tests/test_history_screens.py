@@ -1,0 +1,417 @@
+"""The History screen (filters, search, orders, paging, resume) and the step-through
+replay of an opened session (the table as it stood at each step, by phase, by turn)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Select, Static
+
+from companion import dicetray
+from companion.driver import Driver
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.bot import Bot
+from companion.reconquista.game import GAME as RECONQUISTA
+from companion.simancas.game import GAME as SIMANCAS
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.history import PAGE, HistoryScreen, SessionLogScreen, duration_text
+from screens.replay_views import StateView
+
+SIZE = (100, 30)
+WIDE = (170, 45)
+
+
+async def wait_until(pilot: Pilot[Any], cond: Any, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def dice_session(store: Store, seed: int, rolls: list[str], end: bool = False) -> int:
+    sid = store.create_session("dice", seed)
+    d = Driver(dicetray.GAME, seed, recorder=store.recorder(sid))
+    for spec in rolls:
+        d.type(spec)
+        d.roll()
+    if end:
+        d.type("end")
+    return sid
+
+
+def simancas_session(store: Store, actions: list[str]) -> int:
+    sid = store.create_session("simancas", 1)
+    d = Driver(SIMANCAS, 1, recorder=store.recorder(sid))
+    for a in actions:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        d.submit(a, "player")
+    return sid
+
+
+def reconquista_session(store: Store, seed: int, steps: int) -> int:
+    """A Reconquista game played by the bot with app dice, stopped after ``steps`` answers."""
+    sid = store.create_session("reconquista", seed, {"dice": "app"})
+    d = Driver(RECONQUISTA, seed, {"dice": "app"}, recorder=store.recorder(sid))
+    bot, board = Bot(seed), RECONQUISTA.board_of(d.state)
+    for _ in range(steps):
+        p = d.pending
+        if isinstance(p, Roll):
+            d.roll()
+        elif isinstance(p, Tell):
+            d.ack()
+        elif isinstance(p, Choose):
+            d.submit(bot.choose(board, d.state, p), "player")
+    return sid
+
+
+def mixed_db(path: Path, clock: Any) -> Path:
+    """Five sessions of three games: two dice trays (one ended), two Simancas, one Reconquista."""
+    store = Store(str(path), clock=clock)
+    dice_session(store, 1, ["2d6 Attack", "1d6 Siege"])
+    dice_session(store, 2, ["3d6 Famine"], end=True)
+    simancas_session(store, ["Moors place Jund Cavalry"])
+    simancas_session(store, ["Christians place Knights", "End the hand"])
+    reconquista_session(store, 5, 160)
+    store.close()
+    return path
+
+
+async def open_history(pilot: Pilot[Any]) -> HistoryScreen:
+    app: Any = pilot.app
+    await wait_until(pilot, lambda: app.store_ready)
+    app.action_history()
+    await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
+    return app.screen  # type: ignore[no-any-return]
+
+
+async def open_log(pilot: Pilot[Any], session_id: int) -> SessionLogScreen:
+    app: Any = pilot.app
+    await wait_until(pilot, lambda: app.store_ready)
+    app.push_screen(SessionLogScreen(session_id))
+    await wait_until(pilot, lambda: isinstance(app.screen, SessionLogScreen) and app.screen.loaded)
+    return app.screen  # type: ignore[no-any-return]
+
+
+def ids(screen: Any) -> list[int]:
+    table = screen.query_one("#sessions-table", DataTable)
+    return [int(str(table.get_row_at(i)[0])) for i in range(table.row_count)]
+
+
+def status(screen: Any) -> str:
+    return str(screen.query_one("#history-status", Static).render())
+
+
+# -- the list of sessions -------------------------------------------------------------------
+
+
+def test_durations_read_as_a_player_says_them() -> None:
+    from datetime import datetime, timedelta
+
+    t = datetime(2026, 1, 1)
+    assert duration_text(t, t + timedelta(seconds=30)) == "< 1 min"
+    assert duration_text(t, t + timedelta(minutes=45)) == "45 min"
+    assert duration_text(t, t + timedelta(minutes=125)) == "2 h 05 min"
+    assert duration_text(t, t + timedelta(days=3, hours=4, minutes=10)) == "3 d 4 h"
+
+
+async def test_filters_by_game_and_status_and_search(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_history(pilot)
+        assert ids(screen) == [5, 4, 3, 2, 1] and status(screen) == "5 sessions."
+        screen.query_one("#filter-game", Select).value = "dice"
+        await pilot.pause()
+        assert ids(screen) == [2, 1]
+        screen.query_one("#filter-status", Select).value = "finished"
+        await pilot.pause()
+        assert ids(screen) == [2]
+        screen.query_one("#filter-game", Select).value = ""
+        await pilot.pause()
+        assert ids(screen) == [2]  # a Simancas match with one hand played is not finished
+        screen.query_one("#filter-status", Select).value = ""
+        await pilot.press("slash", *"famine")  # no summary says famine: nothing matches
+        await pilot.pause()
+        assert ids(screen) == [] and status(screen) == "No session matches these filters."
+        field = screen.query_one("#filter-search", Input)
+        field.value = "#3"
+        await pilot.pause()
+        assert ids(screen) == [3]
+        field.value = "HAND"  # the summary of a Simancas session, in any case
+        await pilot.pause()
+        assert set(ids(screen)) == {3, 4}
+
+
+async def test_orders_cycle_with_s_and_follow_a_clicked_column(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_history(pilot)
+        store = Store(str(tmp_path / "c.db"))
+        by_steps = [s.id for s in sorted(store.sessions(), key=lambda s: (-s.steps, -s.id))]
+        await pilot.press("s")  # started, newest first: the same as the ids here
+        await pilot.pause()
+        assert screen.order == "started" and ids(screen) == [5, 4, 3, 2, 1]
+        await pilot.press("s")
+        await pilot.pause()
+        assert screen.order == "oldest" and ids(screen) == [1, 2, 3, 4, 5]
+        assert "start, oldest first" in str(screen.query_one("#history-help", Static).render())
+        table = screen.query_one("#sessions-table", DataTable)
+        table.post_message(DataTable.HeaderSelected(table, table.ordered_columns[5].key, 5, table.ordered_columns[5].label))
+        await pilot.pause()
+        assert screen.order == "steps" and ids(screen) == by_steps
+        assert ids(screen)[0] == 5  # the Reconquista game has the most steps
+
+
+async def test_a_long_history_is_read_a_page_at_a_time(tmp_path: Path, clock: Any) -> None:
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    for i in range(PAGE * 2 + 30):
+        store.create_session("dice", i)
+    store.close()
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_history(pilot)
+        table = screen.query_one("#sessions-table", DataTable)
+        assert table.row_count == PAGE
+        assert status(screen) == f"{PAGE * 2 + 30} sessions (the first {PAGE} read; more as you scroll down)."
+        table.move_cursor(row=PAGE - 1)
+        await pilot.pause()
+        assert table.row_count == PAGE * 2
+        table.move_cursor(row=PAGE * 2 - 1)
+        await pilot.pause()
+        assert table.row_count == PAGE * 2 + 30 and status(screen) == f"{PAGE * 2 + 30} sessions."
+        assert ids(screen) == list(range(PAGE * 2 + 30, 0, -1))  # every session once, newest first
+
+
+async def test_resume_an_unfinished_session_from_history(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_history(pilot)
+        screen.query_one("#filter-game", Select).value = "dice"
+        await pilot.pause()
+        await pilot.press("r")  # session 2, ended: refused, the history stays
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("down", "r")
+        await wait_until(pilot, lambda: not isinstance(app.screen, HistoryScreen))
+        assert type(app.screen).__name__ == "DiceTrayScreen"
+
+
+# -- the step-through replay ---------------------------------------------------------------
+
+
+def replayed(db: Path, session_id: int, count: int) -> dict[str, Any]:
+    """The state after ``count`` steps, replayed here by the driver, for comparison."""
+    from companion import games
+
+    store = Store(str(db))
+    info, log = store.session(session_id), store.log(session_id)
+    return Driver.resume(games.load(info.game), info.seed, info.config, log.steps[:count]).snapshot()
+
+
+async def test_stepping_through_a_dice_tray_shows_each_roll_arrive(tmp_path: Path, clock: Any) -> None:
+    db = mixed_db(tmp_path / "c.db", clock)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_log(pilot, 1)
+        await wait_until(pilot, lambda: screen.at == 1)
+        view = screen.query_one(StateView)
+        assert "No rolls yet." in str(view.query_one(Static).render())
+        await pilot.press("down")
+        await wait_until(pilot, lambda: screen.at == 2)
+        assert screen.driver is not None and screen.driver.snapshot() == replayed(db, 1, 2)
+        assert screen.query_one("#log-state").border_title == "After step 2 of 4"
+        await pilot.press("end")
+        await wait_until(pilot, lambda: screen.at == 4)
+        assert screen.driver.snapshot() == replayed(db, 1, 4)
+        assert len(screen.driver.snapshot()["rolls"]) == 2
+        await pilot.press("home")  # back to the start: replayed from the beginning
+        await wait_until(pilot, lambda: screen.at == 1)
+        assert screen.driver.snapshot() == replayed(db, 1, 1)
+
+
+async def test_a_reconquista_log_reads_by_phase_and_by_turn(tmp_path: Path, clock: Any) -> None:
+    db = mixed_db(tmp_path / "c.db", clock)
+    store = Store(str(db))
+    places = [(e.turn, e.phase) for e in store.log(5).events]  # where each question was asked
+    starts = [i for i in range(len(places)) if i == 0 or places[i] != places[i - 1]]
+    turn2 = next(i for i, (t, _) in enumerate(places) if t == 2)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_log(pilot, 5)
+        table = screen.query_one("#log-table", DataTable)
+        # The turn and phase are written where they change, and only there.
+        shown = [(str(table.get_row_at(i)[1]), str(table.get_row_at(i)[2])) for i in range(starts[2] + 1)]
+        assert shown[0] == (str(places[0][0]), places[0][1])
+        assert all(row == ("", "") for i, row in enumerate(shown) if i not in starts)
+        await pilot.press("right_square_bracket")
+        assert table.cursor_row == starts[1]
+        await pilot.press("right_square_bracket", "right_square_bracket", "left_square_bracket")
+        assert table.cursor_row == starts[2]
+        await pilot.press("t", "2", "enter")
+        await pilot.pause()
+        assert table.cursor_row == turn2
+        await wait_until(pilot, lambda: screen.at == turn2 + 1)
+        assert screen.driver is not None and screen.driver.snapshot() == replayed(db, 5, turn2 + 1)
+        assert screen.query_one("#log-state").border_subtitle.startswith("turn 2")
+        await pilot.press("t", "9", "enter")  # no turn 9 in this log: refused, the cursor stays
+        await pilot.pause()
+        assert table.cursor_row == turn2
+        assert screen.query_one("#log-jump", Input).display
+        await pilot.press("escape")  # closes the turn field, not the screen
+        await pilot.pause()
+        assert isinstance(app.screen, SessionLogScreen) and not screen.query_one("#log-jump", Input).display
+
+
+async def test_a_narrow_terminal_shows_the_log_or_the_table(tmp_path: Path, clock: Any) -> None:
+    db = mixed_db(tmp_path / "c.db", clock)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_log(pilot, 4)
+        assert not screen.query_one("#log-state").display and screen.at == -1  # nothing replayed yet
+        await pilot.press("v")
+        await wait_until(pilot, lambda: screen.at == 1)
+        assert screen.query_one("#log-state").display and not screen.query_one("#log-left").display
+        await pilot.press("down")  # the arrows still step with the log hidden
+        await wait_until(pilot, lambda: screen.at == 2)
+        assert screen.driver is not None and screen.driver.snapshot() == replayed(db, 4, 2)
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen.query_one("#log-left").display and screen.query_one("#log-table").has_focus
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+
+def test_snapshot_history_filtered(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_history(pilot)
+        screen.query_one("#filter-status", Select).value = "active"
+        await pilot.press("s", "s", "s")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_reconquista_replay(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_log(pilot, 5)
+        await pilot.press("t", "2", "enter")
+        await wait_until(pilot, lambda: screen.at > 1)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+
+
+def test_snapshot_simancas_replay_narrow(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_log(pilot, 4)
+        await pilot.press("v", "down")
+        await wait_until(pilot, lambda: screen.at == 2)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+# -- statistics and the luck ledger --------------------------------------------------------
+
+
+def review_db(path: Path, clock: Any) -> Path:
+    """mixed_db plus a dice tray of typed d6 rolls, all sixes but one."""
+    mixed_db(path, clock)
+    store = Store(str(path), clock=clock)
+    sid = store.create_session("dice", 9)
+    d = Driver(dicetray.GAME, 9, recorder=store.recorder(sid))
+    d.type("5d6 Loaded")
+    d.type("6 6 6 6 1")
+    store.close()
+    return path
+
+
+def review_text(screen: Any) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    for w in screen.query("#review-body Static"):
+        console.print(w.content)
+    return out.getvalue()
+
+
+async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: Any) -> None:
+    from companion.review.stats import statistics
+    from screens.review import StatisticsScreen
+
+    db = review_db(tmp_path / "c.db", clock)
+    expected = statistics(Store(str(db)))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_history(pilot)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+        text = review_text(app.screen)
+        assert expected.simancas is not None
+        hands = {c.label: c.count for c in expected.simancas.hands}
+        assert hands["Christians"] == 1  # the one hand ended: Knights alone
+        assert "Hands won" in text and f"Christians {hands['Christians']}" in " ".join(text.split())
+        assert "Reconquista" in text and "1 game, 0 finished: no finished game yet." in text
+        app.screen.query_one(Select).value = "simancas"
+        await wait_until(pilot, lambda: app.screen.ready)
+        assert "Reconquista" not in review_text(app.screen) and "Hands won" in review_text(app.screen)
+
+
+async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, clock: Any) -> None:
+    from companion.review.luck import luck
+    from screens.review import LuckScreen
+
+    db = review_db(tmp_path / "c.db", clock)
+    ledger = luck(Store(str(db)))
+    d6 = next(d for d in ledger.dice if d.sides == 6)
+    assert d6.physical.counts == (1, 0, 0, 0, 0, 4)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_history(pilot)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LuckScreen) and app.screen.ready)
+        lines = [" ".join(line.split()) for line in review_text(app.screen).splitlines()]
+        assert "typed 1 0 0 0 0 4 5 -" in lines or any(line.startswith("typed 1 0 0 0 0 4 5") for line in lines)
+        assert any(line.startswith("app " + " ".join(map(str, d6.app.counts))) for line in lines)
+        assert any(d6.physical.verdict[1:] in line for line in lines)
+
+
+def test_snapshot_statistics(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    from screens.review import StatisticsScreen
+
+    app = CompanionApp(db_path=str(review_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_history(pilot)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+
+    assert snap_compare(app, terminal_size=(100, 50), run_before=before)
+
+
+def test_snapshot_luck_ledger(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    from screens.review import LuckScreen
+
+    app = CompanionApp(db_path=str(review_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_history(pilot)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LuckScreen) and app.screen.ready)
+
+    assert snap_compare(app, terminal_size=(100, 40), run_before=before)
