@@ -344,3 +344,27 @@ def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> No
     assert "- Correction by hand: Galicia set by hand: 2 Muslim armies" in md
     new = round_trip(store, fresh, sid)
     assert fresh.state(new)["areas"]["Galicia"] == store.state(sid)["areas"]["Galicia"]
+
+
+def test_insert_session_is_one_transaction(store: Store) -> None:
+    """If any event row cannot be stored, the session row is not stored either."""
+    from datetime import UTC, datetime
+
+    from companion.errors import StoreError
+
+    t = datetime(2026, 3, 14, 18, 0, tzinfo=UTC)
+    session = {
+        "game": "dice", "seed": 1, "dice_mode": "", "status": "active", "started": t, "last_activity": t,
+        "ended": None, "steps": 2, "summary": "", "config": "{}", "state": "{}",
+    }
+    event = {
+        "seq": 0, "step": 0, "kind": "answer", "turn": None, "phase": None, "prompt": "null",
+        "answer": "null", "source": "player", "digest": None, "at": t,
+    }
+    before = count_rows(store)
+    with pytest.raises(StoreError):
+        store.insert_session(session, [event, dict(event)])  # the same seq twice: refused by the database
+    assert count_rows(store) == before
+    new = store.insert_session(session, [event, {**event, "seq": 1, "step": 1}])
+    assert store.session(new).steps == 2
+    assert count_rows(store) == (before[0] + 1, before[1] + 2)
