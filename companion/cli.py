@@ -61,6 +61,12 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number from 1 to 65535")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
@@ -96,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="check every state invariant after every phase")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_simulate)
+
+    p = sub.add_parser("serve", help="serve the app to a web browser (textual-serve)")
+    _db_option(p, top=False)
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    p.set_defaults(handler=_serve)
 
     p = sub.add_parser("export", help="write one session as JSON (to re-import), CSV or a Markdown report")
     _db_option(p, top=False)
@@ -231,6 +245,25 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"  {n:>6}  {name}")
         print(f"errors: {data['errors']}" + (f" (first: {data['first_error']})" if data["first_error"] else ""))
     return EXIT_OK if report.errors == 0 else EXIT_DIVERGED
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from companion import serve
+    from companion.store import preflight
+
+    path = preflight.resolve(args.db)
+    if path != ":memory:":
+        path = os.path.abspath(path)  # the served processes may not share our idea of '~' or '.'
+    preflight.check(path)  # a bad database is one sentence now, not in every browser tab
+    serve.check_bind(args.host, args.port)
+    if not serve.is_loopback(args.host):
+        print(
+            f"companion: warning: serving on {args.host}, so anyone on the network who reaches port "
+            f"{args.port} can play and read the history of every session.",
+            file=sys.stderr,
+        )
+    serve.serve(args.host, args.port, path, args.seed)
+    return EXIT_OK
 
 
 def _export(args: argparse.Namespace) -> int:
