@@ -90,7 +90,7 @@ def answer(d: Driver, value: Any) -> None:
     elif isinstance(p, Choose):
         d.submit(value, "player")
     else:
-        raise AssertionError(f"nothing to answer: {p}")
+        raise TypeError(f"nothing to answer: {p}")
 
 
 def feed(d: Driver, answers: Iterable[Any], ack_last: bool = True) -> None:
