@@ -31,12 +31,15 @@ class ReconquistaTally:
     events: Counter[str] = field(default_factory=Counter)  # by event key
     regions: Counter[str] = field(default_factory=Counter)  # by region name / North Africa
     reinforcements: Counter[str] = field(default_factory=Counter)
+    refused: int = 0  # rebellion results that would have eliminated a side's last city
 
     def observe(self, driver: Driver, prompt: Any) -> None:
         """Called after ``prompt`` was answered."""
         if isinstance(prompt, Roll) and prompt.why.startswith("Events: 2D6"):
             self.events[driver.state.effects.event] += 1
         if isinstance(prompt, Tell):
+            if prompt.text.startswith("Rebellions: ") and " would eliminate the last city" in prompt.text:
+                self.refused += 1
             for pattern, counter in (
                 (_REBELLION_TELL, self.rebellions),
                 (_REINFORCEMENT_TELL, self.reinforcements),
