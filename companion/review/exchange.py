@@ -19,11 +19,14 @@ import io
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
 
 FORMAT = "tabletop-companion/session"
 FORMAT_VERSION = 1
@@ -111,7 +114,7 @@ def _iso(dt: datetime | None) -> str | None:
     return None if dt is None else _utc(dt).isoformat(timespec="seconds")
 
 
-def export_data(store: Any, session_id: int, now: datetime | None = None) -> dict[str, Any]:
+def export_data(store: Store, session_id: int, now: datetime | None = None) -> dict[str, Any]:
     """The JSON document of a session: its fields, its effective steps and its final state.
     StoreError (one sentence) if there is no such session or its log is damaged."""
     from companion.games import GAMES
@@ -154,7 +157,7 @@ def export_data(store: Any, session_id: int, now: datetime | None = None) -> dic
     }
 
 
-def export_json(store: Any, session_id: int) -> str:
+def export_json(store: Store, session_id: int) -> str:
     """The session as JSON text (see ``export_data``), ready to re-import."""
     return json.dumps(export_data(store, session_id), indent=2, ensure_ascii=False) + "\n"
 
@@ -171,7 +174,7 @@ def _question(prompt: dict[str, Any]) -> str:
     return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
 
 
-def export_csv(store: Any, session_id: int) -> str:
+def export_csv(store: Store, session_id: int) -> str:
     """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS)."""
     data = export_data(store, session_id)
     out = io.StringIO()
@@ -231,7 +234,7 @@ def _step_line(s: dict[str, Any]) -> str:
     return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(_answer_text(answer))}"
 
 
-def export_markdown(store: Any, session_id: int) -> str:
+def export_markdown(store: Store, session_id: int) -> str:
     """The session as a readable game report: a header (game, dates, result), then turn by
     turn and phase by phase every roll with its source, every choice and every board
     instruction. Times are in UTC."""
@@ -270,7 +273,7 @@ def export_markdown(store: Any, session_id: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export_session(store: Any, session_id: int, fmt: str) -> str:
+def export_session(store: Store, session_id: int, fmt: str) -> str:
     """The session in ``fmt`` ('json', 'csv' or 'md') as text."""
     if fmt == "json":
         return export_json(store, session_id)
@@ -379,7 +382,7 @@ def _dice_mode(steps: list[StepModel]) -> str:
     return sources.pop() if len(sources) == 1 else "mixed"
 
 
-def import_session(store: Any, text: str, name: str = "the file") -> Imported:
+def import_session(store: Store, text: str, name: str = "the file") -> Imported:
     """Check an export (format, game, replay to the exported state) and store it as a new
     session in one transaction. ImportRefused (one sentence, nothing created) if it fails."""
     from companion.driver import canonical

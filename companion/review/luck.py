@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from companion.review.effective import Scope, effective_cte
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
 
 SOURCES = ("physical", "app")
 MIN_EXPECTED = 5.0  # the usual rule of thumb for the chi-square approximation
@@ -217,7 +220,7 @@ def face_test(sides: int, source: str, counts: tuple[int, ...] | list[int]) -> F
     )
 
 
-def face_counts(store: Any, scope: Scope) -> dict[tuple[int, str], list[int]]:
+def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str], list[int]]:
     """(sides, source) -> counts per face, over the effective Roll answers in ``scope``."""
     sql = effective_cte(scope) + """
 SELECT CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
@@ -239,7 +242,7 @@ GROUP BY sides, source, face
     return out
 
 
-def luck(store: Any, game: str | None = None, session_id: int | None = None) -> LuckLedger:
+def luck(store: Store, game: str | None = None, session_id: int | None = None) -> LuckLedger:
     """The luck ledger over every session, one game's sessions, or one session.
 
     One ``DieLuck`` per die size that was rolled in the scope, smallest first; each

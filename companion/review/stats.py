@@ -23,11 +23,14 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from companion.review.effective import Scope, effective_cte
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ def _parse_dt(value: Any) -> datetime:
     return _aware(datetime.fromisoformat(str(value)))
 
 
-def _rows(store: Any, sql: str, params: dict[str, Any]) -> list[Any]:
+def _rows(store: Store, sql: str, params: dict[str, Any]) -> list[Any]:
     with store._guard(), store.engine.connect() as con:
         return list(con.execute(text(sql), params).all())
 
@@ -221,7 +224,7 @@ def _board_for(config: str | None, notes: list[str]) -> Any:
         return _board(None, None)
 
 
-def _count_sessions(store: Any, scope: Scope, game: str) -> int:
+def _count_sessions(store: Store, scope: Scope, game: str) -> int:
     sql = f"SELECT COUNT(*) FROM session AS s WHERE {scope.where('s')} AND s.game = :_g"
     return int(_rows(store, sql, {**scope.params(), "_g": game})[0][0])
 
@@ -253,7 +256,7 @@ CASE WHEN instr(why, 'column North Africa') > 0 THEN -1
 END"""
 
 
-def _table_rolls(store: Any, scope: Scope) -> list[Any]:
+def _table_rolls(store: Store, scope: Scope) -> list[Any]:
     """(config, kind, value, refused, column, count) of the effective table rolls, in one pass.
 
     ``value``: the die (the total of the 2D6 for events); ``refused``: the next roll of the
@@ -296,7 +299,7 @@ GROUP BY config, roll_kind, value, refused, reinforcement_column
 
 
 
-def reconquista_stats(store: Any, session_id: int | None = None) -> ReconquistaStats:
+def reconquista_stats(store: Store, session_id: int | None = None) -> ReconquistaStats:
     """Reconquista statistics over every Reconquista session (or one session)."""
     from companion.reconquista.board import Reinforcement, parse_reinforcement
     from companion.reconquista.events import EVENT_NAMES
@@ -398,7 +401,7 @@ GROUP BY result
 SIMANCAS_SIDES = {"moors": "Moors", "christians": "Christians"}
 
 
-def simancas_stats(store: Any, session_id: int | None = None) -> SimancasStats:
+def simancas_stats(store: Store, session_id: int | None = None) -> SimancasStats:
     """Hands won by each side (and tied) over every Simancas session in scope, from each
     session's stored state (it is the state after the effective steps); matches won by
     each side over the finished sessions."""
@@ -441,7 +444,7 @@ CASTELLS_WINNERS = {"saracens": "Saracens (castle taken)", "defenders": "Defende
 CASTELLS_BATTLES = {"saracen": "Defending against the Saracens", "players": "Battles between players"}
 
 
-def castells_stats(store: Any, session_id: int | None = None) -> CastellsStats:
+def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats:
     """Saracen battles by winner, from each session's stored state (its ``battles`` record:
     'Saracens against P at C: ..., taken' or '..., held'); army points spent, one for each
     effective 'Reroll the N failed dice (1 army point)' answer, by the phase it was given in
@@ -500,7 +503,7 @@ GROUP BY battle_kind
 # -- all games ----------------------------------------------------------------------------
 
 
-def statistics(store: Any, game: str | None = None, session_id: int | None = None) -> Stats:
+def statistics(store: Store, game: str | None = None, session_id: int | None = None) -> Stats:
     """Every game's statistics (or one game's, or one session's; the others are None)."""
     from companion.games import entry
 
