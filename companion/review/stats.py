@@ -297,8 +297,6 @@ GROUP BY config, roll_kind, value, refused, reinforcement_column
     return _rows(store, sql, {**scope.params(), **params})
 
 
-
-
 def reconquista_stats(store: Store, session_id: int | None = None) -> ReconquistaStats:
     """Reconquista statistics over every Reconquista session (or one session)."""
     from companion.reconquista.board import Reinforcement, parse_reinforcement
