@@ -50,7 +50,9 @@ class ReconquistaTally:
                     counter[m[1]] += 1
 
 
-def new_driver(store: Store, game: str, seed: int, config: dict[str, Any] | None = None) -> tuple[int, Driver]:
+def new_driver(
+    store: Store, game: str, seed: int, config: dict[str, Any] | None = None
+) -> tuple[int, Driver]:
     sid = store.create_session(game, seed, config)
     return sid, Driver(load(game), seed, config, recorder=store.recorder(sid))
 

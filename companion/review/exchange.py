@@ -247,8 +247,16 @@ def export_markdown(store: Store, session_id: int) -> str:
         "",
         f"- Game: {_md(sess['title'])}",
         f"- Started: {_when(sess['started'])}",
-        f"- Ended: {_when(sess['ended'])}" if sess["ended"] else f"- Last played: {_when(sess['last_activity'])} ({status})",
-        f"- Result: {_md(sess['summary'])}" if sess["status"] == "finished" else f"- Where it stands: {_md(sess['summary'])}",
+        (
+            f"- Ended: {_when(sess['ended'])}"
+            if sess["ended"]
+            else f"- Last played: {_when(sess['last_activity'])} ({status})"
+        ),
+        (
+            f"- Result: {_md(sess['summary'])}"
+            if sess["status"] == "finished"
+            else f"- Where it stands: {_md(sess['summary'])}"
+        ),
         f"- Dice: {sess['dice_mode'] or 'none rolled'}; seed {sess['seed']}; {len(steps)} steps",
     ]
     turn_word = _TURN_WORDS.get(sess["game"], "Turn")
@@ -361,11 +369,13 @@ def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
     final = doc.final_state or None
     try:
-        driver = verify(game, doc.session.seed, doc.session.config, steps, [s.digest for s in doc.steps], final)
+        digests = [s.digest for s in doc.steps]
+        driver = verify(game, doc.session.seed, doc.session.config, steps, digests, final)
         return game, driver, steps
     except ReplayDivergence as exc:
         raise ImportRefused(
-            f"{name} cannot be imported: its log does not replay to the exported game ({str(exc).rstrip('.')})."
+            f"{name} cannot be imported: its log does not replay to the exported game "
+            f"({str(exc).rstrip('.')})."
         ) from None
     except CompanionError as exc:
         raise ImportRefused(f"{name} cannot be imported: {str(exc).rstrip('.')}.") from None

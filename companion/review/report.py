@@ -30,7 +30,8 @@ def stats_lines(stats: Stats) -> list[str]:
             lines += _counts("Results", r.results)
             lines.append("  Games, oldest first:")
             for g in r.games:
-                lines.append(f"    #{g.session_id:<6} {g.ended:%Y-%m-%d %H:%M}  {g.vp:>3} VP  {g.result} \"{g.title}\"")
+                when = f"{g.ended:%Y-%m-%d %H:%M}"
+                lines.append(f"    #{g.session_id:<6} {when}  {g.vp:>3} VP  {g.result} \"{g.title}\"")
         lines += _counts("Rebellion results", r.rebellions)
         if r.rebellions_refused:
             lines.append(f"    ({r.rebellions_refused} more refused and rolled again: they would have "

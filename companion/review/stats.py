@@ -373,7 +373,10 @@ GROUP BY result
             if value not in rows or col is None:
                 continue
             row = rows[value]
-            result = Reinforcement("army", row.north_africa) if col < 0 else parse_reinforcement(row.by_cities[col])
+            if col < 0:
+                result = Reinforcement("army", row.north_africa)
+            else:
+                result = parse_reinforcement(row.by_cities[col])
             reinforcements[str(result)] = reinforcements.get(str(result), 0) + n
     region_keys = [default.regions[n].name for n in sorted(default.regions)] + ["north_africa"]
     region_labels.update({k: k for k in region_keys[:-1]} | {"north_africa": "North Africa"})
@@ -429,7 +432,9 @@ GROUP BY winner
         sessions=_count_sessions(store, scope, "simancas"),
         finished=sum(match_counts.values()),
         hands=_ordered(
-            ["moors", "christians", "tie"], SIMANCAS_SIDES | {"tie": "Tie"}, {str(r[0]): int(r[1]) for r in hands}
+            ["moors", "christians", "tie"],
+            SIMANCAS_SIDES | {"tie": "Tie"},
+            {str(r[0]): int(r[1]) for r in hands},
         ),
         matches=_ordered(["moors", "christians"], SIMANCAS_SIDES, match_counts),
     )
@@ -509,7 +514,9 @@ def statistics(store: Store, game: str | None = None, session_id: int | None = N
         entry(game)  # an unknown game is one sentence (GameNotAvailable)
     scope = Scope(game, session_id)
     by_game = _rows(
-        store, f"SELECT s.game, COUNT(*) FROM session AS s WHERE {scope.where('s')} GROUP BY s.game", scope.params()
+        store,
+        f"SELECT s.game, COUNT(*) FROM session AS s WHERE {scope.where('s')} GROUP BY s.game",
+        scope.params(),
     )
     from companion.games import GAMES
 
