@@ -331,6 +331,8 @@ def test_round_trip_castells(store: Store, fresh: Store) -> None:
     advance(driver, castells_chooser(4))
     assert driver.finished
     round_trip(store, fresh, sid)
+    md = export_markdown(store, sid).splitlines()
+    assert "## Round 1" in md and "## Round 5" in md  # one round a century, XI to XV
 
 
 def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> None:

@@ -34,7 +34,7 @@ FORMATS = ("json", "csv", "md")
 CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "answer", "source", "at")
 
 _SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
-_TURN_WORDS = {"simancas": "Hand"}  # what a game's "turn" is called in its report
+_TURN_WORDS = {"simancas": "Hand", "castells": "Round"}  # what a game's "turn" is called in its report
 #: Phase headings of the report: the board screen's titles (screens/reconquista), which an
 #: engine package may not import; any other phase is shown capitalised.
 _PHASE_TITLES = {
