@@ -49,7 +49,7 @@ def game_title(game_id: str) -> str:
 
 
 #: Longer questions are cut in the log table, so that the answer column stays on screen.
-ASKED_WIDTH = 48
+ASKED_WIDTH = 40
 
 
 def asked(prompt: Any) -> str:
@@ -62,11 +62,16 @@ def asked(prompt: Any) -> str:
     return text if len(text) <= ASKED_WIDTH else text[: ASKED_WIDTH - 1] + "…"
 
 
+#: Longer answers are cut too, so that the source and time stay on screen.
+ANSWER_WIDTH = 24
+
+
 def answered(step: Step) -> str:
     answer = step.answer
     if answer is None:
         return "done"
-    return " ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
+    text = " ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
+    return text if len(text) <= ANSWER_WIDTH else text[: ANSWER_WIDTH - 1] + "…"
 
 
 def local_time(dt: Any) -> str:
@@ -330,7 +335,7 @@ class SessionLogScreen(Screen[None]):
         Binding("end", "step(1000000)", show=False),
     ]
     #: From this width the log and the table at the step are shown side by side.
-    WIDE = 150
+    WIDE = 165
 
     def __init__(self, session_id: int) -> None:
         super().__init__()

@@ -2,7 +2,7 @@
 
 Each game has a view: a widget with ``show(driver)`` that draws the driver's state
 the way the game's own screen does (the Reconquista board, the Simancas table, the
-Dice tray's rolls); a game without one of its own gets the generic view, the state's
+Castells players, bag and castles, the Dice tray's rolls); a game without one of its own gets the generic view, the state's
 snapshot as labelled lines. The driver is the one the log was replayed into
 (``Driver.resume`` on the first N logged steps), so the picture is the engine's own
 state, never a second reading of the log.
@@ -29,6 +29,9 @@ class StateView(Widget):
     DEFAULT_CSS = """
     StateView {
         height: auto;
+    }
+    StateView .cv-block {
+        padding-top: 1;
     }
     """
 
@@ -113,6 +116,31 @@ class SimancasView(StateView):
         )
 
 
+class CastellsView(StateView):
+    """The century, the players, the bag, the castles and any battle, as on the Castells screen."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="cv-status")
+        yield Static(id="cv-players", classes="cv-block")
+        yield Static(id="cv-bag", classes="cv-block")
+        yield Static(id="cv-castles", classes="cv-block")
+        yield Static(id="cv-battle", classes="cv-block")
+
+    def show(self, driver: Driver) -> None:
+        from screens.castells.game_screen import CastellsScreen, battle_panel
+
+        state = driver.state
+        board = driver.game.board_of(state)
+        self.query_one("#cv-status", Static).update(CastellsScreen.status_text(state, board))
+        self.query_one("#cv-players", Static).update(CastellsScreen.players_table(state))
+        self.query_one("#cv-bag", Static).update(CastellsScreen.bag_text(state, board))
+        self.query_one("#cv-castles", Static).update(CastellsScreen.castles_text(state, board))
+        battle = self.query_one("#cv-battle", Static)
+        battle.display = state.battle is not None
+        if state.battle is not None:
+            battle.update(battle_panel(state))
+
+
 class DiceView(StateView):
     """Every roll of the tray so far, the newest first."""
 
@@ -165,6 +193,7 @@ def snapshot_text(snap: dict[str, Any], indent: int = 0) -> RenderableType:
 
 VIEWS: dict[str, type[StateView]] = {
     "simancas": SimancasView,
+    "castells": CastellsView,
     "dice": DiceView,
 }
 

@@ -415,3 +415,42 @@ def test_snapshot_luck_ledger(snap_compare: Any, tmp_path: Path, clock: Any) -> 
         await wait_until(pilot, lambda: isinstance(app.screen, LuckScreen) and app.screen.ready)
 
     assert snap_compare(app, terminal_size=(100, 40), run_before=before)
+
+
+def castells_db(path: Path, clock: Any) -> tuple[Path, int]:
+    """A Terra de Castells game with a Saracen attack on Tortosa, recorded."""
+    from test_castells_screen import SARACEN_ATTACK, recorded
+
+    return path, recorded(path, clock, SARACEN_ATTACK)
+
+
+async def test_a_castells_log_replays_the_bag_and_the_battle(tmp_path: Path, clock: Any) -> None:
+    db, sid = castells_db(tmp_path / "c.db", clock)
+    steps = len(Store(str(db)).log(sid).steps)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_log(pilot, sid)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: screen.at == steps)
+        assert screen.driver is not None and screen.driver.snapshot() == replayed(db, sid, steps)
+        castles = str(screen.query_one("#cv-castles", Static).render())
+        bag = str(screen.query_one("#cv-bag", Static).render())
+        assert "Migdia 3" in bag  # one Migdia token drawn of the default four
+        assert "Tortosa Anna" in castles  # the defender still to decide on a reroll: the castle holds so far
+        battle = str(screen.query_one("#cv-battle", Static).render())
+        assert "The Saracens attack Tortosa" in battle and "Anna needs 3 hits" in battle
+        await pilot.press("home")
+        await wait_until(pilot, lambda: screen.at == 1)
+        assert "Migdia 4" in str(screen.query_one("#cv-bag", Static).render())
+
+
+def test_snapshot_castells_replay(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    db, sid = castells_db(tmp_path / "c.db", clock)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_log(pilot, sid)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: screen.at == len(screen.steps))
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)

@@ -192,3 +192,8 @@ def test_app_dice_over_many_rolls_look_fair(store: Store) -> None:
     t = luck(store).dice[0].app
     assert t.dice == 600 and t.enough
     assert t.p_value is not None and t.p_value > 0.01
+
+
+def test_a_large_expected_count_reads_as_a_number_not_an_exponent() -> None:
+    said = verdict(6, "physical", [35919, 0, 0, 0, 0, 0], 0.0)
+    assert said.endswith("1 came up 35,919 times, more than the 5,986.5 a fair die would give")

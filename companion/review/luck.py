@@ -191,7 +191,9 @@ def verdict(sides: int, source: str, counts: tuple[int, ...] | list[int], p: flo
     expected = n / sides
     face = max(range(sides), key=lambda i: (abs(counts[i] - expected), -i))
     how = "more" if counts[face] > expected else "less"
-    detail = f"{face + 1} came up {counts[face]} times, {how} than the {expected:.3g} a fair die would give"
+    # '5,986.5', not '5.99e+03': the count a player can compare with the one beside it.
+    fair = f"{expected:,.1f}".removesuffix(".0")
+    detail = f"{face + 1} came up {counts[face]:,} times, {how} than the {fair} a fair die would give"
     strength = "strong evidence" if p < 0.01 else "some evidence"
     return f"{strength} {die} is unfair, {p_text(p)}: {detail}"
 

@@ -195,19 +195,20 @@ class CastellsScreen(Screen[None]):
         if d is None:
             return
         state, board = self.state, self.board
-        self.query_one("#cs-status", Static).update(self._status(state, board))
-        self.query_one("#cs-players", Static).update(self._players(state))
+        self.query_one("#cs-status", Static).update(self.status_text(state, board))
+        self.query_one("#cs-players", Static).update(self.players_table(state))
         bag = self.query_one("#cs-bag", Static)
-        bag.update(self._bag(state, board))
+        bag.update(self.bag_text(state, board))
         bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
-        self.query_one("#cs-castles", Static).update(self._castles(state, board))
+        self.query_one("#cs-castles", Static).update(self.castles_text(state, board))
         battle = self.query_one("#cs-battle", Static)
         battle.display = state.battle is not None
         if state.battle is not None:
             battle.update(battle_panel(state))
         self._prompt(message, error)
 
-    def _status(self, state: CastellsState, board: Board) -> Text:
+    @staticmethod
+    def status_text(state: CastellsState, board: Board) -> Text:
         out = Text()
         if 0 <= state.century < len(board.centuries):
             out.append(f"Century {board.centuries[state.century]}", style="bold")
@@ -222,7 +223,8 @@ class CastellsScreen(Screen[None]):
             out.append(f" · token: {state.drawn}", style="bold yellow" if board.wakes(state.drawn) else "")
         return out
 
-    def _players(self, state: CastellsState) -> Any:
+    @staticmethod
+    def players_table(state: CastellsState) -> Any:
         if not state.players:
             return Text("The players are being set up.", style="dim italic")
         table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
@@ -236,7 +238,8 @@ class CastellsScreen(Screen[None]):
             table.add_row(Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""), str(p.army), str(held))
         return table
 
-    def _bag(self, state: CastellsState, board: Board) -> Text:
+    @staticmethod
+    def bag_text(state: CastellsState, board: Board) -> Text:
         out = Text()
         for i, t in enumerate(board.territories):
             n = state.bag.get(t.name, 0)
@@ -246,7 +249,8 @@ class CastellsScreen(Screen[None]):
         out.append("yellow: the token wakes the Saracens", style="dim")
         return out
 
-    def _castles(self, state: CastellsState, board: Board) -> Text:
+    @staticmethod
+    def castles_text(state: CastellsState, board: Board) -> Text:
         out = Text()
         width = max(len(t.name) for t in board.territories)
         for t in board.territories:
