@@ -1,0 +1,69 @@
+"""An app process for the reliability suite: plays through the Driver and the Store recorder, as the TUI does.
+
+    python app_process.py play DB SESSION        resume a Reconquista session and play it to the end
+    python app_process.py tray DB SESSIONS ROLLS  new Dice tray sessions, ROLLS app rolls each
+
+After every committed step it writes one line to standard output ("step INDEX DIGEST" or
+"tray SESSION INDEX") and flushes it, so the test knows what was committed when it kills
+the process. Nothing here is test-only code in the product: it is the product's Driver
+and Store, driven by the script in reliability_script.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reliability_script import RECONQUISTA_CONFIG, play_to_end  # noqa: E402
+
+from companion.driver import Driver  # noqa: E402
+from companion.store.db import Store  # noqa: E402
+
+
+def play(db: str, session_id: int) -> None:
+    from companion.reconquista.game import GAME
+
+    store = Store(db)
+    info = store.session(session_id)
+    log = store.log(session_id)
+    driver = Driver.resume(GAME, info.seed, info.config or RECONQUISTA_CONFIG, log.steps, store.recorder(session_id))
+    out = sys.stdout
+
+    def committed(index: int, digest: str) -> None:
+        out.write(f"step {index} {digest}\n")
+        out.flush()
+
+    final = play_to_end(driver, committed)
+    out.write(f"end {final}\n")
+    out.flush()
+
+
+def tray(db: str, sessions: int, rolls: int) -> None:
+    from companion.dicetray import GAME
+
+    store = Store(db)
+    out = sys.stdout
+    for n in range(sessions):
+        sid = store.create_session("dice", 1000 + n)
+        out.write(f"session {sid}\n")
+        driver = Driver(GAME, 1000 + n, recorder=store.recorder(sid))
+        for _ in range(rolls):
+            driver.type("2d6 Reliability")
+            driver.roll()
+            out.write(f"tray {sid} {len(driver.steps) - 1}\n")
+            out.flush()
+        driver.type("end")
+    out.write("done\n")
+    out.flush()
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "play":
+        play(sys.argv[2], int(sys.argv[3]))
+    elif mode == "tray":
+        tray(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
