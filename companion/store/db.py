@@ -31,6 +31,11 @@ E = EventRow.__table__  # type: ignore[attr-defined]
 # Built once: SQLAlchemy then reuses their compiled form on every commit.
 INSERT_EVENT = insert(E)
 UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
+EVENTS_OF = (
+    select(E.c.seq, E.c.step, E.c.kind, E.c.turn, E.c.phase, E.c.prompt, E.c.answer, E.c.source, E.c.digest, E.c.at)
+    .where(E.c.session_id == bindparam("session"))
+    .order_by(E.c.seq)
+)
 
 
 def now() -> datetime:
@@ -297,23 +302,13 @@ class Store:
 
     def events(self, session_id: int) -> list[EventInfo]:
         """Every event row of a session, rewinds included, in order."""
-        query = select(E).where(E.c.session_id == session_id).order_by(E.c.seq)
         with self._guard(), self.engine.connect() as con:
-            rows = con.execute(query).all()
+            rows = con.execute(EVENTS_OF, {"session": session_id}).all()
+        loads = json.loads
         try:
+            # Positional: a long game's log is read when its History page opens.
             return [
-                EventInfo(
-                    seq=r.seq,
-                    step=r.step,
-                    kind=r.kind,
-                    turn=r.turn,
-                    phase=r.phase,
-                    prompt=json.loads(r.prompt),
-                    answer=json.loads(r.answer),
-                    source=r.source,
-                    digest=r.digest,
-                    at=r.at,
-                )
+                EventInfo(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8], r[9])
                 for r in rows
             ]
         except (json.JSONDecodeError, TypeError):
