@@ -231,8 +231,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from companion.reconquista.board import default_board
     from companion.reconquista.simulate import simulate
 
+    default_board()  # a broken data file is one sentence here, not an error in every game
     seed = 1 if args.seed is None else args.seed
     report = simulate(args.games, seed, check=args.check)
     data = report.to_json()

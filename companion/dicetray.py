@@ -97,6 +97,7 @@ class DiceTray:
     title = "Dice tray"
 
     def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
+        presets()  # the quick picks are the tray's data file: a broken one is found here (cached)
         return TrayState()
 
     def procedure(self, state: TrayState) -> Procedure:

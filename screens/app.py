@@ -121,7 +121,8 @@ class CompanionApp(App[None]):
             self.push_screen(NewGameDialog(), chosen)
             return
         try:
-            games.load(game_id)
+            # The game's first state reads its data files: a broken one is a sentence, not an empty session.
+            games.load(game_id).new_state(self.seed, dict(config or {}))
             session_id = self.store().create_session(game_id, self.seed, config)
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
@@ -134,7 +135,7 @@ class CompanionApp(App[None]):
 
         try:
             info = self.store().session(session_id)
-            games.load(info.game)
+            games.load(info.game).new_state(info.seed, info.config)  # its data files, checked first
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
             return

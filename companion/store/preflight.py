@@ -85,7 +85,10 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
         raise StoreError(
             f"Cannot create the folder {file.parent} for the database ({exc.strerror or exc})."
         ) from None
-    if file.exists():
+    # Closing any descriptor of the file drops every POSIX lock this process holds on it, SQLite's
+    # included: with a connection open here, another program could then delete the live WAL. So
+    # a database in use (its -shm beside it) is left to SQLite to recognise.
+    if file.exists() and not Path(f"{path}-shm").exists():
         try:
             with file.open("rb") as fh:
                 head = fh.read(16)
