@@ -5,8 +5,8 @@
 
 After every committed step it writes one line to standard output ("step INDEX DIGEST" or
 "tray SESSION INDEX") and flushes it, so the test knows what was committed when it kills
-the process. Nothing here is test-only code in the product: it is the product's Driver
-and Store, driven by the script in reliability_script.py.
+the process. What runs is the product's own Driver and Store; only the answers come from
+the script in reliability_script.py instead of a person.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reliability_script import RECONQUISTA_CONFIG, play_to_end  # noqa: E402
+from reliability_script import RECONQUISTA_CONFIG, play_to_end
 
-from companion.driver import Driver  # noqa: E402
-from companion.store.db import Store  # noqa: E402
+from companion.driver import Driver
+from companion.store.db import Store
 
 
 def play(db: str, session_id: int) -> None:

@@ -1,7 +1,7 @@
 """The reliability suite's figures: each test adds what it tried, and the run ends with one summary line.
 
 The line (pytest's terminal summary) reads, for example:
-``reliability: 50 crash runs, 9 faults tried (full disk: tmpfs mount), 1234 bad inputs tried,
+``reliability: 50 crash runs, 9 faults tried (full disk: tmpfs mount), 1234 random inputs tried,
 2 instances x 120 events, events lost = 0, duplicated = 0``.
 """
 
@@ -33,7 +33,7 @@ def summary_line() -> str:
     full_disk = f" (full disk: {NOTES['full_disk']})" if "full_disk" in NOTES else ""
     return (
         f"reliability: {f['crash_runs']} crash runs (SIGKILL), {f['faults']} faults tried{full_disk}, "
-        f"{f['inputs']} bad inputs tried, {f['instance_events']} events written by 2 instances at once; "
+        f"{f["inputs"]} random inputs tried, {f['instance_events']} events written by 2 instances at once; "
         f"events checked = {f['events_checked']}, events lost = {f['events_lost']}, "
         f"duplicated = {f['events_duplicated']}"
     )

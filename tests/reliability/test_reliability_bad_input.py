@@ -237,7 +237,7 @@ def test_every_prompt_refuses_bad_answers_and_changes_nothing(
     @settings(max_examples=EXAMPLES_PER_GAME, **SETTINGS)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        kind, steps, sid = data.draw(st.sampled_from(stops))
+        _kind, steps, sid = data.draw(st.sampled_from(stops))
         driver = Driver.resume(game, 11, config, steps, store.recorder(sid))
         prompt = driver.pending
         assert prompt is not None

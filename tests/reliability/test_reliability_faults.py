@@ -28,7 +28,7 @@ import pytest
 
 from companion import dicetray
 from companion.driver import Driver
-from companion.errors import CompanionError, StoreError
+from companion.errors import StoreError
 from companion.store import preflight
 from companion.store.db import Store
 from screens.app import CompanionApp
@@ -156,13 +156,13 @@ def mount_tmpfs(where: Path, size: str) -> bool:
     if sys.platform != "linux" or shutil.which("mount") is None:
         return False
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, check=False
     )
     return done.returncode == 0
 
 
 def umount(where: Path) -> None:
-    subprocess.run(["umount", "-l", str(where)], capture_output=True)
+    subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
 # -- database faults --------------------------------------------------------------
@@ -242,6 +242,7 @@ def test_full_disk(tmp_path: Path, figures: Counter[str], notes: dict[str, str],
                 [sys.executable, "-m", "companion", "--db", str(db), "export", "1", "-o", str(exported)],
                 capture_output=True,
                 text=True,
+                check=False,
             )
             assert ok.returncode == 0, ok.stderr
             fd = os.open(where / "filler", os.O_WRONLY | os.O_CREAT)
@@ -331,10 +332,13 @@ async def test_database_of_a_newer_app(tmp_path: Path, figures: Counter[str]) ->
     figures["faults"] += 1
 
 
-def test_not_a_database(tmp_path: Path, figures: Counter[str]) -> None:
+async def test_not_a_database(tmp_path: Path, figures: Counter[str]) -> None:
     db = tmp_path / "notes.db"
     db.write_text("shopping: eggs, flour\n")
-    one_sentence(*finish(cli("--db", str(db), "history")), "not a Tabletop Companion database")
+    run = cli("--db", str(db), "history")
+    status, error = await home_status(str(db))
+    one_sentence(*finish(run), "not a Tabletop Companion database")
+    assert isinstance(error, StoreError) and "not a Tabletop Companion database" in status
     assert db.read_text() == "shopping: eggs, flour\n"
     figures["faults"] += 1
 
