@@ -33,7 +33,7 @@ def summary_line() -> str:
     full_disk = f" (full disk: {NOTES['full_disk']})" if "full_disk" in NOTES else ""
     return (
         f"reliability: {f['crash_runs']} crash runs (SIGKILL), {f['faults']} faults tried{full_disk}, "
-        f"{f["inputs"]} random inputs tried, {f['instance_events']} events written by 2 instances at once; "
+        f"{f['inputs']} random inputs tried, {f['instance_events']} events written by 2 instances at once; "
         f"events checked = {f['events_checked']}, events lost = {f['events_lost']}, "
         f"duplicated = {f['events_duplicated']}"
     )
