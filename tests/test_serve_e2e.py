@@ -177,3 +177,16 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
     assert rolls[1] == ([3, 4], "physical")
     assert not decoy.exists(), "the served app used COMPANION_DB instead of --db"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_page_points_its_websocket_where_the_browser_found_it(server: tuple[str, Path, Path]) -> None:
+    """Bound to 0.0.0.0, a tablet reaches the machine by its own name: the page must not send it to 0.0.0.0."""
+    import urllib.request
+
+    url, _db, _decoy = server
+    request = urllib.request.Request(url, headers={"Host": "boardgames.example:8123"})
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
+    with direct.open(request, timeout=10) as response:
+        page = response.read().decode()
+    assert 'data-session-websocket-url="ws://boardgames.example:8123/ws"' in page
+    assert "http://boardgames.example:8123/static/" in page
