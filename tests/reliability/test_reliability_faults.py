@@ -245,14 +245,7 @@ def test_full_disk(tmp_path: Path, figures: Counter[str], notes: dict[str, str],
                 check=False,
             )
             assert ok.returncode == 0, ok.stderr
-            fd = os.open(where / "filler", os.O_WRONLY | os.O_CREAT)
-            with contextlib.suppress(OSError):  # fill the disk to the last byte
-                while True:
-                    os.write(fd, b"\0" * 4096)
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(fd, b"\0")
-            os.close(fd)
+            fill(where)
             before = contents(db)
             with pytest.raises(StoreError, match="full") as exc:
                 for _ in range(200):  # the WAL file grows until the disk refuses a page
@@ -292,6 +285,61 @@ def test_full_disk(tmp_path: Path, figures: Counter[str], notes: dict[str, str],
         assert len(driver.steps) == 1 and contents(db) == before
         store.close()
         consistent(db)
+    figures["faults"] += 1
+
+
+def fill(where: Path) -> None:
+    """Fill the disk at ``where`` to the last byte."""
+    fd = os.open(where / "filler", os.O_WRONLY | os.O_CREAT)
+    for size in (65536, 4096, 1):
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * size)
+    os.close(fd)
+
+
+async def test_full_disk_in_the_app(tmp_path: Path, figures: Counter[str], notes: dict[str, str]) -> None:
+    """The Dice tray on a disk that fills up: the refused roll is one sentence on the screen, not in the list."""
+    from sqlalchemy import event
+
+    where = tmp_path / "small"
+    mounted = mount_tmpfs(where, "8m")
+    db = where / "c.db"
+    shutil.copy(make_db(tmp_path / "made.db"), db)
+    try:
+        app = CompanionApp(db_path=str(db), seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.store_ready:
+                    break
+            await pilot.press("d")
+            await pilot.pause(0.3)
+            if mounted:
+                fill(where)
+            else:
+                def full(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+                    if statement.lstrip().upper().startswith(("INSERT", "UPDATE")):
+                        raise sqlite3.OperationalError("database or disk is full")
+
+                event.listen(app.store().engine, "before_cursor_execute", full)
+            message = ""
+            for _ in range(300):  # the WAL grows a page at a time until the disk refuses one
+                await pilot.press("r")
+                await pilot.pause(0.01)
+                message = str(app.screen.query_one("#tray-message").render())
+                if "full" in message:
+                    break
+            assert "The disk holding" in message and "is full" in message, message
+            shown = app.screen.query_one("#rolls").row_count
+            sid = app.screen.session_id
+        _sessions, events = contents(db)
+        rolls = [e for e in events if e[0] == sid and e[3] == "answer" and "[" in e[4]]
+        assert shown == len(rolls), "the screen shows a roll the database does not have"
+        consistent(db)
+    finally:
+        if mounted:
+            umount(where)
     figures["faults"] += 1
 
 
