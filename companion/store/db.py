@@ -9,6 +9,7 @@ is shown; WAL with synchronous=NORMAL keeps that well under a millisecond.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ E = EventRow.__table__  # type: ignore[attr-defined]
 # Built once: SQLAlchemy then reuses their compiled form on every commit.
 INSERT_EVENT = insert(E)
 UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
+_MIGRATING = threading.Lock()
 EVENTS_OF = (
     select(E.c.seq, E.c.step, E.c.kind, E.c.turn, E.c.phase, E.c.prompt, E.c.answer, E.c.source, E.c.digest, E.c.at)
     .where(E.c.session_id == bindparam("session"))
@@ -213,7 +215,9 @@ class Store:
 
         cfg = Config()
         cfg.set_main_option("script_location", "companion.store:migrations")
-        with self._guard(), self.engine.begin() as con:
+        # Alembic keeps its running context in module globals: two threads migrating at once
+        # (two stores opened together) would tear it down under each other.
+        with _MIGRATING, self._guard(), self.engine.begin() as con:
             cfg.attributes["connection"] = con
             command.upgrade(cfg, "head")
 
