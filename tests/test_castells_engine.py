@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_castells_helpers import drive, table
+from castells_helpers import drive, table
 
 from companion.castells import bag as bags
 from companion.castells.battle import (

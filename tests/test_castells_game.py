@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_castells_helpers import feed, new_driver, setup_answers, table
+from castells_helpers import feed, new_driver, setup_answers, table
 
 from companion.castells import bag as bags
 from companion.castells.battle import ACCEPT

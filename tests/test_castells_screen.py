@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from test_castells_helpers import feed, setup_answers
+from castells_helpers import feed, setup_answers
 from textual.pilot import Pilot
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option

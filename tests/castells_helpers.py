@@ -1,7 +1,4 @@
-"""Helpers the Terra de Castells tests share: run a procedure on scripted answers, build states.
-
-(Named test_castells_* so it sits with the tests it serves; it holds no test itself.)
-"""
+"""Helpers the Terra de Castells tests share: run a procedure on scripted answers, build states."""
 
 from __future__ import annotations
 
