@@ -397,7 +397,8 @@ class SessionLogScreen(Screen[None]):
             f" · started {local_time(info.started)} · seed {info.seed} · {info.summary or 'no steps yet'}"
         )
         self.times = [ev.at for ev in log.events]
-        self._add_rows(PAGE)
+        # A screenful to start with, so that it opens at once; more as the cursor moves down.
+        self._add_rows(self.app.size.height + 10)
         note = f"{len(self.steps)} steps. ↑ ↓ step through the game; [ ] by phase; t goes to a turn; v shows the table at the step."
         if withdrawn:
             note += f" {withdrawn} answer{'s' if withdrawn != 1 else ''} taken back by undo or correction (kept in the database)."
