@@ -62,7 +62,8 @@ def _test_lines(t: FaceTest) -> list[str]:
     faces = "  ".join(f"{face}:{n}" for face, n in enumerate(t.counts, start=1))
     stat = f"chi-square {t.chi2:.2f} on {t.dof} degrees of freedom, " if t.chi2 is not None else ""
     return [
-        f"  {who}: {t.dice} dice, {t.expected:.3g} expected a face; {stat}{t.verdict}.",
+        f"  {who}: {t.dice:,} {'die' if t.dice == 1 else 'dice'}, {t.expected:,.3f}".rstrip("0").rstrip(".")
+        + f" expected a face; {stat}{t.verdict}.",
         f"    faces {faces}",
     ]
 
