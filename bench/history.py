@@ -43,9 +43,10 @@ def record_templates(path: Path) -> None:
     """Real sessions, recorded exactly as the app records them."""
     from companion import dicetray
     from companion.driver import Driver
-    from companion.prompts import Choose, Roll, Tell
+    from companion.prompts import Tell
     from companion.reconquista.bot import Bot
     from companion.reconquista.game import GAME as RECONQUISTA
+    from companion.reconquista.simulate import bot_answer
     from companion.simancas.game import GAME as SIMANCAS
     from companion.store.db import Store
 
@@ -55,13 +56,7 @@ def record_templates(path: Path) -> None:
         d = Driver(RECONQUISTA, seed, {"dice": "app"}, recorder=store.recorder(sid))
         bot, board = Bot(seed), RECONQUISTA.board_of(d.state)
         while d.pending is not None:
-            p = d.pending
-            if isinstance(p, Roll):
-                d.roll()
-            elif isinstance(p, Tell):
-                d.ack()
-            elif isinstance(p, Choose):
-                d.submit(bot.choose(board, d.state, p), "player")
+            bot_answer(d, bot, board)
     hands = [["Moors place Jund Cavalry", "End the hand"], ["Christians place Knights", "End the hand"]]
     for seed in (1, 2):
         sid = store.create_session("simancas", seed)

@@ -55,7 +55,7 @@ class ReconquistaView(StateView):
     def show(self, driver: Driver) -> None:
         from companion.reconquista.control import victory_points
         from screens.reconquista.board_view import BoardView
-        from screens.reconquista.game_screen import PHASE_TITLES
+        from companion.reconquista.state import PHASE_TITLES
 
         state = driver.state
         self.query_one(BoardView).show(state)

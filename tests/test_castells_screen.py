@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from castells_helpers import feed, setup_answers
+from pilot_helpers import wait_until
 from textual.pilot import Pilot
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option
@@ -24,16 +24,6 @@ from screens.home import HomeScreen
 SIZE = (110, 34)
 SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
 SARACEN_ATTACK = [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", "", [1, 2, 3, 5, 6], [5, 1, 1], [1, 1], [5, 1, 1, 1, 1]]
-
-
-async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 def recorded(path: Path, clock: Any, answers: Sequence[Any], seed: int = 4, ack_last: bool = True) -> int:

@@ -3,18 +3,19 @@ replay of an opened session (the table as it stood at each step, by phase, by tu
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
+from pilot_helpers import wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from companion import dicetray
 from companion.driver import Driver
-from companion.prompts import Choose, Roll, Tell
+from companion.prompts import Tell
 from companion.reconquista.bot import Bot
 from companion.reconquista.game import GAME as RECONQUISTA
+from companion.reconquista.simulate import bot_answer
 from companion.simancas.game import GAME as SIMANCAS
 from companion.store.db import Store
 from screens.app import CompanionApp
@@ -23,16 +24,6 @@ from screens.replay_views import StateView
 
 SIZE = (100, 30)
 WIDE = (170, 45)
-
-
-async def wait_until(pilot: Pilot[Any], cond: Any, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 def dice_session(store: Store, seed: int, rolls: list[str], end: bool = False) -> int:
@@ -62,13 +53,7 @@ def reconquista_session(store: Store, seed: int, steps: int) -> int:
     d = Driver(RECONQUISTA, seed, {"dice": "app"}, recorder=store.recorder(sid))
     bot, board = Bot(seed), RECONQUISTA.board_of(d.state)
     for _ in range(steps):
-        p = d.pending
-        if isinstance(p, Roll):
-            d.roll()
-        elif isinstance(p, Tell):
-            d.ack()
-        elif isinstance(p, Choose):
-            d.submit(bot.choose(board, d.state, p), "player")
+        bot_answer(d, bot, board)
     return sid
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pilot_helpers import store_ready, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
@@ -17,24 +17,15 @@ from companion.reconquista.bot import Bot
 from companion.reconquista.game import GAME
 from companion.store.db import Store
 from screens.app import CompanionApp
-from screens.reconquista.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog, NewGameDialog
+from screens.reconquista.dialogs import (
+    ConfirmDialog,
+    CorrectionDialog,
+    MessageDialog,
+    NewGameDialog,
+)
 from screens.reconquista.game_screen import ReconquistaScreen
 
 SIZE = (100, 30)
-
-
-async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
-def store_ready(pilot: Pilot[Any]) -> Any:
-    return wait_until(pilot, lambda: pilot.app.store_ready or pilot.app.store_error is not None)
 
 
 def recorded_game(

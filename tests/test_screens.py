@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pilot_helpers import store_ready
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -19,17 +19,6 @@ from screens.history import HistoryScreen, SessionLogScreen
 from screens.home import HomeScreen
 
 SIZE = (100, 30)
-
-
-async def wait_until(pilot: Pilot[Any], cond: Any, timeout: float = 5.0) -> None:
-    """Pause the pilot until ``cond()`` holds (the store opens in a thread)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 def seeded_db(path: Path, clock: Any) -> Path:
@@ -54,10 +43,6 @@ def seeded_db(path: Path, clock: Any) -> Path:
 
 def app_for(path: Path, clock: Any) -> CompanionApp:
     return CompanionApp(db_path=str(path), seed=99, clock=clock)
-
-
-def store_ready(pilot: Pilot[Any]) -> Any:
-    return wait_until(pilot, lambda: pilot.app.store_ready or pilot.app.store_error is not None)
 
 
 def message(app: CompanionApp) -> str:

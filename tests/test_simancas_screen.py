@@ -3,13 +3,13 @@ and its snapshots (SVGs in snapshots/test_simancas_screen/)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pilot_helpers import store_ready, wait_until
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -26,20 +26,6 @@ from screens.simancas.completion import Matcher, explain
 from screens.simancas.game_screen import SimancasScreen
 
 SIZE = (100, 30)
-
-
-async def wait_until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
-def store_ready(pilot: Pilot[Any]) -> Any:
-    return wait_until(pilot, lambda: pilot.app.store_ready or pilot.app.store_error is not None)
 
 
 def recorded_match(path: Path, clock: Any, actions: Sequence[str], ack_last: bool = True) -> int:

@@ -51,6 +51,20 @@ class Report:
         }
 
 
+def bot_answer(driver: Driver, bot: Bot, board: Any) -> None:
+    """Answer the waiting prompt as a headless game does: the app rolls, every instruction
+    is taken as carried out, the bot makes the Christian choices."""
+    prompt = driver.pending
+    if isinstance(prompt, Roll):
+        driver.roll()
+    elif isinstance(prompt, Tell):
+        driver.ack()
+    elif isinstance(prompt, Choose):
+        driver.submit(bot.choose(board, driver.state, prompt), "player")
+    else:
+        raise RuntimeError(f"game {driver.seed}: the bot cannot answer {prompt!r}")
+
+
 def play_game(seed: int, *, check: bool = False) -> GameResult:
     """One whole game; with ``check``, every invariant is checked after every phase."""
     driver = Driver(GAME, seed)
@@ -62,15 +76,7 @@ def play_game(seed: int, *, check: bool = False) -> GameResult:
         prompts += 1
         if prompts > MAX_PROMPTS:
             raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")
-        prompt = driver.pending
-        if isinstance(prompt, Roll):
-            driver.roll()
-        elif isinstance(prompt, Tell):
-            driver.ack()
-        elif isinstance(prompt, Choose):
-            driver.submit(bot.choose(board, driver.state, prompt), "player")
-        else:
-            raise RuntimeError(f"game {seed}: the bot cannot answer {prompt!r}")
+        bot_answer(driver, bot, board)
         if check and driver.state.phase != phase:
             if phase == "end":
                 check_end_of_turn(board, driver.state)

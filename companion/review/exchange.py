@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from companion.errors import CompanionError
+from companion.reconquista.state import PHASE_TITLES as RECONQUISTA_PHASES
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -35,21 +36,8 @@ CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "
 
 _SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
 _TURN_WORDS = {"simancas": "Hand", "castells": "Round"}  # what a game's "turn" is called in its report
-#: Phase headings of the report: the board screen's titles (screens/reconquista), which an
-#: engine package may not import; any other phase is shown capitalised.
-_PHASE_TITLES = {
-    "reconquista": {
-        "setup": "Setup",
-        "rebellions": "Phase 1: Rebellions",
-        "events": "Phase 2: Events",
-        "income": "Phase 3: Income and spending",
-        "movement": "Phase 4: Movement",
-        "reaction": "Phase 5: Muslim reaction",
-        "sieges": "Phase 6: Sieges",
-        "end": "Phase 7: End of turn",
-        "over": "Game over",
-    }
-}
+#: Phase headings of the report, by game; any other phase is shown capitalised.
+_PHASE_TITLES = {"reconquista": RECONQUISTA_PHASES}
 
 
 class ImportRefused(CompanionError):

@@ -26,6 +26,7 @@ from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import forecast_move, forecast_siege
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.game import GAME, LAST_TURN
+from companion.reconquista.state import PHASE_TITLES
 from companion.reconquista.units import SpecError, parse_spec
 from screens.reconquista.board_view import LEGEND, BoardView
 from screens.reconquista.dialogs import (
@@ -37,17 +38,6 @@ from screens.reconquista.dialogs import (
 )
 from screens.reconquista.prompt_panel import PromptPanel
 
-PHASE_TITLES = {
-    "setup": "Setup",
-    "rebellions": "Phase 1: Rebellions",
-    "events": "Phase 2: Events",
-    "income": "Phase 3: Income and spending",
-    "movement": "Phase 4: Movement",
-    "reaction": "Phase 5: Muslim reaction",
-    "sieges": "Phase 6: Sieges",
-    "end": "Phase 7: End of turn",
-    "over": "Game over",
-}
 _UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
 _DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
 _SIEGE_WHY = re.compile(r"Siege of (.+?):")
