@@ -12,8 +12,17 @@ seeding one costs ~6 µs a roll, most of a headless game's time.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 _SPAN = 1 << 16
+
+
+@lru_cache(maxsize=64)
+def _seeded(seed: int) -> hashlib._Hash:  # type: ignore[name-defined]
+    """A BLAKE2b hasher that has already taken the text "<seed>:". Every roll of a session
+    starts with that text; copying this hasher and adding "<step>:<block>" gives the very
+    digest of the whole text, at under half the cost of hashing it afresh."""
+    return hashlib.blake2b(f"{seed}:".encode(), digest_size=64)
 
 
 def app_roll(seed: int, step: int, n: int, sides: int) -> list[int]:
@@ -21,10 +30,13 @@ def app_roll(seed: int, step: int, n: int, sides: int) -> list[int]:
     if n < 0 or not 1 <= sides <= _SPAN:
         raise ValueError(f"a roll needs a non-negative number of dice with 1 to {_SPAN} sides")
     limit = _SPAN - _SPAN % sides  # draws at or above it would favour the low faces
+    prefix = _seeded(seed)
     out: list[int] = []
     block = 0
     while len(out) < n:
-        digest = hashlib.blake2b(f"{seed}:{step}:{block}".encode(), digest_size=64).digest()
+        h = prefix.copy()
+        h.update(f"{step}:{block}".encode())
+        digest = h.digest()
         for i in range(0, 64, 2):
             value = digest[i] << 8 | digest[i + 1]
             if value < limit:
