@@ -32,9 +32,10 @@ class EngineFault(CompanionError):
     """The game engine failed on an answer; nothing was recorded."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Step:
-    """One answered prompt."""
+    """One answered prompt. Never changed once logged; not frozen only because a frozen
+    dataclass costs three times as much to build, and a headless game builds a thousand."""
 
     prompt: Prompt
     answer: Answer
@@ -190,15 +191,20 @@ class Driver:
         """``submit`` past the checks: ``answer`` fits ``prompt`` (checked, or made to fit)."""
         where = self.game.where(self.state) if self.recorder is not None else (None, None)
         step = Step(prompt, answer, source)
-        index = len(self.steps)  # self.steps is untouched until the answer is in: it is "before"
         try:
-            self._send(answer)
+            # ``_send`` written out: this runs once a prompt, a thousand times a headless game.
+            self.pending = self._gen.send(answer)
+        except StopIteration as stop:
+            self.pending = None
+            self.result = stop.value
         except Exception as exc:
-            self._rebuild(self.steps[:index])
+            # self.steps is untouched until the answer is in: it is still "before".
+            self._rebuild(list(self.steps))
             raise EngineFault(
                 f"The game engine failed on that answer ({exc}); nothing was recorded."
             ) from exc
         if self.recorder is not None:
+            index = len(self.steps)
             text = canonical(self.snapshot())  # once: the digest and the stored state share it
             record = Record(
                 index,
