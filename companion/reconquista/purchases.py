@@ -271,6 +271,20 @@ class Offer:
     area: str
 
 
+#: Every Offer made so far, by board (its id, with the board kept to check it is the same one)
+#: and (kind, area): an offer's text depends on the board alone, so each is written once.
+_OFFERS: dict[int, tuple[Board, dict[tuple[str, str], Offer]]] = {}
+
+
+def _known_offers(board: Board) -> dict[tuple[str, str], Offer]:
+    entry = _OFFERS.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_OFFERS) >= 16:  # boards loaded from files come and go: keep the cache small
+            _OFFERS.clear()
+        entry = _OFFERS[id(board)] = (board, {})
+    return entry[1]
+
+
 class _Menu:
     """The purchases legal now, kept through the phase so that a purchase does not have
     every area judged again. Whether an area allows a kind of purchase (``_place_refusal``)
@@ -284,6 +298,7 @@ class _Menu:
         self.state = state
         self._army_places: dict[str, str | None] = {}
         self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
+        self._known = _known_offers(board)
 
     def offers(self) -> list[Offer]:
         """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map
@@ -312,10 +327,13 @@ class _Menu:
 
     def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
         """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it."""
-        board, state = self.board, self.state
+        board, state, known, army_places = self.board, self.state, self._known, self._army_places
         for area in areas:
-            if _place_refusal(board, state, kind, area, self._army_places) is None:
-                row[area] = Offer(label(board, kind, area), kind, area)
+            if _place_refusal(board, state, kind, area, army_places) is None:
+                offer = known.get((kind, area))
+                if offer is None:
+                    offer = known[kind, area] = Offer(label(board, kind, area), kind, area)
+                row[area] = offer
             else:
                 row[area] = None
 
