@@ -42,6 +42,23 @@ def _is_stop(option: str) -> bool:
     return option.casefold().startswith(STOP_WORDS)
 
 
+#: Option text -> its place in PURCHASE_ORDER (len(PURCHASE_ORDER): none). The same few
+#: hundred texts come back at every purchase of every game: each is read once.
+_PURCHASE_RANK: dict[str, int] = {}
+
+
+def _purchase_rank(option: str) -> int:
+    rank = _PURCHASE_RANK.get(option)
+    if rank is None:
+        folded = option.casefold()
+        # No prefix of PURCHASE_ORDER starts another, so an option matches one at most.
+        rank = next((i for i, p in enumerate(PURCHASE_ORDER) if folded.startswith(p)), len(PURCHASE_ORDER))
+        if len(_PURCHASE_RANK) > 10_000:  # other boards, other texts: never grow for ever
+            _PURCHASE_RANK.clear()
+        _PURCHASE_RANK[option] = rank
+    return rank
+
+
 class Bot:
     """The Christian player of a headless game."""
 
@@ -64,11 +81,12 @@ class Bot:
     # -- Phase 3 -----------------------------------------------------------------
 
     def _purchase(self, options: list[str]) -> str:
-        folded = [o.casefold() for o in options]
-        for prefix in PURCHASE_ORDER:
-            picks = [o for o, f in zip(options, folded) if f.startswith(prefix)]
-            if picks:
-                return picks[self.rng.randrange(len(picks))]
+        # The options of the first kind in PURCHASE_ORDER offered, in the order given.
+        ranks = [_purchase_rank(o) for o in options]
+        best = min(ranks)
+        if best < len(PURCHASE_ORDER):
+            picks = [o for o, r in zip(options, ranks) if r == best]
+            return picks[self.rng.randrange(len(picks))]
         stops = [o for o in options if _is_stop(o)]
         return stops[0] if stops else options[0]
 
