@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
@@ -24,6 +25,13 @@ Proc = Generator[Prompt, Answer, Any]
 
 def describe(side: str, units: list[Kind]) -> str:
     """'1 Muslim garrison and 2 Muslim armies' for a list of units of one side."""
+    return _describe(side, tuple(units))
+
+
+#: Most Tells describe a force, and the same forces come back turn after turn: each
+#: description is written once (a pure function of the side and the units in order).
+@lru_cache(maxsize=4096)
+def _describe(side: str, units: tuple[Kind, ...]) -> str:
     counts: dict[Kind, int] = {}
     for k in units:
         counts[k] = counts.get(k, 0) + 1
@@ -90,9 +98,20 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
 def move_units(
     state: GameState, side: str, units: list[Kind], src: str, dest: str
 ) -> None:
+    if src == dest:  # unit by unit, exactly as the rules would move them one at a time
+        for k in units:
+            state.areas[src].remove(side, k)
+            state.areas[dest].add(side, k)
+        return
+    # Kind by kind, in the order the kinds first appear: the same counts, and the same
+    # order of kinds in each area's units, as moving them one at a time.
+    counts: dict[Kind, int] = {}
     for k in units:
-        state.areas[src].remove(side, k)
-        state.areas[dest].add(side, k)
+        counts[k] = counts.get(k, 0) + 1
+    a, b = state.areas[src], state.areas[dest]
+    for k, n in counts.items():
+        a.remove(side, k, n)
+        b.add(side, k, n)
 
 
 def _el_cid_follows(state: GameState, side: str, src: str, dest: str) -> str:

@@ -8,6 +8,7 @@ whole game: turn, phase, the region in revolt and this turn's event effects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from companion.reconquista.units import KIND_NAMES, Kind
@@ -51,6 +52,8 @@ _PLURAL = {
 }
 
 
+#: A few hundred names make every Tell of every game: each is written once (a pure function).
+@lru_cache(maxsize=4096)
 def unit_name(side: str, kind: Kind, n: int = 1) -> str:
     """'2 Muslim armies', '1 Christian garrison', '1 Rebel', '3 French armies'."""
     noun = KIND_NAMES[kind] if n == 1 else _PLURAL[KIND_NAMES[kind]]
@@ -99,11 +102,12 @@ class AreaState:
     def remove(self, side: str, kind: Kind, n: int = 1) -> None:
         if n < 0:
             raise ValueError("cannot remove a negative number of units")
-        have = self.count(side, kind)
+        by_kind = self.units.get(side)
+        have = by_kind.get(kind, 0) if by_kind else 0  # ``count``, without a call: moves remove a lot
         if n > have:
             raise ValueError(f"only {have} {KIND_NAMES[kind]} of that side here, not {n}")
         if n:
-            by_kind = self.units[side]
+            assert by_kind is not None  # n <= have, so the side has units here
             by_kind[kind] = have - n
             if not by_kind[kind]:
                 del by_kind[kind]
