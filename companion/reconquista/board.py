@@ -329,6 +329,11 @@ class Board:
         return {a: tuple(sorted(dests, key=self.map_index.__getitem__)) for a, dests in self.roads.items()}
 
     @cached_property
+    def others_in_region(self) -> dict[str, tuple[str, ...]]:
+        """Area -> the other areas of its region, in area order."""
+        return {a: tuple(b for b in r.areas if b != a) for r in self.regions.values() for a in r.areas}
+
+    @cached_property
     def region_links(self) -> dict[int, tuple[int, ...]]:
         """Region -> the regions a road leads to, lowest first."""
         out: dict[int, set[int]] = {n: set() for n in self.regions}

@@ -8,6 +8,7 @@ move on afterwards. The readings taken are in docs/notes/movement.md.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from companion.prompts import Choose, Tell
@@ -82,14 +83,15 @@ def destinations(
     units = movable_units(state, spent, origin)
     if not units:
         return []
-    out = [a for a in board.regions[region].areas if a != origin]
+    out = list(board.others_in_region[origin])
     if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(
         state.areas[origin]
     ):
+        areas = board.areas
         out += [
             d
             for d in board.roads_in_map_order[origin]
-            if board.areas[d].region not in (region, state.revolt)
+            if areas[d].region not in (region, state.revolt)
         ]
     return out
 
@@ -121,11 +123,20 @@ def sub_forces(units: Counts) -> list[str]:
     return list(_forces(units)[1])
 
 
-def _forces(units: Counts) -> tuple[list[Kind], dict[str, tuple[int, ...]]]:
+def _forces(units: Counts) -> tuple[tuple[Kind, ...], dict[str, tuple[int, ...]]]:
     """``parts`` by their SPECs, each part as a tuple of counts of the kinds present
     (returned first, in Kind order). A big force has hundreds of parts: tuples, and SPECs
-    joined from pieces written once, are much cheaper than a dict and ``spec`` a part."""
-    kinds = [k for k in MOVABLE if units.get(k)]
+    joined from pieces written once, are much cheaper than a dict and ``spec`` a part.
+    The same forces move game after game, so the answer is kept by the counts: callers
+    only read it."""
+    return _forces_of(tuple((k, n) for k in MOVABLE if (n := units.get(k))))
+
+
+@lru_cache(maxsize=1024)
+def _forces_of(present: tuple[tuple[Kind, int], ...]) -> tuple[tuple[Kind, ...], dict[str, tuple[int, ...]]]:
+    """``_forces`` of the kinds present and their counts, in Kind order."""
+    units = dict(present)
+    kinds = [k for k, _ in present]
     ranges = [range(units[k], -1, -1) for k in kinds]
     # Every combination of counts, each kind's falling; product() walks the kinds' SPEC
     # pieces ('' for none) in step with their counts, so specs[i] writes combos[i].
@@ -139,7 +150,7 @@ def _forces(units: Counts) -> tuple[list[Kind], dict[str, tuple[int, ...]]]:
     # a stable sort by size keeps that order among equals (reverse=True keeps it stable).
     sizes = [sum(c) for c in combos]
     order = sorted(range(len(combos)), key=sizes.__getitem__, reverse=True)
-    return kinds, {specs[i]: combos[i] for i in order}
+    return tuple(kinds), {specs[i]: combos[i] for i in order}
 
 
 def phase(board: Board, state: GameState) -> Proc:
