@@ -297,6 +297,9 @@ class _Menu:
         self.board = board
         self.state = state
         self._army_places: dict[str, str | None] = {}
+        # Area -> whether ``_place_refusal`` lets an army-like kind in: it answers the four
+        # kinds alike (the region, then ``_army_place``), so one judging serves them all.
+        self._army_like_ok: dict[str, bool] = {}
         self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
         self._known = _known_offers(board)
 
@@ -315,6 +318,7 @@ class _Menu:
     def bought(self, area: str) -> None:
         """A purchase has changed ``area``: judge it again for every kind."""
         self._army_places.pop(area, None)
+        self._army_like_ok.pop(area, None)
         for kind, row in self._rows.items():
             self._judge(kind, row, (area,))
 
@@ -328,8 +332,16 @@ class _Menu:
     def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
         """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it."""
         board, state, known, army_places = self.board, self.state, self._known, self._army_places
+        army_like_ok = self._army_like_ok if kind in _ARMY_LIKE else None
         for area in areas:
-            if _place_refusal(board, state, kind, area, army_places) is None:
+            if army_like_ok is None:
+                ok = _place_refusal(board, state, kind, area, army_places) is None
+            else:
+                got = army_like_ok.get(area)
+                if got is None:
+                    got = army_like_ok[area] = _place_refusal(board, state, kind, area, army_places) is None
+                ok = got
+            if ok:
                 offer = known.get((kind, area))
                 if offer is None:
                     offer = known[kind, area] = Offer(label(board, kind, area), kind, area)
