@@ -9,10 +9,11 @@ The loaded ``Board`` is a plain frozen object the rules read without cost.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, wraps
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator, model_validator
 
@@ -350,6 +351,29 @@ class Board:
             for i, a in enumerate(ordered):
                 out[a] = ordered[(i + 1) % len(ordered)]
         return out
+
+
+_T = TypeVar("_T")
+
+
+def per_board(fn: Callable[[Board], _T]) -> Callable[[Board], _T]:
+    """Memoise ``fn(board)``, a pure function of the board (texts the rules write from its
+    tables), by the board's identity: a Board is not hashable (its fields are dicts), and
+    the shipped one is one object for the whole process. A few boards are kept at most."""
+    memo: dict[int, tuple[Board, _T]] = {}
+
+    @wraps(fn)
+    def cached(board: Board) -> _T:
+        hit = memo.get(id(board))
+        if hit is not None and hit[0] is board:
+            return hit[1]
+        if len(memo) >= 16:  # boards loaded from files come and go (tests): stay small
+            memo.clear()
+        value = fn(board)
+        memo[id(board)] = (board, value)
+        return value
+
+    return cached
 
 
 def _check_names(tables: TablesSpec, areas: set[str], path: Path) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.prompts import Choose, Tell
 from companion.reconquista.battle import Proc
-from companion.reconquista.board import Board
+from companion.reconquista.board import Board, per_board
 from companion.reconquista.control import (
     CHRISTIAN_FORCES,
     city_controller,
@@ -271,18 +271,11 @@ class Offer:
     area: str
 
 
-#: Every Offer made so far, by board (its id, with the board kept to check it is the same one)
-#: and (kind, area): an offer's text depends on the board alone, so each is written once.
-_OFFERS: dict[int, tuple[Board, dict[tuple[str, str], Offer]]] = {}
-
-
+@per_board
 def _known_offers(board: Board) -> dict[tuple[str, str], Offer]:
-    entry = _OFFERS.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_OFFERS) >= 16:  # boards loaded from files come and go: keep the cache small
-            _OFFERS.clear()
-        entry = _OFFERS[id(board)] = (board, {})
-    return entry[1]
+    """Every Offer made so far on ``board``, by (kind, area): an offer's text depends on the
+    board alone, so each is written once (filled as the menus ask)."""
+    return {}
 
 
 class _Menu:

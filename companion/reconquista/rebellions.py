@@ -17,7 +17,7 @@ from collections.abc import Collection
 
 from companion.prompts import Roll, Tell
 from companion.reconquista.battle import Proc, describe, pick_area
-from companion.reconquista.board import Board
+from companion.reconquista.board import Board, per_board
 from companion.reconquista.control import city_controller
 from companion.reconquista.state import (
     SIDE_NAMES,
@@ -68,8 +68,7 @@ def _region_die(board: Board) -> Proc:
     """"Roll a D6 to select the affected region [...] If the result to determine the
     region is a 6, roll again to determine the region and roll twice on the table";
     a further 6 is rolled again too (there is no sixth region). Returns (region, double)."""
-    regions = ", ".join(f"{n} {board.regions[n].name}" for n in sorted(board.regions))
-    face = (yield Roll(1, 6, f"Rebellions: region die ({regions}; 6: two results)"))[0]
+    face = (yield Roll(1, 6, _region_die_why(board)))[0]
     double = False
     while face not in board.regions:
         double = True
@@ -77,6 +76,12 @@ def _region_die(board: Board) -> Proc:
             yield Roll(1, 6, f"Rebellions: region die again (a {face}: roll for the region, two results in it)")
         )[0]
     return face, double
+
+
+@per_board
+def _region_die_why(board: Board) -> str:
+    regions = ", ".join(f"{n} {board.regions[n].name}" for n in sorted(board.regions))
+    return f"Rebellions: region die ({regions}; 6: two results)"
 
 
 def _table(board: Board, state: GameState, region: int, which: str) -> Proc:
@@ -88,13 +93,10 @@ def _table(board: Board, state: GameState, region: int, which: str) -> Proc:
         result = board.tables.rebellion[face]
         # Worked out on a copy: the rule looks at what the result "would" do, random picks
         # included, and a refused result must leave the table as it was.
-        trial = trial_copy(state, board.regions[region].areas)
+        struck = board.regions[region].areas
+        trial = trial_copy(state, struck)
         short, text = yield from _resolve(board, trial, region, result)
-        lost = [
-            side
-            for side in ("christian", "muslim")
-            if _controls_a_city(state, side) and not _controls_a_city(trial, side)
-        ]
+        lost = [side for side in ("christian", "muslim") if _would_lose_last_city(state, trial, struck, side)]
         if lost:
             whose = " and ".join(SIDE_NAMES[side] for side in lost)
             yield Tell(
@@ -130,6 +132,7 @@ def trial_copy(state: GameState, only: Collection[str] | None = None) -> GameSta
     )
 
 
+@per_board
 def _table_key(board: Board) -> str:
     """'1-2 Rebels, 3 Proselytism, ...' from board.tables.rebellion."""
     table = board.tables.rebellion
@@ -144,8 +147,16 @@ def _table_key(board: Board) -> str:
     )
 
 
-def _controls_a_city(state: GameState, side: str) -> bool:
-    return any(city_controller(a) == side for a in state.areas.values())
+def _would_lose_last_city(state: GameState, trial: GameState, struck: Collection[str], side: str) -> bool:
+    """Whether ``side`` controls a city in ``state`` and none in ``trial``, a trial copied
+    with only the ``struck`` areas its own: outside them both read the very same area
+    objects, so a city held there is held in both and nothing is lost. The struck region
+    is read first, and the rest of the map only when it decides."""
+    if not any(city_controller(state.areas[n]) == side for n in struck):
+        return False  # no city held in the region, so none held there can be lost
+    if any(city_controller(trial.areas[n]) == side for n in struck):
+        return False
+    return not any(city_controller(a) == side for n, a in state.areas.items() if n not in struck)
 
 
 def _resolve(board: Board, state: GameState, region: int, result: str) -> Proc:
