@@ -487,12 +487,18 @@ def _targets(board: Board, state: GameState, side: str, region: int, exclude: st
     return [n for n in board.regions[region].areas if n != exclude and _is_target(state.areas[n], side)]
 
 
-def _hops(board: Board, state: GameState, side: str, exclude: str | None = None) -> dict[int, int]:
+def _hops(
+    board: Board, state: GameState, side: str, exclude: str | None = None,
+    targets: dict[int, list[str]] | None = None,
+) -> dict[int, int]:
     """Roads from each region to the nearest region holding a target (0: it holds one),
     breadth-first over the regions; the region in revolt is never entered, so never on a
-    way. Regions from which no target can be reached are left out."""
+    way. Regions from which no target can be reached are left out. ``targets``: each
+    region's ``_targets`` when the caller has them already."""
     links = board.region_links
-    hops = {n: 0 for n in sorted(board.regions) if _targets(board, state, side, n, exclude)}
+    if targets is None:
+        targets = {n: _targets(board, state, side, n, exclude) for n in board.regions}
+    hops = {n: 0 for n in sorted(board.regions) if targets[n]}
     frontier = sorted(hops)
     while frontier:
         nxt: list[int] = []
@@ -523,7 +529,10 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     found = _targets(board, state, side, region, here)
     if found:
         return _Step(board.next_area(here), f"the enemy is in {rname} ({_names(found)}), so on to the next higher-numbered area")
-    hops = _hops(board, state, side, here)
+    # Nothing changes on the board while the route is worked out: each region's targets
+    # are read once, for the hops and for the goal's name.
+    targets = {n: found if n == region else _targets(board, state, side, n, here) for n in board.regions}
+    hops = _hops(board, state, side, here, targets)
     links = board.region_links
     if region in hops:
         d = hops[region]
@@ -549,7 +558,7 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     goal = nreg
     while hops[goal] > 0:
         goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
-    where = f"{board.regions[goal].name}, where the enemy is in {_names(_targets(board, state, side, goal, here))}"
+    where = f"{board.regions[goal].name}, where the enemy is in {_names(targets[goal])}"
     if nreg == goal:
         towards = where
     else:
