@@ -262,16 +262,18 @@ class Driver:
 
     def roll(self) -> Step:
         """Let the app roll the dice the waiting Roll prompt asks for."""
-        prompt = self._waiting()
-        if not isinstance(prompt, Roll):
+        prompt = self.pending
+        if not isinstance(prompt, Roll):  # None too: ``_waiting`` says the session has ended
+            self._waiting()
             raise BadAnswer("Nothing is being rolled now, so the app has nothing to roll.")
         # The app's dice are the number and kind asked for: they need no check.
         return self._answer(prompt, app_roll(self.seed, len(self.steps), prompt.n, prompt.sides), "app")
 
     def ack(self) -> Step:
         """Confirm the waiting instruction was carried out on the board."""
-        prompt = self._waiting()
-        if not isinstance(prompt, Tell):
+        prompt = self.pending
+        if not isinstance(prompt, Tell):  # None too: ``_waiting`` says the session has ended
+            self._waiting()
             raise BadAnswer("There is no instruction waiting to be confirmed.")
         return self._answer(prompt, None, "ack")
 
