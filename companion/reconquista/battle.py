@@ -389,7 +389,9 @@ def _besiege_holders(
 
 
 def _letters(units: list[Kind]) -> str:
-    return ", ".join(k.value for k in units)
+    # A Kind is a str whose text is its letters: joined as it is, without the slow
+    # ``.value`` lookup (an enum property) of every unit of every battle round.
+    return ", ".join(units)
 
 
 # -- sieges ---------------------------------------------------------------------

@@ -589,7 +589,7 @@ def _round_dice(
     hits are removed before the other side rolls with its survivors)."""
 
     def letters(units: list[Kind]) -> str:
-        return ", ".join(k.value for k in units)
+        return ", ".join(units)  # a Kind is a str of its letters (see battle._letters)
 
     if first is None:
         att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({letters(att)})")
