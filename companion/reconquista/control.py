@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.reconquista.board import Board, VictoryBand
-from companion.reconquista.state import AreaState, GameState
+from companion.reconquista.state import SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
 
 #: Christian forces for city control: "Army, Garrison, or Military Order"; hired
@@ -38,10 +38,19 @@ def city_controller(area: AreaState) -> str | None:
     city = area.city
     if city is None:
         return None
-    if city != area.besieger and city in area.units:
+    units, besieger = area.units, area.besieger
+    if city != besieger and city in units:
         return city  # its own side is inside
-    inside = [s for s in area.sides() if s != area.besieger]
-    return inside[0] if inside else city
+    # The first side inside, in ``AreaState.sides`` order (SIDES order), without building
+    # the list: this runs for every city of the map many times a turn.
+    if len(units) <= 1:
+        for s in units:
+            return s if s != besieger else city
+        return city
+    for s in SIDES:
+        if s in units and s != besieger:
+            return s
+    return city
 
 
 def controls_city(area: AreaState, side: str) -> bool:
