@@ -18,6 +18,7 @@ A seeded generator breaks ties, so the same seed always gives the same game.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from companion.prompts import Choose
 from companion.reconquista.board import Board
@@ -38,6 +39,7 @@ PURCHASE_ORDER = (
 MAX_MOVES = 4
 
 
+@lru_cache(maxsize=4096)  # the same option texts come back prompt after prompt
 def _is_stop(option: str) -> bool:
     return option.casefold().startswith(STOP_WORDS)
 
