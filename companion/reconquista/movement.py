@@ -62,7 +62,9 @@ def movable_units(state: GameState, spent: dict[str, Counts], area: str) -> Coun
     here = state.areas[area].units.get(SIDE)
     if not here:
         return {}
-    gone = spent.get(area, {})
+    gone = spent.get(area)
+    if not gone:  # the usual case: nothing spent here
+        return {k: n for k in MOVABLE if k in here and (n := here[k]) > 0}
     return {k: n for k in MOVABLE if k in here and (n := here[k] - gone.get(k, 0)) > 0}
 
 
@@ -102,8 +104,16 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
         n
         for n in sorted(board.regions)
         if n != state.revolt
-        and any(destinations(board, state, {}, a) for a in board.regions[n].areas)
+        and any(_can_move(board, state, a) for a in board.regions[n].areas)
     ]
+
+
+def _can_move(board: Board, state: GameState, origin: str) -> bool:
+    """``bool(destinations(board, state, {}, origin))`` without building the list: units
+    that may move in a region of two areas or more always have somewhere to go."""
+    if board.areas[origin].region == state.revolt or not movable_units(state, {}, origin):
+        return False
+    return bool(board.others_in_region[origin]) or bool(destinations(board, state, {}, origin))
 
 
 def spec(units: Counts) -> str:
