@@ -18,6 +18,7 @@ A seeded generator breaks ties, so the same seed always gives the same game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 
 from companion.prompts import Choose
@@ -73,7 +74,7 @@ class Bot:
         if (state.turn, state.phase) != self.turn_phase:
             self.turn_phase = (state.turn, state.phase)
             self.moves = 0
-        options = list(prompt.options)
+        options = prompt.options  # read, never changed: no copy
         if state.phase == "income":
             return self._purchase(options)
         if state.phase == "movement":
@@ -82,7 +83,7 @@ class Bot:
 
     # -- Phase 3 -----------------------------------------------------------------
 
-    def _purchase(self, options: list[str]) -> str:
+    def _purchase(self, options: Sequence[str]) -> str:
         # The options of the first kind in PURCHASE_ORDER offered, in the order given.
         ranks = [_purchase_rank(o) for o in options]
         best = min(ranks)
@@ -94,10 +95,12 @@ class Bot:
 
     # -- Phase 4 -----------------------------------------------------------------
 
-    def _move(self, board: Board, state: GameState, prompt: Choose, options: list[str]) -> str:
+    def _move(self, board: Board, state: GameState, prompt: Choose, options: Sequence[str]) -> str:
         regions = board.region_numbers
-        named_regions = [o for o in options if o in regions]
-        if named_regions:
+        # isdisjoint first: most prompts name no region (and the units prompt no area), and
+        # it answers that without building a list.
+        if not regions.keys().isdisjoint(options):
+            named_regions = [o for o in options if o in regions]
             # The region to move in: where the Christians have the most units.
             return max(
                 named_regions,
@@ -106,9 +109,11 @@ class Bot:
                     -regions[o],
                 ),
             )
+        if state.areas.keys().isdisjoint(options):
+            return next((o for o in options if not _is_stop(o)), options[0])
         areas = [o for o in options if o in state.areas]
         why = prompt.why.casefold()
-        if areas and ("from" in why or "origin" in why):
+        if "from" in why or "origin" in why:
             self.moves += 1
             stops = [o for o in options if _is_stop(o)]
             if self.moves > MAX_MOVES and stops:
@@ -117,10 +122,8 @@ class Bot:
             if state.areas[strong].count("christian") < 2 and stops:
                 return stops[0]
             return strong
-        if areas:
-            # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
-            enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
-            if enemies:
-                return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
-            return areas[self.rng.randrange(len(areas))]
-        return next((o for o in options if not _is_stop(o)), options[0])
+        # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
+        enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
+        if enemies:
+            return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
+        return areas[self.rng.randrange(len(areas))]
