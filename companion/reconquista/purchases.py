@@ -272,10 +272,10 @@ class Offer:
 
 
 @per_board
-def _known_offers(board: Board) -> dict[tuple[str, str], Offer]:
-    """Every Offer made so far on ``board``, by (kind, area): an offer's text depends on the
-    board alone, so each is written once (filled as the menus ask)."""
-    return {}
+def _all_offers(board: Board) -> dict[str, dict[str, Offer]]:
+    """Kind -> area -> the Offer of that purchase there, legal or not: an offer's text
+    depends on the board alone, so each is written once a board, not at every judging."""
+    return {kind: {area: Offer(label(board, kind, area), kind, area) for area in board.area_order} for kind in KINDS}
 
 
 class _Menu:
@@ -294,7 +294,7 @@ class _Menu:
         # kinds alike (the region, then ``_army_place``), so one judging serves them all.
         self._army_like_ok: dict[str, bool] = {}
         self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
-        self._known = _known_offers(board)
+        self._offers = _all_offers(board)
 
     def offers(self) -> list[Offer]:
         """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map
@@ -324,23 +324,17 @@ class _Menu:
 
     def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
         """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it."""
-        board, state, known, army_places = self.board, self.state, self._known, self._army_places
-        army_like_ok = self._army_like_ok if kind in _ARMY_LIKE else None
-        for area in areas:
-            if army_like_ok is None:
-                ok = _place_refusal(board, state, kind, area, army_places) is None
-            else:
-                got = army_like_ok.get(area)
-                if got is None:
-                    got = army_like_ok[area] = _place_refusal(board, state, kind, area, army_places) is None
-                ok = got
-            if ok:
-                offer = known.get((kind, area))
-                if offer is None:
-                    offer = known[kind, area] = Offer(label(board, kind, area), kind, area)
-                row[area] = offer
-            else:
-                row[area] = None
+        board, state, army_places, offers = self.board, self.state, self._army_places, self._offers[kind]
+        if kind in _ARMY_LIKE:
+            army_like_ok = self._army_like_ok
+            for area in areas:
+                ok = army_like_ok.get(area)
+                if ok is None:
+                    ok = army_like_ok[area] = _place_refusal(board, state, kind, area, army_places) is None
+                row[area] = offers[area] if ok else None
+        else:
+            for area in areas:
+                row[area] = offers[area] if _place_refusal(board, state, kind, area, army_places) is None else None
 
 
 def offers(board: Board, state: GameState) -> list[Offer]:
