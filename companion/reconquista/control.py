@@ -119,14 +119,17 @@ def region_cities(board: Board, state: GameState, region: int) -> list[str]:
 def christian_majority(board: Board, state: GameState, region: int, *, free_only: bool) -> bool:
     """Whether the Christians control most of the region's cities (more than half);
     with ``free_only``, counting only their cities free of enemy forces (the income rule)."""
-    cities = region_cities(board, state, region)
-    mine = [
-        a
-        for a in cities
-        if controls_city(state.areas[a], "christian")
-        and (not free_only or free_of_enemy(state.areas[a], "christian"))
-    ]
-    return bool(cities) and 2 * len(mine) > len(cities)
+    # Counted in one pass over the region (this runs for every region at every income and
+    # every score): the cities of ``region_cities``, and those of them the Christians hold.
+    cities = mine = 0
+    for name in board.regions[region].areas:
+        a = state.areas[name]
+        if a.city is None:
+            continue
+        cities += 1
+        if city_controller(a) == "christian" and (not free_only or free_of_enemy(a, "christian")):
+            mine += 1
+    return cities > 0 and 2 * mine > cities
 
 
 def income(board: Board, state: GameState) -> Itemised:
