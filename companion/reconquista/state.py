@@ -121,6 +121,9 @@ class AreaState:
         by_kind = self.units.get(side)
         if not by_kind:
             return []
+        if len(by_kind) == 1:  # the usual force, of one kind: no order to keep
+            for k, n in by_kind.items():
+                return [k] * n
         out: list[Kind] = []
         for k in KIND_ORDER:
             if k in by_kind:
