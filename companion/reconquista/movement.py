@@ -79,6 +79,8 @@ def destinations(
     exception being a Muslim city, provided it contains at least one Christian army
     and / or Garrison)"; never into the region in revolt ("No one can move into it").
     """
+    if SIDE not in state.areas[origin].units:  # no Christian unit: nothing to move (the usual case)
+        return []
     region = board.areas[origin].region
     if region == state.revolt:
         return []
@@ -111,6 +113,8 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
 def _can_move(board: Board, state: GameState, origin: str) -> bool:
     """``bool(destinations(board, state, {}, origin))`` without building the list: units
     that may move in a region of two areas or more always have somewhere to go."""
+    if SIDE not in state.areas[origin].units:  # most areas: no Christian unit at all
+        return False
     if board.areas[origin].region == state.revolt or not movable_units(state, {}, origin):
         return False
     return bool(board.others_in_region[origin]) or bool(destinations(board, state, {}, origin))
