@@ -85,6 +85,11 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
     whether the game is over. Returns True when it is."""
     for name in board.area_order:
         a = state.areas[name]
+        for by_kind in a.units.values():
+            if not _NEUTRAL_KINDS.isdisjoint(by_kind):
+                break
+        else:
+            continue  # no neutral army here (most areas): nothing to copy or remove
         for side, by_kind in list(a.units.items()):
             if _NEUTRAL_KINDS.isdisjoint(by_kind):
                 continue
