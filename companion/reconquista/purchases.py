@@ -141,9 +141,14 @@ _NO_POINTS = "Not enough points: {noun} costs {price} and {left} {are} left."
 def _army_place(board: Board, state: GameState, area: str) -> str | None:
     """Why an army could not be built in ``area``, points apart (None: it could)."""
     a = state.areas[area]
+    return _army_refusal(a, free_of_enemy(a, "christian"))
+
+
+def _army_refusal(a: AreaState, free: bool) -> str | None:
+    """``_army_place`` of area ``a``, told whether it is free of enemy forces."""
     if not _holds_place(a):
         return _NO_PLACE
-    if not free_of_enemy(a, "christian"):
+    if not free:
         return _NOT_FREE
     return None
 
@@ -172,7 +177,7 @@ def refusal(
     why = _event_refusal(state, purchase_kind)
     if why is not None:
         return why
-    why = _refusal_here(board, state, purchase_kind, area, {})
+    why = _refusal_here(board, state, purchase_kind, area)
     if why is None:
         return None
     left = state.income
@@ -204,62 +209,60 @@ def _event_refusal(state: GameState, kind: str) -> str | None:
 _ARMY_LIKE = frozenset({"army", "garrison", "mercenary", "crusader"})
 
 
-def _refusal_here(
-    board: Board,
-    state: GameState,
-    kind: str,
-    area: str,
-    army_places: dict[str, str | None],
-) -> str | None:
+def _refusal_here(board: Board, state: GameState, kind: str, area: str) -> str | None:
     """``refusal`` past the event check: the region, the place, the points; the reason
     is one of the templates above, None when there is none."""
-    return _place_refusal(board, state, kind, area, army_places) or _points(board, state, kind)
+    return _place_refusal(board, state, kind, area) or _points(board, state, kind)
 
 
-def _place_refusal(
-    board: Board,
-    state: GameState,
-    kind: str,
-    area: str,
-    army_places: dict[str, str | None],
-) -> str | None:
+def _place_refusal(board: Board, state: GameState, kind: str, area: str) -> str | None:
     """The region and the place: why ``area`` does not allow ``kind`` (a template), None
-    when it does. It reads nothing of the state but that area and the region in revolt.
-    ``army_places`` remembers ``_army_place`` by area while the area does not change
-    (four kinds ask it of every area)."""
+    when it does. It reads nothing of the state but that area and the region in revolt."""
+    return _area_refusals(board, state, area)[_SLOT[kind]]
+
+
+#: Where ``_area_refusals`` answers each kind: the four army-like kinds share one answer.
+_SLOT = {"army": 0, "garrison": 0, "mercenary": 0, "crusader": 0, "city": 1, "fortress": 2, "convert": 3, "bribe": 4}
+_ALL_IN_REVOLT = (_IN_REVOLT,) * 5
+
+
+def _area_refusals(board: Board, state: GameState, area: str) -> tuple[str | None, ...]:
+    """``_place_refusal`` of every kind in ``area`` at once, in ``_SLOT`` order: an army-like
+    kind, a city, a fortress, a conversion, a bribe. Judged together because the menu
+    needs them all for every area, and they share the area's reading (one call an area
+    instead of one a kind, and the enemy check made once)."""
     if board.areas[area].region == state.revolt:
         # Regional Revolt: "This entire region is excluded from the game for this entire
         # turn ... No one can move into it or build." Excluded: no purchase at all there.
-        return _IN_REVOLT
-    if kind in _ARMY_LIKE:
-        if area not in army_places:
-            army_places[area] = _army_place(board, state, area)
-        return army_places[area]
+        return _ALL_IN_REVOLT
     a = state.areas[area]
-    if kind == "city":
-        if a.city is not None:
-            return _HAS_CITY
-        if not _christians(a):
-            return _NO_CITY_BUILDERS
-        if not free_of_enemy(a, "christian"):
-            return _NOT_FREE
-        return None
-    if kind == "fortress":
-        if a.fortress:
-            return _HAS_FORTRESS
-        if a.city != "christian" and not _christians(a):
-            return _NO_FORTRESS_BUILDERS
-        if not free_of_enemy(a, "christian"):
-            return _NOT_FREE
-        return None
-    if kind == "convert":
-        if a.city != "muslim":
-            return _NO_MUSLIM_CITY
-        if not _christians_inside(a):
-            return _NOBODY_INSIDE
-        return None
-    # bribe
-    return None if a.count("rebel") else _NO_REBELS
+    free = free_of_enemy(a, "christian")
+    christians = _christians(a)
+    army = _army_refusal(a, free)
+    if a.city is not None:
+        city = _HAS_CITY
+    elif not christians:
+        city = _NO_CITY_BUILDERS
+    elif not free:
+        city = _NOT_FREE
+    else:
+        city = None
+    if a.fortress:
+        fortress = _HAS_FORTRESS
+    elif a.city != "christian" and not christians:
+        fortress = _NO_FORTRESS_BUILDERS
+    elif not free:
+        fortress = _NOT_FREE
+    else:
+        fortress = None
+    if a.city != "muslim":
+        convert = _NO_MUSLIM_CITY
+    elif not _christians_inside(a):
+        convert = _NOBODY_INSIDE
+    else:
+        convert = None
+    bribe = None if a.count("rebel") else _NO_REBELS
+    return army, city, fortress, convert, bribe
 
 
 @dataclass(frozen=True)
@@ -289,10 +292,7 @@ class _Menu:
     def __init__(self, board: Board, state: GameState) -> None:
         self.board = board
         self.state = state
-        self._army_places: dict[str, str | None] = {}
-        # Area -> whether ``_place_refusal`` lets an army-like kind in: it answers the four
-        # kinds alike (the region, then ``_army_place``), so one judging serves them all.
-        self._army_like_ok: dict[str, bool] = {}
+        self._refusals: dict[str, tuple[str | None, ...]] = {}  # area -> _area_refusals
         self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
         self._offers = _all_offers(board)
 
@@ -310,8 +310,7 @@ class _Menu:
 
     def bought(self, area: str) -> None:
         """A purchase has changed ``area``: judge it again for every kind."""
-        self._army_places.pop(area, None)
-        self._army_like_ok.pop(area, None)
+        self._refusals.pop(area, None)
         for kind, row in self._rows.items():
             self._judge(kind, row, (area,))
 
@@ -323,18 +322,14 @@ class _Menu:
         return row
 
     def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
-        """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it."""
-        board, state, army_places, offers = self.board, self.state, self._army_places, self._offers[kind]
-        if kind in _ARMY_LIKE:
-            army_like_ok = self._army_like_ok
-            for area in areas:
-                ok = army_like_ok.get(area)
-                if ok is None:
-                    ok = army_like_ok[area] = _place_refusal(board, state, kind, area, army_places) is None
-                row[area] = offers[area] if ok else None
-        else:
-            for area in areas:
-                row[area] = offers[area] if _place_refusal(board, state, kind, area, army_places) is None else None
+        """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it
+        (``_place_refusal``: each area's refusals are read once and kept while it is unchanged)."""
+        board, state, refusals, offers, slot = self.board, self.state, self._refusals, self._offers[kind], _SLOT[kind]
+        for area in areas:
+            got = refusals.get(area)
+            if got is None:
+                got = refusals[area] = _area_refusals(board, state, area)
+            row[area] = offers[area] if got[slot] is None else None
 
 
 def offers(board: Board, state: GameState) -> list[Offer]:
