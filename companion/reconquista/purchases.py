@@ -300,19 +300,19 @@ class _Menu:
         """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map
         order. The event and the price, the same for every area, are checked once a kind."""
         board, state = self.board, self.state
-        return [
-            offer
-            for kind in KINDS
-            if _event_refusal(state, kind) is None and cost(board, kind) <= state.income
-            for offer in self._row(kind).values()
-            if offer is not None
-        ]
+        out: list[Offer] = []
+        for kind in KINDS:
+            if _event_refusal(state, kind) is None and cost(board, kind) <= state.income:
+                out += filter(None, self._row(kind).values())  # an Offer is never falsy: drops the Nones
+        return out
 
     def bought(self, area: str) -> None:
         """A purchase has changed ``area``: judge it again for every kind."""
-        self._refusals.pop(area, None)
+        # As ``_judge`` does for one area, the area read once for every row.
+        got = self._refusals[area] = _area_refusals(self.board, self.state, area)
+        offers = self._offers
         for kind, row in self._rows.items():
-            self._judge(kind, row, (area,))
+            row[area] = offers[kind][area] if got[_SLOT[kind]] is None else None
 
     def _row(self, kind: str) -> dict[str, Offer | None]:
         row = self._rows.get(kind)
