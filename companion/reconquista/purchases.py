@@ -261,7 +261,7 @@ def _area_refusals(board: Board, state: GameState, area: str) -> tuple[str | Non
         convert = _NOBODY_INSIDE
     else:
         convert = None
-    bribe = None if a.count("rebel") else _NO_REBELS
+    bribe = None if "rebel" in a.units and a.count("rebel") else _NO_REBELS  # most areas: no Rebel
     return army, city, fortress, convert, bribe
 
 
