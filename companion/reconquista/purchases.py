@@ -222,7 +222,7 @@ def _place_refusal(board: Board, state: GameState, kind: str, area: str) -> str 
 
 
 #: Where ``_area_refusals`` answers each kind: the four army-like kinds share one answer.
-_SLOT = {"army": 0, "garrison": 0, "mercenary": 0, "crusader": 0, "city": 1, "fortress": 2, "convert": 3, "bribe": 4}
+_SLOT = {**dict.fromkeys(_ARMY_LIKE, 0), "city": 1, "fortress": 2, "convert": 3, "bribe": 4}
 _ALL_IN_REVOLT = (_IN_REVOLT,) * 5
 
 
