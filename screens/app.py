@@ -26,7 +26,9 @@ class CompanionApp(App[None]):
     """Tabletop Companion."""
 
     TITLE = "Tabletop Companion"
-    CSS_PATH = ["app.tcss", "reconquista/reconquista.tcss", "simancas/simancas.tcss", "castells/castells.tcss"]
+    # The first screen's styles only: each game screen and History bring their own file when
+    # first shown (Screen.CSS_PATH), so start-up does not parse styles it does not use.
+    CSS_PATH = ["app.tcss"]
     BINDINGS = [Binding("q", "quit", "Quit")]
 
     def __init__(

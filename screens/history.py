@@ -95,6 +95,8 @@ def duration_text(start: datetime, end: datetime) -> str:
 class HistoryScreen(Screen[None]):
     """The table of sessions, with filters by game and status, a search and a choice of order."""
 
+    CSS_PATH = "history.tcss"
+
     BINDINGS = [
         Binding("enter", "open_log", "Read log"),
         Binding("r", "resume", "Resume"),
@@ -318,6 +320,8 @@ class LogTable(DataTable[Any]):
 class SessionLogScreen(Screen[None]):
     """One session's log, turn by turn and phase by phase, beside the table as it stood at
     the highlighted step: step back and forward with the cursor, jump to a turn with t."""
+
+    CSS_PATH = "history.tcss"
 
     BINDINGS = [
         Binding("v", "toggle_view", "Log / table"),

@@ -43,6 +43,8 @@ def counts_table(title: str, rows: Any, total_label: str = "") -> RichTable:
 class ReviewScreen(Screen[None]):
     """The frame both screens share: a game filter, a scrolling body filled from a worker."""
 
+    CSS_PATH = "review.tcss"
+
     BINDINGS = [Binding("escape", "back", "Back")]
     GAMES_SHOWN: tuple[str, ...] = ()
 

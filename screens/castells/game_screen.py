@@ -120,6 +120,8 @@ def defender_odds(state: CastellsState) -> tuple[str, str] | None:
 class CastellsScreen(Screen[None]):
     """One Terra de Castells session at the table."""
 
+    CSS_PATH = "castells.tcss"
+
     AUTO_FOCUS = None  # the prompt decides where the focus goes
 
     BINDINGS = [

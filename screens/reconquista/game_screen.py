@@ -51,6 +51,8 @@ def board_of_config(config: dict[str, Any]) -> Board:
 class ReconquistaScreen(Screen[None]):
     """One Reconquista session at the table."""
 
+    CSS_PATH = "reconquista.tcss"
+
     AUTO_FOCUS = None  # the prompt panel puts the focus where the question needs it
 
     BINDINGS = [

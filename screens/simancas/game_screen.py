@@ -155,6 +155,8 @@ class Suggestions(OptionList, can_focus=False):
 class SimancasScreen(Screen[None]):
     """One Battle of Simancas match at the table."""
 
+    CSS_PATH = "simancas.tcss"
+
     AUTO_FOCUS = "#sm-input"
 
     BINDINGS = [
