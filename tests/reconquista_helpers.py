@@ -1,4 +1,5 @@
-"""Helpers shared by the Reconquista tests: drive a prompt procedure with scripted answers."""
+"""Helpers shared by the Reconquista tests: drive a prompt procedure with scripted answers,
+and set an area of a state to exactly what a test needs."""
 
 from __future__ import annotations
 
@@ -9,8 +10,29 @@ import pytest
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista.battle import Proc
+from companion.reconquista.state import AreaState, GameState
+from companion.reconquista.units import Kind
 
 Script = Sequence[list[int] | str]
+Units = list[tuple[str, Kind, int]]
+
+
+def place(
+    state: GameState,
+    name: str,
+    units: Units | None = None,
+    *,
+    city: str | None = None,
+    fortress: bool = False,
+    besieger: str | None = None,
+) -> AreaState:
+    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
+    area = AreaState(city=city, fortress=fortress)
+    for side, kind, n in units or []:
+        area.add(side, kind, n)
+    area.besieger = besieger
+    state.areas[name] = area
+    return area
 
 
 def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reconquista_helpers import Script, Units, chooses, drive, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista.battle import (
@@ -32,33 +33,12 @@ from companion.reconquista.control import city_controller
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
-from reconquista_helpers import Script, chooses, drive, rolls, tells
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 RA, F = Kind.REBEL_ARMY, Kind.FRENCH
 
-Units = list[tuple[str, Kind, int]]
-
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def place(
-    state: GameState,
-    name: str,
-    units: Units | None = None,
-    *,
-    city: str | None = None,
-    fortress: bool = False,
-    besieger: str | None = None,
-) -> AreaState:
-    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
-    area = AreaState(city=city, fortress=fortress)
-    for side, kind, n in units or []:
-        area.add(side, kind, n)
-    area.besieger = besieger
-    state.areas[name] = area
-    return area
 
 
 def side_totals(state: GameState) -> dict[str, int]:

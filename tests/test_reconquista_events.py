@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reconquista_helpers import chooses, drive, place, rolls
 
 import companion.reconquista
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
@@ -27,15 +28,14 @@ from companion.reconquista import events
 from companion.reconquista.battle import Proc
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.control import city_controller
+from companion.reconquista.game import check_invariants
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import AreaState, Effects, GameState
 from companion.reconquista.units import Kind
-from reconquista_helpers import chooses, drive, rolls
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
 
-Units = list[tuple[str, Kind, int]]
 
 #: The 2D6 that gives each event (any pair with the total will do).
 DICE = {
@@ -56,41 +56,13 @@ DICE = {
 # -- helpers ----------------------------------------------------------------------------------
 
 
-
 def tells(prompts: list[Prompt]) -> list[str]:
     """The phase's own Tells (the stub's are left out)."""
     return [p.text for p in prompts if isinstance(p, Tell) and not p.text.startswith("(stub)")]
 
-def place(state: GameState, name: str, units: Units | None = None, *, city: str | None = None, fortress: bool = False) -> AreaState:
-    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
-    area = AreaState(city=city, fortress=fortress)
-    for side, kind, n in units or []:
-        area.add(side, kind, n)
-    state.areas[name] = area
-    return area
-
 
 def invariants(board: Board, state: GameState) -> None:
-    """game.check_invariants; game.py imports every phase module, so until the sibling
-    phases (movement, reaction) exist the same checks are made here."""
-    try:
-        from companion.reconquista.game import check_invariants
-    except ImportError:
-        check_invariants = _check_invariants
     check_invariants(board, state)
-
-
-def _check_invariants(board: Board, state: GameState) -> None:
-    assert set(state.areas) == set(board.areas)
-    for name, a in state.areas.items():
-        for side, by_kind in a.units.items():
-            assert by_kind, f"{name}: an empty entry for {side}"
-            assert all(n > 0 for n in by_kind.values()), f"{name}: {side} {by_kind}"
-        if a.besieger is not None:
-            assert a.count(a.besieger), f"{name}: besieged by {a.besieger} with no unit"
-            assert a.city is not None or a.fortress, f"{name}: a siege with no walls"
-    if state.el_cid_area is not None:
-        assert state.el_cid_side is not None
 
 
 Call = tuple[Board, GameState, str, str, int]

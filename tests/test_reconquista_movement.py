@@ -14,9 +14,11 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reconquista_helpers import Units, chooses, drive, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Roll
 from companion.reconquista.board import Board, default_board
+from companion.reconquista.game import check_invariants
 from companion.reconquista.movement import (
     DONE,
     EL_CID_GOES,
@@ -30,47 +32,12 @@ from companion.reconquista.movement import (
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
-from reconquista_helpers import chooses, drive, rolls, tells
-
-try:  # game.py imports every phase module; until all exist, use the same checks here.
-    from companion.reconquista.game import check_invariants
-except ImportError:  # pragma: no cover - only while sibling phase modules are missing
-
-    def check_invariants(board: Board, state: GameState) -> None:
-        assert set(state.areas) == set(board.areas)
-        for name, a in state.areas.items():
-            for side, by_kind in a.units.items():
-                assert by_kind and all(n > 0 for n in by_kind.values()), (name, side)
-            if a.besieger is not None:
-                assert a.count(a.besieger), name
-                assert a.city is not None or a.fortress, name
-
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR = Kind.MERCENARY, Kind.CRUSADER
 
-Units = list[tuple[str, Kind, int]]
 
-
-# -- helpers (as in tests/test_reconquista_battle.py) -----------------------------------------
-
-
-def place(
-    state: GameState,
-    name: str,
-    units: Units | None = None,
-    *,
-    city: str | None = None,
-    fortress: bool = False,
-    besieger: str | None = None,
-) -> AreaState:
-    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
-    area = AreaState(city=city, fortress=fortress)
-    for side, kind, n in units or []:
-        area.add(side, kind, n)
-    area.besieger = besieger
-    state.areas[name] = area
-    return area
+# -- helpers ------------------------------------------------------------------------------------------
 
 
 def empty(state: GameState, *names: str) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reconquista_helpers import Script, Units, drive, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista import reaction
@@ -38,14 +39,11 @@ from companion.reconquista.board import Board, Reinforcement, default_board
 from companion.reconquista.control import city_controller
 from companion.reconquista.game import check_invariants
 from companion.reconquista.setup import initial_state
-from companion.reconquista.state import SIDES, AreaState, GameState
+from companion.reconquista.state import SIDES, GameState
 from companion.reconquista.units import Kind
-from reconquista_helpers import Script, drive, rolls, tells
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
-
-Units = list[tuple[str, Kind, int]]
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -53,24 +51,6 @@ Units = list[tuple[str, Kind, int]]
 
 def said(prompts: list[Prompt]) -> str:
     return "\n".join(tells(prompts))
-
-
-def place(
-    state: GameState,
-    name: str,
-    units: Units | None = None,
-    *,
-    city: str | None = None,
-    fortress: bool = False,
-    besieger: str | None = None,
-) -> AreaState:
-    """Replace area ``name`` with exactly this: a city, a fortress, units (side, kind, count)."""
-    area = AreaState(city=city, fortress=fortress)
-    for side, kind, n in units or []:
-        area.add(side, kind, n)
-    area.besieger = besieger
-    state.areas[name] = area
-    return area
 
 
 @pytest.fixture(scope="module")
