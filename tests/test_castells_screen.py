@@ -157,6 +157,40 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         assert d.steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
 
 
+async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any) -> None:
+    """Saracen battle: "the defender must match or beat its successes" - Anna's first roll was
+    mistyped (1 hit where she had 3): corrected with c, the game re-runs from that roll, Tortosa
+    holds, and the log keeps the corrected dice."""
+    from textual.widgets import Input, OptionList
+
+    from screens.reconquista.dialogs import CorrectionDialog, MessageDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SARACEN_ATTACK)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        anna = max(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll))
+        assert d.steps[anna].answer == [5, 1, 1, 1, 1] and d.state.battle.result is None
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
+        options = app.screen.query_one(OptionList)
+        options.highlighted = next(
+            i for i in range(options.option_count) if options.get_option_at_index(i).id == str(anna)
+        )
+        await pilot.press("enter")
+        app.screen.query_one("#corr-dice", Input).value = "5 5 6 1 1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        assert "Tortosa holds" in str(app.screen.body)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert d.steps[anna].answer == [5, 5, 6, 1, 1]
+        assert "Corrected step" in str(app.screen.query_one("#cs-message").render())
+    assert Store(str(db)).log(sid).steps[anna].answer == [5, 5, 6, 1, 1]
+
+
 async def test_the_session_resumes_where_it_stood_and_escape_goes_back(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)

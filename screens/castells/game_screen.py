@@ -34,6 +34,7 @@ from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
+from screens.reconquista.dialogs import CorrectionDialog, MessageDialog
 
 PHASES = {
     "setup": "Setup",
@@ -128,6 +129,7 @@ class CastellsScreen(Screen[None]):
         Binding("r", "roll_key", "Roll / draw (app)"),
         Binding("enter", "confirm", "Done", show=False),
         Binding("e", "edit", "Fix by hand"),
+        Binding("c", "correct", "Correct a die"),
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
@@ -391,6 +393,42 @@ class CastellsScreen(Screen[None]):
             self._show(str(exc), error=True)
             return
         self._show(f"Took back: {taken.prompt.describe()}.")
+
+    def action_correct(self) -> None:
+        """Correct a battle die typed earlier: the game is replayed from it (Driver.correct), the
+        later answers kept where they still fit, and what changes on the table is told."""
+        driver = self.driver
+        if driver is None or not any(isinstance(s.prompt, Roll) for s in driver.steps):
+            self._show("No die has been rolled yet.", error=True)
+            return
+
+        def apply(result: tuple[int, list[int]] | None) -> None:
+            if result is None or driver is None:
+                return
+            index, values = result
+            try:
+                report = driver.correct(index, values, "physical")
+            except (BadAnswer, CompanionError) as exc:
+                self._show(str(exc), error=True)
+                return
+            body = Text()
+            body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
+            body.append(f"{report.reused} later answer(s) kept.\n")
+            if report.new_tells:
+                body.append("\nMake these changes on the table:\n", style="bold")
+                for t in report.new_tells:
+                    body.append(f"  • {t.text}\n")
+            undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
+            if undone:
+                body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
+                for s in undone:
+                    body.append(f"  • {s.prompt.text}\n")
+            if driver.pending is not None:
+                body.append(f"\nThe game now asks: {driver.pending.describe()}")
+            self._show(f"Corrected step {index + 1}.")
+            self.app.push_screen(MessageDialog("Correction", body))
+
+        self.app.push_screen(CorrectionDialog(driver.steps), apply)
 
     def action_edit(self) -> None:
         """A correction by hand: set a castle, an army or the Saracen to what the table shows; logged."""
