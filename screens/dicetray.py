@@ -82,12 +82,7 @@ class DiceTrayScreen(Screen[None]):
         table.add_column("Total", key="total")
         table.add_column("Source", key="source")
         try:
-            store = app.store()
-            info = store.session(self.session_id)
-            log = store.log(self.session_id)
-            self.driver = Driver.resume(
-                GAME, info.seed, info.config, log.steps, store.recorder(self.session_id)
-            )
+            self.driver = app.store().resume(self.session_id, GAME)
         except CompanionError as exc:
             app.notify(str(exc), severity="error")
             app.pop_screen()

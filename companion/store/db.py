@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import create_engine
 
-from companion.driver import Record, Step
+from companion.driver import Driver, Record, Step
 from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
@@ -341,6 +341,11 @@ class Store:
 
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
+
+    def resume(self, session_id: int, game: Any) -> Driver:
+        """The session as it stands after its logged steps, its next answers committed here."""
+        info = self.session(session_id)
+        return Driver.resume(game, info.seed, info.config, self.log(session_id).steps, self.recorder(session_id))
 
     def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.

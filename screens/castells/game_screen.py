@@ -34,7 +34,7 @@ from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
-from screens.reconquista.dialogs import CorrectionDialog, MessageDialog
+from screens.reconquista.dialogs import CorrectionDialog, MessageDialog, correction_text
 
 PHASES = {
     "setup": "Setup",
@@ -169,10 +169,7 @@ class CastellsScreen(Screen[None]):
         ):
             self.query_one(wid).border_title = title
         try:
-            store = app.store()
-            info = store.session(self.session_id)
-            log = store.log(self.session_id)
-            self.driver = Driver.resume(GAME, info.seed, info.config, log.steps, store.recorder(self.session_id))
+            self.driver = app.store().resume(self.session_id, GAME)
         except CompanionError as exc:
             app.notify(str(exc), severity="error")
             app.pop_screen()
@@ -411,22 +408,8 @@ class CastellsScreen(Screen[None]):
             except (BadAnswer, CompanionError) as exc:
                 self._show(str(exc), error=True)
                 return
-            body = Text()
-            body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
-            body.append(f"{report.reused} later answer(s) kept.\n")
-            if report.new_tells:
-                body.append("\nMake these changes on the table:\n", style="bold")
-                for t in report.new_tells:
-                    body.append(f"  • {t.text}\n")
-            undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
-            if undone:
-                body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
-                for s in undone:
-                    body.append(f"  • {s.prompt.text}\n")
-            if driver.pending is not None:
-                body.append(f"\nThe game now asks: {driver.pending.describe()}")
             self._show(f"Corrected step {index + 1}.")
-            self.app.push_screen(MessageDialog("Correction", body))
+            self.app.push_screen(MessageDialog("Correction", correction_text(driver, index, values, report)))
 
         self.app.push_screen(CorrectionDialog(driver.steps), apply)
 

@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion.driver import Step
-from companion.prompts import BadAnswer, Roll
+from companion.driver import Correction, Driver, Step
+from companion.prompts import BadAnswer, Roll, Tell
 
 DICE_MODES = {
     "mixed": "Mixed: type each roll from the table, or press r and the app rolls",
@@ -131,6 +131,25 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def correction_text(driver: Driver, index: int, values: list[int], report: Correction) -> Text:
+    """What a corrected die changed, for the players to carry out on the table."""
+    body = Text()
+    body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
+    body.append(f"{report.reused} later answer(s) kept.\n")
+    if report.new_tells:
+        body.append("\nMake these changes on the board:\n", style="bold")
+        for t in report.new_tells:
+            body.append(f"  • {t.text}\n")
+    undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
+    if undone:
+        body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
+        for s in undone:
+            body.append(f"  • {s.prompt.text}\n")
+    if driver.pending is not None:
+        body.append(f"\nThe game now asks: {driver.pending.describe()}")
+    return body
 
 
 class MessageDialog(ModalScreen[None]):

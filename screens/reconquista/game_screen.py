@@ -35,6 +35,7 @@ from screens.reconquista.dialogs import (
     CorrectionDialog,
     EditAreaDialog,
     MessageDialog,
+    correction_text,
 )
 from screens.reconquista.prompt_panel import PromptPanel
 
@@ -345,23 +346,9 @@ class ReconquistaScreen(Screen[None]):
                 self._show(str(exc), error=True)
                 return
             self.done_tells = []
-            body = Text()
-            body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
-            body.append(f"{report.reused} later answer(s) kept.\n")
-            if report.new_tells:
-                body.append("\nMake these changes on the board:\n", style="bold")
-                for t in report.new_tells:
-                    body.append(f"  • {t.text}\n")
-            undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
-            if undone:
-                body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
-                for s in undone:
-                    body.append(f"  • {s.prompt.text}\n")
-            if driver.pending is not None:
-                body.append(f"\nThe game now asks: {driver.pending.describe()}")
             self.query_one("#rq-log", RichLog).write(Text(f"✎ corrected step {index + 1}", style="yellow"))
             self._show()
-            self.app.push_screen(MessageDialog("Correction", body))
+            self.app.push_screen(MessageDialog("Correction", correction_text(driver, index, values, report)))
 
         self.app.push_screen(CorrectionDialog(driver.steps), apply)
 

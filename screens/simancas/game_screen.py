@@ -195,10 +195,7 @@ class SimancasScreen(Screen[None]):
             self.query_one(f"#sm-{side}").border_title = SIDE_NAMES[side]
         self.query_one("#sm-reference").border_title = "Card types"
         try:
-            store = app.store()
-            info = store.session(self.session_id)
-            log = store.log(self.session_id)
-            self.driver = Driver.resume(GAME, info.seed, info.config, log.steps, store.recorder(self.session_id))
+            self.driver = app.store().resume(self.session_id, GAME)
         except CompanionError as exc:
             app.notify(str(exc), severity="error")
             app.pop_screen()
