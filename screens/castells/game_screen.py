@@ -270,7 +270,7 @@ class CastellsScreen(Screen[None]):
         where = state.saracen
         out.append("☾ Saracen figure: ", style="bold")
         out.append(where, style="bold red")
-        out.append("   — empty", style="dim")
+        out.append("\n— marks an empty castle", style="dim")  # a legend, not about the figure's place
         return out
 
     def _prompt(self, message: str, error: bool) -> None:
