@@ -18,7 +18,7 @@ _SPAN = 1 << 16
 
 
 @lru_cache(maxsize=64)
-def _seeded(seed: int) -> hashlib._Hash:  # type: ignore[name-defined]
+def _seeded(seed: int) -> hashlib.blake2b:
     """A BLAKE2b hasher that has already taken the text "<seed>:". Every roll of a session
     starts with that text; copying this hasher and adding "<step>:<block>" gives the very
     digest of the whole text, at under half the cost of hashing it afresh."""

@@ -200,9 +200,10 @@ class Driver:
         except Exception as exc:
             # self.steps is untouched until the answer is in: it is still "before".
             self._rebuild(list(self.steps))
-            raise EngineFault(
-                f"The game engine failed on that answer ({exc}); nothing was recorded."
-            ) from exc
+            fault = EngineFault(f"The game engine failed on that answer ({exc}); nothing was recorded.")
+            # Set by hand, not by ``raise ... from exc``: mypyc (setup.py) drops that cause.
+            fault.__cause__ = exc
+            raise fault
         if self.recorder is not None:
             index = len(self.steps)
             text = canonical(self.snapshot())  # once: the digest and the stored state share it
@@ -329,10 +330,11 @@ class Driver:
         p = 0
         while self.pending is not None and p < len(tail):
             asked = self.pending
-            if isinstance(tail[p].prompt, Edit):
+            logged = tail[p].prompt
+            if isinstance(logged, Edit):
                 # A correction made by hand stays where it was: the table had it.
                 try:
-                    self.edit(tail[p].prompt)
+                    self.edit(logged)
                     report.reused += 1
                 except BadAnswer:
                     report.dropped.append(tail[p])

@@ -4,7 +4,7 @@ choices: all eleven events with their own rolls, the effects they leave for late
 and a property over random tables, dice and choices.
 
 ``reaction.move_force`` (the French and the Rebel armies move by the Muslim reaction rules)
-belongs to the Phase 5 module; here it is replaced by a stub that records its arguments.
+belongs to the Phase 5 module; here a stand-in that records its arguments is given instead.
 Every rule test quotes the rulebook section it holds the code to.
 """
 
@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
-import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reconquista_helpers import chooses, drive, place, rolls
 
-import companion.reconquista
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista import events
 from companion.reconquista.battle import Proc
@@ -68,29 +65,18 @@ def invariants(board: Board, state: GameState) -> None:
 Call = tuple[Board, GameState, str, str, int]
 
 
-def install_stub(mp: pytest.MonkeyPatch, calls: list[Call]) -> None:
-    """Replace reaction.move_force by a generator that records (board, state, side, area,
-    the side's units there) and says so in one Tell. If the reaction module is not there
-    yet, a stand-in module takes its place for the test."""
+class Moves(list[Call]):
+    """A stand-in for reaction.move_force, given to events.phase as ``move``: it records
+    (board, state, side, area, the side's units there) and says so in one Tell."""
 
-    def move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
-        calls.append((board, state, side, area, state.areas[area].count(side)))
+    def move(self, board: Board, state: GameState, side: str, area: str) -> Proc:
+        self.append((board, state, side, area, state.areas[area].count(side)))
         yield Tell(f"(stub) the {side} force in {area} moves")
-
-    try:
-        from companion.reconquista import reaction
-    except ImportError:
-        reaction = types.ModuleType("companion.reconquista.reaction")
-        mp.setitem(sys.modules, "companion.reconquista.reaction", reaction)
-        mp.setattr(companion.reconquista, "reaction", reaction, raising=False)
-    mp.setattr(reaction, "move_force", move_force, raising=False)
 
 
 @pytest.fixture
-def moves(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
-    calls: list[Call] = []
-    install_stub(monkeypatch, calls)
-    return calls
+def moves() -> Moves:
+    return Moves()
 
 
 @pytest.fixture(scope="module")
@@ -111,11 +97,11 @@ def with_tables(board: Board, **changes: Any) -> Board:
 
 
 @pytest.mark.parametrize("event", list(DICE))
-def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state: GameState, moves: list[Call], event: str) -> None:
+def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state: GameState, moves: Moves, event: str) -> None:
     """Phase 2: Events: "Roll two dice (2D6), add them together, and consult the following
     table". Each event is recorded in state.effects.event and told in one Tell that names
     it (the follow-up dice and choices answered with the first option / a 3)."""
-    proc = events.phase(board, state)
+    proc = events.phase(board, state, moves.move)
     prompts: list[Prompt] = []
     prompt = next(proc)
     try:
@@ -140,12 +126,12 @@ def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state
 
 
 @pytest.mark.parametrize(("face", "area"), [(1, "Oviedo"), (2, "Oviedo"), (3, "Pamplona"), (4, "Pamplona"), (5, "Barcelona"), (6, "Barcelona")])
-def test_french_intervention_places_and_moves_the_french(board: Board, state: GameState, moves: list[Call], face: int, area: str) -> None:
+def test_french_intervention_places_and_moves_the_french(board: Board, state: GameState, moves: Moves, face: int, area: str) -> None:
     """Phase 2, 2 French Intervention: "Roll a D6. This is the number of French Armies that
     appear [...] Roll another D6 to determine their starting location: 1-2 is Oviedo, 3-4 is
     Pamplona, 5-6 is Barcelona. Before continuing to Phase 3 (Income), move this French
     force according to the Muslim reaction rules (Phase 5)"."""
-    prompts, _ = drive(events.phase(board, state), [[1, 1], [4], [face]])
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [4], [face]])
     r = rolls(prompts)
     assert r[1].why == "French Intervention: how many French armies appear (D6)"
     assert r[2].why == "French Intervention: the French starting area (D6: 1-2 Oviedo, 3-4 Pamplona, 5-6 Barcelona)"
@@ -160,12 +146,12 @@ def test_french_intervention_places_and_moves_the_french(board: Board, state: Ga
     assert state.effects == Effects(event="french_intervention")
 
 
-def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: list[Call]) -> None:
+def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: Moves) -> None:
     """Phase 1, 6 Regional Revolt: "If it is affected by a random event, roll again to have
     the event in another Region." Aragón in revolt: a 3 (Pamplona) and a 6 (Barcelona) are
     rolled again; a 2 gives Oviedo."""
     state.revolt = 2
-    prompts, _ = drive(events.phase(board, state), [[1, 1], [1], [3], [6], [2]])
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [1], [3], [6], [2]])
     r = rolls(prompts)
     assert "rolled again (a 3 gave Pamplona, in Aragón, which is in revolt)" in r[3].why
     assert "rolled again (a 6 gave Barcelona, in Aragón, which is in revolt)" in r[4].why
@@ -174,13 +160,13 @@ def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, stat
     assert [c[3] for c in moves] == ["Oviedo"]
 
 
-def test_french_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: list[Call]) -> None:
+def test_french_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: Moves) -> None:
     """Phase 1, Regional Revolt: "roll again to have the event in another Region": with a
     start table all in the region in revolt no roll can, so no die is asked and the French
     do not appear."""
     b = with_tables(board, french_start={f: "Pamplona" for f in range(1, 7)})
     state.revolt = 2
-    prompts, _ = drive(events.phase(b, state), [[1, 1]])
+    prompts, _ = drive(events.phase(b, state, moves.move), [[1, 1]])
     assert len(rolls(prompts)) == 1 and moves == []
     assert tells(prompts) == ["French Intervention: every starting area of the French is in Aragón, in revolt: the French do not appear."]
 
@@ -225,11 +211,11 @@ def test_mercenaries_roll_how_many_are_available(board: Board, state: GameState,
         ([6, 3], "Valencia"), ([4, 4], "Murcia"), ([5, 5], "Algeciras"), ([6, 6], "Sevilla"),
     ],
 )
-def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState, moves: list[Call], dice: list[int], area: str) -> None:
+def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState, moves: Moves, dice: list[int], area: str) -> None:
     """Phase 2, 5 Rebels: "Roll a D6. This is the number of Rebel armies that appear [...]
     Roll two dice (2D6) to determine their starting location": the table's columns are
     "First roll 1, 2 or 3" and "First roll 4, 5 or 6", its rows the "2nd roll"."""
-    prompts, _ = drive(events.phase(board, state), [[1, 4], [2], dice])
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 4], [2], dice])
     r = rolls(prompts)
     assert r[1].why == "Rebels: how many Rebel armies appear (D6)"
     assert r[2].n == 2 and "the first die picks the column" in r[2].why
@@ -243,24 +229,24 @@ def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState
     assert state.effects == Effects(event="rebel_armies")
 
 
-def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: list[Call]) -> None:
+def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: Moves) -> None:
     """Phase 1, Regional Revolt: "If it is affected by a random event, roll again to have
     the event in another Region." Portugal in revolt: 2 and 5 (Porto) are rolled again."""
     state.revolt = 4
-    prompts, _ = drive(events.phase(board, state), [[1, 4], [3], [2, 5], [3, 4]])
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 4], [3], [2, 5], [3, 4]])
     assert "rolled again (2 and 5 gave Porto, in Portugal, which is in revolt)" in rolls(prompts)[3].why
     assert state.areas["Galicia"].count("rebel_army", RA) == 3
     assert not state.areas["Porto"].count("rebel_army")
     assert [c[3] for c in moves] == ["Galicia"]
 
 
-def test_rebel_armies_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: list[Call]) -> None:
+def test_rebel_armies_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: Moves) -> None:
     """Phase 1, Regional Revolt: with every start in the region in revolt the event cannot
     be moved to another region: no die is asked, the Rebel armies do not appear."""
     start = {"low": {f: "Porto" for f in range(1, 7)}, "high": {f: "Lisboa" for f in range(1, 7)}}
     b = with_tables(board, rebel_army_start=board.tables.rebel_army_start.model_validate(start))
     state.revolt = 4
-    prompts, _ = drive(events.phase(b, state), [[1, 4]])
+    prompts, _ = drive(events.phase(b, state, moves.move), [[1, 4]])
     assert len(rolls(prompts)) == 1 and moves == []
     assert "they do not appear" in tells(prompts)[0]
 
@@ -504,10 +490,8 @@ def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
     revolt_areas = board.regions[state.revolt].areas if state.revolt else ()
     before = {n: state.areas[n].snapshot() for n in revolt_areas}
     orders = {n: a.count("christian", MO) for n, a in state.areas.items()}
-    calls: list[Call] = []
-    with pytest.MonkeyPatch.context() as mp:
-        install_stub(mp, calls)
-        prompts = list(drive_randomly(events.phase(board, state), random.Random(seed)))
+    calls = Moves()
+    prompts = list(drive_randomly(events.phase(board, state, calls.move), random.Random(seed)))
     invariants(board, state)
     event = state.effects.event
     assert event in events.EVENT_NAMES

@@ -964,14 +964,15 @@ def test_a_christian_el_cid_does_not_join(board: Board, quiet: GameState) -> Non
 # -- termination ------------------------------------------------------------------------------
 
 
-def test_a_search_that_would_circle_stops_at_the_first_repeat(
-    board: Board, quiet: GameState, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quiet: GameState) -> None:
     """DESIGN.md, Termination: "no area entered twice while looking for an enemy". A route
     made to circle forever (as a wrong map or rule could) is stopped before it enters
     Córdoba a second time."""
-    monkeypatch.setattr(reaction, "_route", lambda b, s, side, here: reaction._Step(b.next_area(here), "round and round"))
-    prompts, out = march(board, quiet, "Córdoba", [])
+    def circling(b: Board, s: GameState, side: str, here: str) -> reaction._Step:
+        return reaction._Step(b.next_area(here), "round and round")
+
+    prompts, out = drive(reaction.march(board, quiet, "muslim", "Córdoba", reaction=True, route=circling), [])
+    check_invariants(board, quiet)
     assert moves(prompts) == ["Córdoba -> Murcia", "Murcia -> Granada", "Granada -> Algeciras"]
     assert tells(prompts)[-1] == (
         "The Muslim force would enter Córdoba a second time without meeting an enemy: it stops in "
@@ -980,11 +981,11 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(
     assert out == "Algeciras"
 
 
-def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState) -> None:
     """DESIGN.md, Termination: "a step budget as a last guard, logged if hit"."""
-    monkeypatch.setattr(reaction, "STEP_BUDGET", 2)
     place(quiet, "Algeciras", [("christian", A, 1)])
-    prompts, out = march(board, quiet, "Córdoba", [])
+    prompts, out = drive(reaction.march(board, quiet, "muslim", "Córdoba", reaction=True, budget=2), [])
+    check_invariants(board, quiet)
     assert moves(prompts) == ["Córdoba -> Murcia", "Murcia -> Granada"]
     assert out == "Granada"
     assert tells(prompts)[-1] == (

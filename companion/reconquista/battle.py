@@ -8,19 +8,22 @@ Later phases call these with ``yield from``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import combat
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller, free_of_enemy, hostile
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
 from companion.reconquista.units import Kind
 
-Proc = Generator[Prompt, Answer, Any]
+#: A procedure: it yields prompts and is sent their answers. The answer is typed Any
+#: because no type can tie it to the prompt yielded: the driver has checked it against
+#: that prompt (a Roll's answer is a list of its faces, a Choose's one of its options).
+Proc = Generator[Prompt, Any, Any]
 
 
 def describe(side: str, units: list[Kind]) -> str:
@@ -41,7 +44,7 @@ def _describe(side: str, units: tuple[Kind, ...]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def lost(before: list[Kind], after: list[Kind]) -> list[Kind]:
+def lost(before: Sequence[Kind], after: Sequence[Kind]) -> list[Kind]:
     """The units of ``before`` that are not in ``after`` (as a multiset)."""
     left = list(after)
     gone = []
@@ -201,7 +204,7 @@ def battle(
     city = a.city is not None and defender != a.besieger
     mountain = board.areas[area].mountain
     cid = state.el_cid_side if state.el_cid_area == area else None
-    el_cid = "attacker" if cid == attacker else "defender" if cid == defender else None
+    el_cid: combat.Side | None = "attacker" if cid == attacker else "defender" if cid == defender else None
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
     rounds = 0
     while True:
@@ -454,6 +457,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         )
         a.set_force(besieger, list(r.besieger_survivors))
         a.set_force(defender, list(r.defender_survivors))
+        assert r.besieger_total is not None and r.defender_total is not None  # both dice were rolled
         sums = (
             f"{b_name} {combat.arithmetic(dice[0], r.modifiers.besieger, r.besieger_total)} against "
             f"{d_name} {combat.arithmetic(dice[1], r.modifiers.defender, r.defender_total)}"

@@ -379,12 +379,12 @@ def per_board(fn: Callable[[Board], _T]) -> Callable[[Board], _T]:
 def _check_names(tables: TablesSpec, areas: set[str], path: Path) -> None:
     s = tables.setup
     named: list[tuple[str, str]] = [
-        *((f"setup.fortresses", n) for n in s.fortresses),
-        *((f"setup.muslim_cities", n) for n in s.muslim_cities),
-        *((f"setup.christian_cities", n) for n in s.christian_cities),
-        *((f"setup.christian_garrisons", n) for n in s.christian_garrisons),
-        *((f"setup.christian_armies", n) for n in s.christian_armies),
-        *((f"setup.muslim_armies", n) for n in s.muslim_armies),
+        *(("setup.fortresses", n) for n in s.fortresses),
+        *(("setup.muslim_cities", n) for n in s.muslim_cities),
+        *(("setup.christian_cities", n) for n in s.christian_cities),
+        *(("setup.christian_garrisons", n) for n in s.christian_garrisons),
+        *(("setup.christian_armies", n) for n in s.christian_armies),
+        *(("setup.muslim_armies", n) for n in s.muslim_armies),
         *((f"french_start.{k}", n) for k, n in tables.french_start.items()),
         *((f"rebel_army_start.low.{k}", n) for k, n in tables.rebel_army_start.low.items()),
         *((f"rebel_army_start.high.{k}", n) for k, n in tables.rebel_army_start.high.items()),

@@ -215,11 +215,11 @@ def _siege(args: argparse.Namespace) -> int:
 
 
 def _lost(units: tuple[Kind, ...]) -> str:
-    return ", ".join(k.title for k in units) or "nobody"
+    return ", ".join(k.noun for k in units) or "nobody"
 
 
 def _one(units: tuple[Kind, ...]) -> str:
-    return f"1 unit ({units[0].title})" if units else "nothing (nobody was left)"
+    return f"1 unit ({units[0].noun})" if units else "nothing (nobody was left)"
 
 
 def _siege_result_text(roll: combat.SiegeRoll, fortress: bool) -> str:
@@ -285,7 +285,7 @@ _RESULT_TEXT = {
 
 def _rolls_text(units: tuple[Kind, ...] | list[Kind], dice: list[int]) -> str:
     return ", ".join(
-        f"{k.title} {d} {'hit' if d >= HIT_ON[k] else 'miss'}" for k, d in zip(units, dice, strict=True)
+        f"{k.noun} {d} {'hit' if d >= HIT_ON[k] else 'miss'}" for k, d in zip(units, dice, strict=True)
     )
 
 

@@ -87,7 +87,7 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
             except ValueError:
                 raise ValueError(f"'{letter}' is not a kind of unit.") from None
             if kind not in SIDE_KINDS[side]:
-                raise ValueError(f"The {SIDE_NAMES[side]} side cannot field a {kind.title}.")
+                raise ValueError(f"The {SIDE_NAMES[side]} side cannot field a {kind.noun}.")
             if not isinstance(n, int) or n < 0:
                 raise ValueError(f"{n!r} is not a number of units.")
             if n:

@@ -4,13 +4,15 @@
 it needs, is told in one Tell naming the event and what it does this turn, and
 records in ``state.effects`` what later phases use (bribery, mercenaries,
 crusaders, taxes, expulsion, jihad). The French and the Rebel armies are placed
-and then moved at once by ``reaction.move_force``; the Military Order and El Cid
+and then moved at once by ``reaction.move_force`` (or the stand-in a test gives as ``move``); the Military Order and El Cid
 are placed; famine takes its losses. The region in revolt is spared: "If it is
 affected by a random event, roll again to have the event in another Region".
 docs/notes/events.md lists every reading.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from companion.prompts import Choose, Roll, Tell
 from companion.reconquista import combat
@@ -35,12 +37,32 @@ EVENT_NAMES = {
 }
 
 
-def phase(board: Board, state: GameState) -> Proc:
-    """Phase 2: roll 2D6, look the total up and carry the event out."""
+#: What moves the French or Rebel armies an event has placed: (board, state, side, area).
+Mover = Callable[[Board, GameState, str, str], Proc]
+
+
+def phase(board: Board, state: GameState, move: Mover | None = None) -> Proc:
+    """Phase 2: roll 2D6, look the total up and carry the event out. ``move`` moves the
+    French or Rebel armies an event places: ``reaction.move_force`` unless a test gives
+    a stand-in (a parameter, not a patched module attribute: the compiled engine calls
+    its own functions directly)."""
     dice = yield Roll(2, 6, "Events: 2D6, the total picks the event")
     event = board.tables.events[sum(dice)]
     state.effects.event = event
-    yield from HANDLERS[event](board, state)
+    if event == "french_intervention":
+        yield from french_intervention(board, state, move)
+    elif event == "rebel_armies":
+        yield from rebel_armies(board, state, move)
+    else:
+        yield from HANDLERS[event](board, state)
+
+
+def _move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
+    """``reaction.move_force``, imported when first needed: Phase 5's module is not
+    needed to load this one."""
+    from companion.reconquista import reaction
+
+    return reaction.move_force(board, state, side, area)
 
 
 def _in_revolt(board: Board, state: GameState, area: str) -> bool:
@@ -77,7 +99,7 @@ def _list(faces: list[int]) -> str:
 # -- 2 French Intervention ---------------------------------------------------------------
 
 
-def french_intervention(board: Board, state: GameState) -> Proc:
+def french_intervention(board: Board, state: GameState, move: Mover | None = None) -> Proc:
     """"Roll a D6. This is the number of French Armies that appear [...] Roll another D6
     to determine their starting location [...] move this French force according to the
     Muslim reaction rules (Phase 5), except that this French force is hostile to all other
@@ -101,11 +123,7 @@ def french_intervention(board: Board, state: GameState) -> Proc:
         "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
         "reaction rules, and are removed at the end of the turn."
     )
-    # Imported when needed: Phase 5's module is not needed to load this one, and the
-    # tests replace reaction.move_force.
-    from companion.reconquista import reaction
-
-    yield from reaction.move_force(board, state, "french", area)
+    yield from (move or _move_force)(board, state, "french", area)
 
 
 # -- 3 Bribery, 4 Mercenaries ---------------------------------------------------------------
@@ -139,7 +157,7 @@ def mercenaries(board: Board, state: GameState) -> Proc:
 # -- 5 Rebels (Rebel armies) --------------------------------------------------------------
 
 
-def rebel_armies(board: Board, state: GameState) -> Proc:
+def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> Proc:
     """"Roll a D6. This is the number of Rebel armies that appear [...] Roll two dice (2D6)
     to determine their starting location [...] move these Rebel forces according to the
     Muslim reaction rules (Phase 5), except that this Rebel force is hostile to all other
@@ -165,11 +183,7 @@ def rebel_armies(board: Board, state: GameState) -> Proc:
         "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
         "reaction rules, and are removed at the end of the turn."
     )
-    # Imported when needed: Phase 5's module is not needed to load this one, and the
-    # tests replace reaction.move_force.
-    from companion.reconquista import reaction
-
-    yield from reaction.move_force(board, state, "rebel_army", area)
+    yield from (move or _move_force)(board, state, "rebel_army", area)
 
 
 # -- 6 Military Order ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.errors import InvariantError
 from companion.games import Procedure
 from companion.prompts import Tell
 from companion.reconquista import events, movement, purchases, reaction, rebellions
@@ -23,10 +24,6 @@ from companion.reconquista.units import Kind
 LAST_TURN = 20
 NEUTRAL = (Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY)
 _NEUTRAL_KINDS = frozenset(NEUTRAL)
-
-
-class InvariantError(AssertionError):
-    """The state broke a rule of the table (a bug, never a player's mistake)."""
 
 
 def check_invariants(board: Board, state: GameState) -> None:
@@ -97,7 +94,7 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
                 n = a.count(side, kind)
                 if n:
                     a.remove(side, kind, n)
-                    yield Tell(f"End of turn: remove {n} {kind.title}{'s' if n > 1 else ''} from {name}.")
+                    yield Tell(f"End of turn: remove {n} {kind.noun}{'s' if n > 1 else ''} from {name}.")
     if state.el_cid_area is not None:
         yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
         state.el_cid_area = state.el_cid_side = None

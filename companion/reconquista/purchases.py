@@ -411,7 +411,7 @@ def apply(board: Board, state: GameState, kind: str, area: str) -> str:
         state.effects.crusaders -= 1
         left, what = state.effects.crusaders, "to place"
     more = f" {unit_name('christian', k, left)} left {what}." if left else ""
-    return f"Place 1 {k.title} (a Neutral Army counter) in {area} as a Christian army ({paid}).{more}"
+    return f"Place 1 {k.noun} (a Neutral Army counter) in {area} as a Christian army ({paid}).{more}"
 
 
 def _income_tell(lines: list[tuple[str, int]], total: int) -> str:

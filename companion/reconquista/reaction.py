@@ -479,6 +479,10 @@ class _Step:
     reason: str
 
 
+#: What picks a marching force's next move: (board, state, side, area) -> the move, or None.
+Router = Callable[[Board, GameState, str, str], "_Step | None"]
+
+
 def _targets(board: Board, state: GameState, side: str, region: int, exclude: str | None = None) -> list[str]:
     """The areas of ``region`` the force is looking for (none in the region in revolt:
     nobody moves into it); ``exclude``: the area the force stands in."""
@@ -702,12 +706,22 @@ def _must_hold(a: AreaState, side: str, force: list[Kind]) -> bool:
     return len(_movers(a, side)) <= len(force)
 
 
-def march(board: Board, state: GameState, side: str, start: str, *, reaction: bool) -> Proc:
+def march(
+    board: Board,
+    state: GameState,
+    side: str,
+    start: str,
+    *,
+    reaction: bool,
+    budget: int = STEP_BUDGET,
+    route: Router = _route,
+) -> Proc:
     """Move the force of ``side`` standing in ``start`` (every army of that side there)
     until it stops; ``reaction``: the Muslim rules (an army left behind in a city or
     fortress without a Muslim garrison, Muslim armies met picked up, El Cid). ``phase``
     and ``move_force`` call it. Returns the area where what is left of the moving force
-    stops, else None."""
+    stops, else None. ``budget`` and ``route`` are parameters so that the tests of the
+    guards against a march without end can give a small budget or a circling route."""
     fname = _force_name(side)
     here = start
     a = state.areas[here]
@@ -729,7 +743,6 @@ def march(board: Board, state: GameState, side: str, start: str, *, reaction: bo
     every = f"every {SIDE_NAMES[side]} army there, " if reaction else ""
     yield Tell(f"The {fname} marches from {here} with {every}{describe(side, force)}.")
     yield from el_cid_joins(here)
-    budget = STEP_BUDGET
     steps = 0
     visited = {here}
     prev: str | None = None
@@ -783,7 +796,7 @@ def march(board: Board, state: GameState, side: str, start: str, *, reaction: bo
             step: _Step | None = _Step(forced, "after its retreat the force goes on to the next higher-numbered area")
             forced = None
         else:
-            step = _route(board, state, side, here)
+            step = route(board, state, side, here)
         if step is None:
             yield Tell(f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there.")
             return here

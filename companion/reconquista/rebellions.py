@@ -243,6 +243,7 @@ def _proselytism(board: Board, state: GameState, region: int, lead: str) -> Proc
         return (yield from _rebels(board, state, region, f"{lead}there is no city in {rname}, so it counts as Rebels: "))
     a = state.areas[area]
     old = a.city
+    assert old is not None  # _random_city picks an area with a city
     new = "christian" if old == "muslim" else "muslim"
     a.city = new
     return (

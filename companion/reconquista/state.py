@@ -7,6 +7,7 @@ whole game: turn, phase, the region in revolt and this turn's event effects.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -130,7 +131,7 @@ class AreaState:
                 out += [k] * by_kind[k]
         return out
 
-    def set_force(self, side: str, units: list[Kind]) -> None:
+    def set_force(self, side: str, units: Iterable[Kind]) -> None:
         """Replace the side's units here with ``units`` (the survivors of a combat)."""
         counts: dict[Kind, int] = {}
         for k in units:
@@ -174,7 +175,16 @@ class Effects:
     jihad: bool = False
 
     def snapshot(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        # Field by field, not self.__dict__: the compiled build's classes have no __dict__.
+        return {
+            "event": self.event,
+            "bribery": self.bribery,
+            "mercenaries": self.mercenaries,
+            "crusaders": self.crusaders,
+            "taxes": self.taxes,
+            "expulsion": self.expulsion,
+            "jihad": self.jihad,
+        }
 
 
 

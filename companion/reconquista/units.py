@@ -24,7 +24,7 @@ class Kind(StrEnum):
     REBEL_ARMY = "RA"  # neutral army: the Rebels event
 
     @property
-    def title(self) -> str:
+    def noun(self) -> str:
         return KIND_NAMES[self]
 
 
@@ -129,7 +129,7 @@ def format_spec(units: list[Kind] | tuple[Kind, ...]) -> str:
 
 def plural(kind: Kind, n: int) -> str:
     """'1 army', '2 armies', '3 Military Orders': a count of one kind for people to read."""
-    name = kind.title
+    name = kind.noun
     if n == 1:
         return f"1 {name}"
     return f"{n} {name[:-1]}ies" if name.endswith("y") else f"{n} {name}s"
