@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -175,3 +176,30 @@ def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
     assert str(path) in str(info.value)
     with pytest.raises(DataFileError, match="does not exist"):
         load_model(tmp_path / "nope.toml", dicetray.TrayData)
+
+
+# -- the compiled build -----------------------------------------------------------------------------
+
+
+def compiled_modules() -> list[str]:
+    """setup.py's COMPILED list, read without running setup.py (which would build)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    (value,) = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
+    ]
+    return list(ast.literal_eval(value))
+
+
+def test_every_compiled_module_exists_and_is_engine_code() -> None:
+    """setup.py compiles the modules in COMPILED with mypyc. Each must exist (a module renamed
+    and not renamed there fails the compiled build), and each must be engine code: no screen,
+    no store, nothing that imports Textual or SQL."""
+    modules = compiled_modules()
+    assert modules and len(set(modules)) == len(modules)
+    for path in modules:
+        source = (ROOT / path).read_text()
+        assert path.startswith("companion/") and not path.startswith("companion/store/"), path
+        for banned in ("textual", "sqlmodel", "sqlalchemy", "sqlite3"):
+            assert f"import {banned}" not in source and f"from {banned}" not in source, (path, banned)
