@@ -517,3 +517,27 @@ def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
             assert board.areas[n].region != state.revolt
     elif event != "famine":
         assert new_orders == []
+
+
+def test_without_a_stand_in_the_french_move_by_the_reaction_rules(board: Board, state: GameState) -> None:
+    """Phase 2, 2 French Intervention: "move this French force according to the Muslim reaction
+    rules (Phase 5)". The tests above give events.phase a stand-in; given none, it hands the
+    French to reaction.move_force, whose march is told on the board."""
+    rng = random.Random(5)
+    script = iter([[1, 1], [2], [1]])  # the event, 2 French armies, their start in Oviedo
+    prompts: list[Prompt] = []
+    proc = events.phase(board, state)
+    try:
+        prompt = next(proc)
+        while True:
+            prompts.append(prompt)
+            answer: Answer = None
+            if isinstance(prompt, Roll):
+                answer = next(script, None) or [rng.randint(1, prompt.sides) for _ in range(prompt.n)]
+            elif isinstance(prompt, Choose):
+                answer = prompt.options[0]
+            prompt = proc.send(answer)
+    except StopIteration:
+        pass
+    invariants(board, state)
+    assert any(t.startswith("The French force marches from Oviedo with 2 French armies") for t in tells(prompts)), tells(prompts)

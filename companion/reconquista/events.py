@@ -4,9 +4,10 @@
 it needs, is told in one Tell naming the event and what it does this turn, and
 records in ``state.effects`` what later phases use (bribery, mercenaries,
 crusaders, taxes, expulsion, jihad). The French and the Rebel armies are placed
-and then moved at once by ``reaction.move_force`` (or the stand-in a test gives as ``move``); the Military Order and El Cid
-are placed; famine takes its losses. The region in revolt is spared: "If it is
-affected by a random event, roll again to have the event in another Region".
+and then moved at once by ``reaction.move_force`` (or the stand-in a test gives as
+``move``); the Military Order and El Cid are placed; famine takes its losses. The
+region in revolt is spared: "If it is affected by a random event, roll again to have
+the event in another Region".
 docs/notes/events.md lists every reading.
 """
 
