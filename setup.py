@@ -19,6 +19,7 @@ it tests the compiled engine a user gets, never the fallback by accident).
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 
@@ -88,6 +89,12 @@ class OptionalBuildExt(build_ext):
     extension it had built: one built without the rest would fail to import."""
 
     def run(self) -> None:
+        # mypyc names its shared library after a hash of the sources: one left in build/ by
+        # an earlier build of another version would ride along in the wheel.
+        wanted = {os.path.abspath(self.get_ext_fullpath(ext.name)) for ext in self.extensions}
+        for old in glob.glob(os.path.join(self.build_lib, "*__mypyc.*")):
+            if os.path.abspath(old) not in wanted:
+                os.remove(old)
         try:
             super().run()
         except Exception as exc:  # the compiler's errors come as several distutils classes
