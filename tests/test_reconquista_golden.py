@@ -4,7 +4,7 @@ Every prompt and answer of every game (app dice, the simple bot) is hashed, 100 
 to a hash. A change anywhere in the engine that changes a single Tell, die or choice
 of these games changes a hash. It guards the speed work and the compiled build
 (setup.py): the compiled engine must play exactly the games the pure one does. When a
-rule change is meant to change the games, the test prints the new hashes to put here.
+rule change is meant to change the games, the failure message gives the new hash to put here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from companion.reconquista.bot import Bot
 from companion.reconquista.game import GAME
 from companion.reconquista.simulate import MAX_PROMPTS, bot_answer
 
-#: blake2b of the canonical JSON of every step of seeds 100*i+1 .. 100*i+100.
+#: blake2b of the JSON of every step (prompt, answer, source) of seeds 100*i+1 .. 100*i+100.
 GOLDEN = {
     1: "ffd6946bd9c104694677c7ba7df96596",
     101: "64074c20a196482781c13920dbc0636a",
