@@ -211,18 +211,17 @@ class Driver:
             # Set by hand, not by ``raise ... from exc``: mypyc (setup.py) drops that cause.
             fault.__cause__ = exc
             raise fault
+        return self._commit(step, where)
+
+    def _commit(self, step: Step, where: tuple[Any, Any]) -> Step:
+        """Hand ``step`` and the state it led to to the recorder, then keep it in the log. If
+        the recorder fails, the session is rebuilt without the step and the error goes on:
+        what is on screen always equals what is stored."""
         if self.recorder is not None:
             index = len(self.steps)
             text = canonical(self.snapshot())  # once: the digest and the stored state share it
             record = Record(
-                index,
-                step,
-                where[0],
-                where[1],
-                digest(text),
-                text,
-                self.finished,
-                self.game.summary(self.state),
+                index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
             )
             try:
                 self.recorder.record(record)
@@ -235,22 +234,9 @@ class Driver:
     def edit(self, prompt: Edit) -> Step:
         """Log and apply a manual correction of the table; the waiting prompt stays waiting.
         BadAnswer (nothing changed) if the game refuses it or has no corrections."""
-        index = len(self.steps)
         where = self.game.where(self.state) if self.recorder is not None else (None, None)
         self._apply_edit(prompt)
-        step = Step(prompt, None, "edit")
-        if self.recorder is not None:
-            text = canonical(self.snapshot())
-            record = Record(
-                index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
-            )
-            try:
-                self.recorder.record(record)
-            except BaseException:
-                self._rebuild(self.steps[:index])
-                raise
-        self.steps.append(step)
-        return step
+        return self._commit(Step(prompt, None, "edit"), where)
 
     def _apply_edit(self, prompt: Edit) -> None:
         apply = getattr(self.game, "apply_edit", None)
