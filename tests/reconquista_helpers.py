@@ -1,15 +1,11 @@
-"""Helpers shared by the Reconquista tests: drive a prompt procedure with scripted answers,
-and set an area of a state to exactly what a test needs."""
+"""Helpers shared by the Reconquista tests: set an area of a state to exactly what a test
+needs, and pick prompts out of a run (``drive``, for any game, is procedure_helpers')."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import pytest
-
-from companion.prompts import Answer, Choose, Prompt, Roll, Tell
-from companion.reconquista.battle import Proc
+from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista.state import AreaState, GameState
 from companion.reconquista.units import Kind
 
@@ -33,31 +29,6 @@ def place(
     area.besieger = besieger
     state.areas[name] = area
     return area
-
-
-def drive(proc: Proc, answers: Script) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Rolls and Chooses take the scripted answers in order (each
-    checked against its prompt, so a wrong number of dice fails), Tells are acknowledged
-    with None. Returns every prompt and the procedure's return value; fails the test if
-    the procedure wants more answers than scripted or leaves some unused."""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
 
 
 def rolls(prompts: list[Prompt]) -> list[Roll]:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reconquista_helpers import Script, Units, chooses, drive, place, rolls, tells
+from procedure_helpers import drive
+from reconquista_helpers import Script, Units, chooses, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista.battle import (

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reconquista_helpers import chooses, drive, place, rolls
+from procedure_helpers import drive
+from reconquista_helpers import chooses, place, rolls
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista import events

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from procedure_helpers import drive
 
 from companion.cli import main
 from companion.driver import Driver, Step
@@ -31,24 +31,6 @@ from companion.reconquista.units import Kind
 @pytest.fixture(scope="module")
 def board() -> Board:
     return default_board()
-
-
-def drive(proc: Any, answers: list[Any] | None = None) -> tuple[list[Any], Any]:
-    """Run a procedure: Tells acknowledged, Rolls and Chooses from ``answers``."""
-    answers = list(answers or [])
-    prompts: list[Any] = []
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            if isinstance(prompt, Tell):
-                prompt = proc.send(None)
-            else:
-                assert answers, f"unscripted prompt: {prompt}"
-                prompt = proc.send(answers.pop(0))
-    except StopIteration as stop:
-        assert not answers, f"answers left unused: {answers}"
-        return prompts, stop.value
 
 
 def bot_game(seed: int) -> Driver:

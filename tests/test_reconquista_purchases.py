@@ -14,7 +14,8 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reconquista_helpers import Units, chooses, drive, place, tells
+from procedure_helpers import drive
+from reconquista_helpers import Units, chooses, place, tells
 
 from companion.prompts import Answer, Choose, Roll
 from companion.reconquista import purchases

@@ -30,7 +30,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reconquista_helpers import Script, Units, drive, place, rolls, tells
+from procedure_helpers import drive
+from reconquista_helpers import Script, Units, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista import reaction

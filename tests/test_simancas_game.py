@@ -9,44 +9,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from procedure_helpers import drive
 
 from companion.driver import Driver, Step
-from companion.games import Procedure, entry
-from companion.prompts import Answer, Choose, Prompt, Tell
+from companion.games import entry
+from companion.prompts import Choose, Prompt, Tell
 from companion.simancas.cards import default_deck
 from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match, actions, new_match
 from companion.simancas.table import IllegalAction
 
 DECK = default_deck()
-
-
-def drive(proc: Procedure, answers: Sequence[str]) -> tuple[list[Prompt], Any]:
-    """Run ``proc`` to the end: Chooses take the scripted answers in order (each checked
-    against its prompt, so an illegal action fails), Tells are acknowledged. Returns every
-    prompt and the return value; fails if answers run out or are left over."""
-    pending = list(answers)
-    prompts: list[Prompt] = []
-    result: Any = None
-    try:
-        prompt = next(proc)
-        while True:
-            prompts.append(prompt)
-            answer: Answer = None
-            if not isinstance(prompt, Tell):
-                if not pending:
-                    pytest.fail(f"the procedure asked for more answers than scripted: {prompt.describe()}")
-                answer = prompt.check(pending.pop(0))
-            prompt = proc.send(answer)
-    except StopIteration as stop:
-        result = stop.value
-    if pending:
-        pytest.fail(f"{len(pending)} scripted answer(s) left unused: {pending}")
-    return prompts, result
 
 
 def play(answers: Sequence[str]) -> Driver:
