@@ -6,7 +6,6 @@ or app) before it appears in the list, and the session resumes where it stood.
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +18,7 @@ from companion.dicetray import GAME, parse_spec, presets, roll_for
 from companion.driver import Driver
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll
+from screens.session_actions import open_driver
 
 SOURCE_TEXT = {"physical": "table", "app": "app"}
 
@@ -72,7 +72,6 @@ class DiceTrayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        app: Any = self.app
         self.sub_title = f"Dice tray · session {self.session_id}"
         table = self.query_one("#rolls", DataTable)
         table.add_column("#", key="n")
@@ -81,11 +80,8 @@ class DiceTrayScreen(Screen[None]):
         table.add_column("Values", key="values")
         table.add_column("Total", key="total")
         table.add_column("Source", key="source")
-        try:
-            self.driver = app.store().resume(self.session_id, GAME)
-        except CompanionError as exc:
-            app.notify(str(exc), severity="error")
-            app.pop_screen()
+        self.driver = open_driver(self, self.session_id, GAME)
+        if self.driver is None:
             return
         self._fill_fields()
         self._show()

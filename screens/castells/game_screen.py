@@ -34,7 +34,7 @@ from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
-from screens.reconquista.dialogs import CorrectionDialog, MessageDialog, correction_text
+from screens.session_actions import correct_a_die, open_driver
 
 PHASES = {
     "setup": "Setup",
@@ -159,7 +159,6 @@ class CastellsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        app: Any = self.app
         for wid, title in (
             ("#cs-players", "Players"),
             ("#cs-bag", "Bag"),
@@ -168,11 +167,8 @@ class CastellsScreen(Screen[None]):
             ("#cs-prompt", "Now"),
         ):
             self.query_one(wid).border_title = title
-        try:
-            self.driver = app.store().resume(self.session_id, GAME)
-        except CompanionError as exc:
-            app.notify(str(exc), severity="error")
-            app.pop_screen()
+        self.driver = open_driver(self, self.session_id, GAME)
+        if self.driver is None:
             return
         self.sub_title = f"Terra de Castells · session {self.session_id}"
         self._show()
@@ -394,24 +390,7 @@ class CastellsScreen(Screen[None]):
     def action_correct(self) -> None:
         """Correct a battle die typed earlier: the game is replayed from it (Driver.correct), the
         later answers kept where they still fit, and what changes on the table is told."""
-        driver = self.driver
-        if driver is None or not any(isinstance(s.prompt, Roll) for s in driver.steps):
-            self._show("No die has been rolled yet.", error=True)
-            return
-
-        def apply(result: tuple[int, list[int]] | None) -> None:
-            if result is None or driver is None:
-                return
-            index, values = result
-            try:
-                report = driver.correct(index, values, "physical")
-            except (BadAnswer, CompanionError) as exc:
-                self._show(str(exc), error=True)
-                return
-            self._show(f"Corrected step {index + 1}.")
-            self.app.push_screen(MessageDialog("Correction", correction_text(driver, index, values, report)))
-
-        self.app.push_screen(CorrectionDialog(driver.steps), apply)
+        correct_a_die(self, self.driver, self._show, lambda index: self._show(f"Corrected step {index + 1}."))
 
     def action_edit(self) -> None:
         """A correction by hand: set a castle, an army or the Saracen to what the table shows; logged."""

@@ -21,10 +21,10 @@ from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Prompt, Roll, Tell
+from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import forecast_move, forecast_siege
-from companion.reconquista.board import Board, load_board
 from companion.reconquista.game import GAME, LAST_TURN
 from companion.reconquista.state import PHASE_TITLES
 from companion.reconquista.units import SpecError, parse_spec
@@ -32,12 +32,11 @@ from screens.reconquista.board_view import LEGEND, BoardView
 from screens.reconquista.dialogs import (
     DICE_MODES,
     ConfirmDialog,
-    CorrectionDialog,
     EditAreaDialog,
     MessageDialog,
-    correction_text,
 )
 from screens.reconquista.prompt_panel import PromptPanel
+from screens.session_actions import correct_a_die
 
 _UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
 _DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
@@ -331,26 +330,12 @@ class ReconquistaScreen(Screen[None]):
             rewind()
 
     def action_correct(self) -> None:
-        driver = self.driver
-        if driver is None or not any(isinstance(s.prompt, Roll) for s in driver.steps):
-            self._show("No die has been rolled yet.", error=True)
-            return
-
-        def apply(result: tuple[int, list[int]] | None) -> None:
-            if result is None or driver is None:
-                return
-            index, values = result
-            try:
-                report = driver.correct(index, values, "physical")
-            except (BadAnswer, CompanionError) as exc:
-                self._show(str(exc), error=True)
-                return
+        def corrected(index: int) -> None:
             self.done_tells = []
             self.query_one("#rq-log", RichLog).write(Text(f"✎ corrected step {index + 1}", style="yellow"))
             self._show()
-            self.app.push_screen(MessageDialog("Correction", correction_text(driver, index, values, report)))
 
-        self.app.push_screen(CorrectionDialog(driver.steps), apply)
+        correct_a_die(self, self.driver, self._show, corrected)
 
     def action_why_not(self) -> None:
         """Phase 3: why each purchase that is not offered is refused, where the Christians are."""

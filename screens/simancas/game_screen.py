@@ -31,6 +31,7 @@ from companion.prompts import BadAnswer, Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
+from screens.session_actions import open_driver
 from screens.simancas.completion import Matcher, explain
 
 #: Short type names, so a side's table fits in half of a 100-column terminal.
@@ -190,15 +191,11 @@ class SimancasScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        app: Any = self.app
         for side in SIDES:
             self.query_one(f"#sm-{side}").border_title = SIDE_NAMES[side]
         self.query_one("#sm-reference").border_title = "Card types"
-        try:
-            self.driver = app.store().resume(self.session_id, GAME)
-        except CompanionError as exc:
-            app.notify(str(exc), severity="error")
-            app.pop_screen()
+        self.driver = open_driver(self, self.session_id, GAME)
+        if self.driver is None:
             return
         self.sub_title = f"Battle of Simancas · session {self.session_id}"
         self._show()
