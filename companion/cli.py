@@ -197,6 +197,8 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from companion.prompts import answer_text
+
     store = _open_store(args)
     info = store.session(args.id)
     log = store.log(args.id)
@@ -207,7 +209,7 @@ def _show(args: argparse.Namespace) -> int:
     print(f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. {info.summary}")
     for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
-        print(f"{i:>5}  {where}{step.prompt.describe()} -> {_answer_text(step.answer)} ({step.source})")
+        print(f"{i:>5}  {where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})")
     return EXIT_OK
 
 
@@ -349,14 +351,6 @@ def _run_tui(args: argparse.Namespace) -> int:
 
     CompanionApp(db_path=path, seed=seed).run()
     return EXIT_OK
-
-
-def _answer_text(answer: Any) -> str:
-    if answer is None:
-        return "done"
-    if isinstance(answer, list):
-        return " ".join(str(a) for a in answer)
-    return str(answer)
 
 
 def _local(dt: Any) -> str:

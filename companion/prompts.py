@@ -243,6 +243,16 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
     raise ValueError(f"unknown prompt kind {kind!r}")
 
 
+def answer_text(answer: Answer, none: str = "") -> str:
+    """An answer as a person reads it in a log: dice as '3 5', a choice or text as it is,
+    an acknowledgement as ``none``."""
+    if answer is None:
+        return none
+    if isinstance(answer, list):
+        return " ".join(str(a) for a in answer)
+    return str(answer)
+
+
 def _is_number(text: str) -> bool:
     """ASCII digits only: str.isdigit() also takes '²', which int() refuses."""
     return text.isascii() and text.isdigit()
@@ -259,6 +269,7 @@ __all__ = [
     "Enter",
     "Prompt",
     "Roll",
+    "answer_text",
     "Tell",
     "prompt_from_dict",
 ]

@@ -284,3 +284,14 @@ def test_roll_parse_refuses_signs(text: str) -> None:
     with pytest.raises(BadAnswer) as err:
         Roll(2 if " " in text or "+" in text else 1, 6).parse(text)
     assert "not a die face" in str(err.value)
+
+
+def test_answer_text_reads_as_the_log_shows_it() -> None:
+    """One writing of an answer for `companion show` and the exports: dice by spaces, a choice as
+    it is, an acknowledged instruction as the caller says (`show` writes 'done', CSV nothing)."""
+    from companion.prompts import answer_text
+
+    assert answer_text([3, 5]) == "3 5"
+    assert answer_text("Oviedo") == "Oviedo"
+    assert answer_text(None) == ""
+    assert answer_text(None, none="done") == "done"

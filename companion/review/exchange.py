@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from companion.errors import CompanionError
+from companion.prompts import answer_text
 from companion.reconquista.state import PHASE_TITLES as RECONQUISTA_PHASES
 
 if TYPE_CHECKING:
@@ -150,14 +151,6 @@ def export_json(store: Store, session_id: int) -> str:
     return json.dumps(export_data(store, session_id), indent=2, ensure_ascii=False) + "\n"
 
 
-def _answer_text(answer: Any) -> str:
-    if answer is None:
-        return ""
-    if isinstance(answer, list):
-        return " ".join(str(a) for a in answer)
-    return str(answer)
-
-
 def _question(prompt: dict[str, Any]) -> str:
     return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
 
@@ -180,7 +173,7 @@ def export_csv(store: Store, session_id: int) -> str:
                 f"{p.get('n')}d{p.get('sides')}" if kind == "roll" else "",
                 _question(p),
                 " / ".join(p.get("options", [])) if kind == "choose" else "",
-                _answer_text(s["answer"]),
+                answer_text(s["answer"]),
                 s["source"] or "",
                 s["at"],
             ]
@@ -206,20 +199,20 @@ def _step_line(s: dict[str, Any]) -> str:
     kind = p.get("kind")
     answer = s["answer"]
     if kind == "roll":
-        dice = _answer_text(answer)
+        dice = answer_text(answer)
         total = f" (total {sum(answer)})" if isinstance(answer, list) and len(answer) > 1 else ""
         why = f" ({_md(p['why'])})" if p.get("why") else ""
         source = _SOURCE_WORDS.get(s["source"], s["source"] or "")
         return f"- Roll {p.get('n')}d{p.get('sides')}{why}: **{dice}**{total}, {source}"
     if kind == "choose":
-        return f"- Choice ({_md(_question(p))}): **{_md(_answer_text(answer))}**"
+        return f"- Choice ({_md(_question(p))}): **{_md(answer_text(answer))}**"
     if kind == "enter":
-        return f"- Entered ({_md(_question(p))}): **{_md(_answer_text(answer))}**"
+        return f"- Entered ({_md(_question(p))}): **{_md(answer_text(answer))}**"
     if kind == "tell":
         return f"- Board: {_md(_question(p))}"
     if kind == "edit":
         return f"- Correction by hand: {_md(_question(p))}"
-    return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(_answer_text(answer))}"
+    return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(answer_text(answer))}"
 
 
 def export_markdown(store: Store, session_id: int) -> str:
