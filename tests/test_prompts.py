@@ -14,6 +14,7 @@ from companion.prompts import (
     Prompt,
     Roll,
     Tell,
+    answer_text,
     prompt_from_dict,
 )
 
@@ -289,8 +290,6 @@ def test_roll_parse_refuses_signs(text: str) -> None:
 def test_answer_text_reads_as_the_log_shows_it() -> None:
     """One writing of an answer for `companion show` and the exports: dice by spaces, a choice as
     it is, an acknowledged instruction as the caller says (`show` writes 'done', CSV nothing)."""
-    from companion.prompts import answer_text
-
     assert answer_text([3, 5]) == "3 5"
     assert answer_text("Oviedo") == "Oviedo"
     assert answer_text(None) == ""
