@@ -84,7 +84,9 @@ def build(path: Path, sessions: int, events: int) -> None:
     con = sqlite3.connect(path)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=OFF")
-    templates = con.execute("SELECT id, game, (SELECT count(*) FROM event WHERE session_id = session.id) FROM session").fetchall()
+    templates = con.execute(
+        "SELECT id, game, (SELECT count(*) FROM event WHERE session_id = session.id) FROM session"
+    ).fetchall()
     long = [t for t in templates if t[1] == "reconquista"]
     short = [t for t in templates if t[1] != "reconquista"]
     short_events = sum(t[2] for t in short) / len(short)
@@ -94,7 +96,9 @@ def build(path: Path, sessions: int, events: int) -> None:
     want = events / 0.9
     n_long = max(1, round((want - sessions * short_events) / (long_events - short_events)))
     have = len(templates)
-    plan = [long[i % len(long)] for i in range(n_long)] + [short[i % len(short)] for i in range(sessions - have - n_long)]
+    plan = [long[i % len(long)] for i in range(n_long)] + [
+        short[i % len(short)] for i in range(sessions - have - n_long)
+    ]
     # Interleave: the newest sessions are not all of one game.
     plan.sort(key=lambda t: hash((t[0], id(t))) % 7)
     cols = "game, seed, dice_mode, status, started, last_activity, ended, steps, summary, config, state"
@@ -202,7 +206,11 @@ async def measure(path: Path, runs: int, size: tuple[int, int] = SIZE) -> dict[s
                 out["log"].append(await timed(SessionLogScreen(game_id), "log"))
             else:
                 out.setdefault("board", []).append(await timed(SessionLogScreen(game_id), "board"))
-    counts = sqlite3.connect(path).execute("SELECT (SELECT count(*) FROM session), (SELECT count(*) FROM event)").fetchone()
+    counts = (
+        sqlite3.connect(path)
+        .execute("SELECT (SELECT count(*) FROM session), (SELECT count(*) FROM event)")
+        .fetchone()
+    )
     print(f"database: {counts[0]:,} sessions, {counts[1]:,} events; the log opened has {steps} steps")
     return out
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.reconquista import odds  # noqa: E402
-from companion.reconquista.units import parse_spec  # noqa: E402
+from companion.reconquista import odds
+from companion.reconquista.units import parse_spec
 
 TARGET_MS = 5.0
 BIG, SMALL = parse_spec("3A2G"), parse_spec("2A1G")

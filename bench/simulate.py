@@ -23,8 +23,8 @@ try:
 except ImportError:  # not installed: run the checkout's source
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.reconquista import simulate  # noqa: E402
-from companion.reconquista.simulate import play_game  # noqa: E402
+from companion.reconquista import simulate
+from companion.reconquista.simulate import play_game
 
 TARGET_GAMES_PER_SECOND = 200
 
@@ -47,11 +47,17 @@ def main() -> None:
     rate = args.games / total
     compiled = not simulate.__file__.endswith(".py")
     print(f"Python {sys.version.split()[0]}, {args.games} games from seed {args.seed}, one process")
-    print(f"engine:                 {'compiled with mypyc' if compiled else 'pure Python'} ({simulate.__file__})")
-    print(f"games per second:       {rate:8.1f}   target >= {TARGET_GAMES_PER_SECOND}: "
-          f"{'ok' if rate >= TARGET_GAMES_PER_SECOND else 'UNDER'}")
-    print(f"time per game:          median {statistics.median(times) * 1000:7.2f} ms   "
-          f"p90 {statistics.quantiles(times, n=10)[-1] * 1000:7.2f} ms")
+    print(
+        f"engine:                 {'compiled with mypyc' if compiled else 'pure Python'} ({simulate.__file__})"
+    )
+    print(
+        f"games per second:       {rate:8.1f}   target >= {TARGET_GAMES_PER_SECOND}: "
+        f"{'ok' if rate >= TARGET_GAMES_PER_SECOND else 'UNDER'}"
+    )
+    print(
+        f"time per game:          median {statistics.median(times) * 1000:7.2f} ms   "
+        f"p90 {statistics.quantiles(times, n=10)[-1] * 1000:7.2f} ms"
+    )
     print(f"prompts per game:       median {statistics.median(prompts):7.0f}   max {max(prompts)}")
     print(f"time per prompt:        {total / sum(prompts) * 1e6:7.1f} us")
 

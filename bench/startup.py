@@ -42,7 +42,7 @@ WATCHED = ("sqlalchemy", "sqlmodel", "alembic")
 
 # Shared by both children: a meta-path hook that notes which thread first imports
 # each watched package (it only looks, and returns None), and the paint callback.
-PRELUDE = r'''
+PRELUDE = r"""
 import json, os, sys, threading, time
 WATCHED = ("sqlalchemy", "sqlmodel", "alembic")
 FIRST_IMPORT = {}
@@ -69,9 +69,11 @@ def painted(screen):
     }
     os.write(1, (json.dumps(out) + "\n").encode())  # Textual redirects sys.stdout
     os._exit(0)  # now: do not wait for the store's worker thread
-'''
+"""
 
-COMPANION = PRELUDE + r'''
+COMPANION = (
+    PRELUDE
+    + r"""
 from textual.app import App
 
 _run = App.run
@@ -91,11 +93,12 @@ from companion.cli import main
 code = main(["--db", sys.argv[1], "--seed", "1"])
 os.write(2, f"companion exited ({code}) without painting the home screen\n".encode())
 sys.exit(3)
-'''
+"""
+)
 
 # Diagnostic only (--diagnose): the companion with its store worker started from a
 # call_after_refresh, i.e. after the first paint, instead of in CompanionApp.on_mount.
-DEFER_WORKER = r'''
+DEFER_WORKER = r"""
 from screens.app import CompanionApp
 def _deferred_on_mount(self):
     self.push_screen(HomeScreen())
@@ -103,11 +106,15 @@ def _deferred_on_mount(self):
         self.run_worker, self._open_store_in_background, thread=True, exit_on_error=False
     )
 CompanionApp.on_mount = _deferred_on_mount
-'''
-COMPANION_DEFERRED = COMPANION.replace("from companion.cli import main", DEFER_WORKER + "from companion.cli import main")
+"""
+COMPANION_DEFERRED = COMPANION.replace(
+    "from companion.cli import main", DEFER_WORKER + "from companion.cli import main"
+)
 assert COMPANION_DEFERRED != COMPANION
 
-BARE = PRELUDE + r'''
+BARE = (
+    PRELUDE
+    + r"""
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -149,7 +156,8 @@ class BareApp(App):
 BareApp().run(headless=True)
 os.write(2, b"bare app exited without painting its screen\n")
 sys.exit(3)
-'''
+"""
+)
 
 
 @dataclass
@@ -191,7 +199,7 @@ def _child_env() -> dict[str, str]:
 def run_once(runs: Runs, argv: list[str], env: dict[str, str], keep: bool) -> None:
     t_spawn = time.time()
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(argv, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     wall = time.perf_counter() - t0
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
@@ -222,8 +230,10 @@ def report_imports(r: Runs) -> None:
     n = len(r.reports)
     seen = Counter(m for rep in r.reports for m in rep["imported"])
     screens = Counter(rep["screen"] for rep in r.reports)
-    print(f"first screen painted in the companion child: {dict(screens)}; "
-          f"modules loaded at that moment: median {statistics.median(rep['modules'] for rep in r.reports):.0f}")
+    print(
+        f"first screen painted in the companion child: {dict(screens)}; "
+        f"modules loaded at that moment: median {statistics.median(rep['modules'] for rep in r.reports):.0f}"
+    )
     if not seen:
         print(f"SQLAlchemy/SQLModel/Alembic imported by the first paint: none (in all {n} runs) - ok")
         return
@@ -231,11 +241,15 @@ def report_imports(r: Runs) -> None:
     print("!!! REQUIREMENT BROKEN: imported by the time the first screen was painted:")
     for mod in WATCHED:
         if seen[mod]:
-            threads = Counter(rep["first_import"].get(mod, "?") for rep in r.reports if mod in rep["imported"])
+            threads = Counter(
+                rep["first_import"].get(mod, "?") for rep in r.reports if mod in rep["imported"]
+            )
             who = ", ".join(f"{t} x{c}" for t, c in threads.most_common())
             subs = statistics.median(rep["submodules"][mod] for rep in r.reports if mod in rep["imported"])
-            print(f"!!!   {mod:<11} in {seen[mod]}/{n} runs ({subs:.0f} of its modules loaded, median); "
-                  f"first imported by thread: {who}")
+            print(
+                f"!!!   {mod:<11} in {seen[mod]}/{n} runs ({subs:.0f} of its modules loaded, median); "
+                f"first imported by thread: {who}"
+            )
     print("!!! (a thread other than MainThread is the store's worker, started in")
     print("!!!  CompanionApp.on_mount before the home screen is painted)")
     print("!" * 78)
@@ -258,8 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     css = str(ROOT / "screens" / "app.tcss")
     companion, bare = Runs("(a) companion"), Runs("(b) bare Textual app")
     deferred = Runs("(c) store after paint")
-    print(f"Python {sys.version.split()[0]} ({sys.executable}), {os.cpu_count()} CPUs, "
-          f"{args.runs} runs each after 1 warm-up, alternating")
+    print(
+        f"Python {sys.version.split()[0]} ({sys.executable}), {os.cpu_count()} CPUs, "
+        f"{args.runs} runs each after 1 warm-up, alternating"
+    )
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         db = str(Path(tmp) / "companion.db")
         _prepare_database(db)
@@ -275,16 +291,20 @@ def main(argv: list[str] | None = None) -> int:
     print(_summary(bare))
     ratio = a / b
     verdict = "ok" if ratio <= TARGET_RATIO else "OVER"
-    print(f"ratio companion / bare:  {ratio:.2f}x   (target <= {TARGET_RATIO}x: {verdict}; "
-          f"+{(a - b) * 1000:.0f} ms)")
+    print(
+        f"ratio companion / bare:  {ratio:.2f}x   (target <= {TARGET_RATIO}x: {verdict}; "
+        f"+{(a - b) * 1000:.0f} ms)"
+    )
     report_imports(companion)
     if args.diagnose:
         c = statistics.median(deferred.wall)
         print("diagnostic:")
         print(_summary(deferred))
-        print(f"ratio (c) / bare:        {c / b:.2f}x   (the worker started before the paint costs "
-              f"{(a - c) * 1000:+.0f} ms; watched packages imported by the paint in "
-              f"{sum(1 for rep in deferred.reports if rep['imported'])}/{len(deferred.reports)} runs)")
+        print(
+            f"ratio (c) / bare:        {c / b:.2f}x   (the worker started before the paint costs "
+            f"{(a - c) * 1000:+.0f} ms; watched packages imported by the paint in "
+            f"{sum(1 for rep in deferred.reports if rep['imported'])}/{len(deferred.reports)} runs)"
+        )
     return 0
 
 

@@ -29,10 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.dicetray import GAME  # noqa: E402
-from companion.driver import Driver, Record, Step  # noqa: E402
-from companion.prompts import Roll  # noqa: E402
-from companion.store.db import SessionRecorder, Store  # noqa: E402
+from companion.dicetray import GAME
+from companion.driver import Driver, Record, Step
+from companion.prompts import Roll
+from companion.store.db import SessionRecorder, Store
 
 TARGET_MS = 1.0
 SEED = 1
@@ -120,8 +120,12 @@ def report(t: Timings) -> None:
     rec_med = _ms(statistics.median(t.record))
     write_med = _ms(statistics.median(t.write))
     print(f"steps timed:                     {len(t.call)} (dice-tray prompts, file database, WAL)")
-    print(f"Driver call (engine+record+tx):  median {call_med:7.3f} ms   p90 {_ms(_p90(t.call)):7.3f} ms   {_verdict(call_med)}")
-    print(f"SessionRecorder.record alone:    median {rec_med:7.3f} ms   p90 {_ms(_p90(t.record)):7.3f} ms   {_verdict(rec_med)}")
+    print(
+        f"Driver call (engine+record+tx):  median {call_med:7.3f} ms   p90 {_ms(_p90(t.call)):7.3f} ms   {_verdict(call_med)}"
+    )
+    print(
+        f"SessionRecorder.record alone:    median {rec_med:7.3f} ms   p90 {_ms(_p90(t.record)):7.3f} ms   {_verdict(rec_med)}"
+    )
     print(f"  of which the transaction:      median {write_med:7.3f} ms   p90 {_ms(_p90(t.write)):7.3f} ms")
     print(f"store's share of a call:         {100 * rec_med / call_med:5.1f} % (record median / call median)")
     # The dice tray's state grows with every roll, and every step stores the whole
@@ -149,7 +153,9 @@ def print_profile(profile: cProfile.Profile, n: int, top: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--n", type=int, default=2000, help="answered prompts to time (default 2000)")
-    parser.add_argument("--profile", action="store_true", help="also run once under cProfile and print the top functions")
+    parser.add_argument(
+        "--profile", action="store_true", help="also run once under cProfile and print the top functions"
+    )
     parser.add_argument("--top", type=int, default=25, help="rows of the profile to print (default 25)")
     args = parser.parse_args(argv)
     if args.n < 10:

@@ -86,18 +86,18 @@ from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from textual import events  # noqa: E402
-from textual.widgets import OptionList  # noqa: E402
+from textual import events
+from textual.widgets import OptionList
 
-from companion.driver import Driver  # noqa: E402
-from companion.prompts import Choose, Roll, Tell  # noqa: E402
-from companion.reconquista.bot import Bot  # noqa: E402
-from companion.reconquista.game import GAME  # noqa: E402
-from companion.store.db import SessionRecorder, Store  # noqa: E402
-from screens.app import CompanionApp  # noqa: E402
-from screens.reconquista.board_view import BoardView, RegionPanel  # noqa: E402
-from screens.reconquista.game_screen import ReconquistaScreen  # noqa: E402
-from screens.reconquista.prompt_panel import PromptPanel  # noqa: E402
+from companion.driver import Driver
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.bot import Bot
+from companion.reconquista.game import GAME
+from companion.store.db import SessionRecorder, Store
+from screens.app import CompanionApp
+from screens.reconquista.board_view import BoardView, RegionPanel
+from screens.reconquista.game_screen import ReconquistaScreen
+from screens.reconquista.prompt_panel import PromptPanel
 
 TARGET_MS = 50.0
 SIZE = (100, 30)
@@ -165,7 +165,9 @@ class Probe:
         return p if p is not None and p.sent and not p.board else None
 
 
-def _timed(name: str, fn: Callable[..., Any], after: Callable[[Press, Any], None] | None = None) -> Callable[..., Any]:
+def _timed(
+    name: str, fn: Callable[..., Any], after: Callable[[Press, Any], None] | None = None
+) -> Callable[..., Any]:
     """``fn`` with its duration added to ``Probe.press.ns[name]`` (outermost call only)."""
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -334,8 +336,10 @@ async def settle(screen: ReconquistaScreen, press: Press, timeout: float = 10.0)
             now - last >= QUIET
             and time.process_time() - cpu < 0.002
             # Textual 8 internals: nothing waits to be laid out, repainted or called back.
-            and not any(getattr(screen, a, None) for a in
-                        ("_dirty_widgets", "_layout_required", "_repaint_required", "_callbacks"))
+            and not any(
+                getattr(screen, a, None)
+                for a in ("_dirty_widgets", "_layout_required", "_repaint_required", "_callbacks")
+            )
         ):
             return
         if now - press.sent > timeout:
@@ -368,7 +372,9 @@ async def play(db: str, sessions: list[int], presses: int, profile: cProfile.Pro
                 app.pop_screen()
                 await pilot.pause()
             app.open_session(queue.pop(0))
-            await _until(pilot, lambda: isinstance(app.screen, ReconquistaScreen) and app.screen.driver is not None)
+            await _until(
+                pilot, lambda: isinstance(app.screen, ReconquistaScreen) and app.screen.driver is not None
+            )
             await pilot.pause(0.2)
             result.sessions += 1
             screen = app.screen
@@ -438,8 +444,9 @@ def _verdict(ms: float) -> str:
 
 def _line(label: str, values: list[float], verdict: bool = False) -> str:
     med = statistics.median(values)
-    return (f"{label:<34}median {med:6.1f} ms   p90 {_p90(values):6.1f} ms   max {max(values):6.1f} ms"
-            + (f"   {_verdict(med)}" if verdict else ""))
+    return f"{label:<34}median {med:6.1f} ms   p90 {_p90(values):6.1f} ms   max {max(values):6.1f} ms" + (
+        f"   {_verdict(med)}" if verdict else ""
+    )
 
 
 def _ms_of(press: Press, name: str) -> float:
@@ -474,8 +481,10 @@ def report(r: Result) -> None:
     answers = [p for p in ps if p.expects_answer]
     if not answers:
         raise SystemExit("bench/ui.py: no answering press was timed")
-    print(f"presses timed:                    {len(ps)} after {WARMUP} warm-up, {r.sessions} session(s) "
-          f"({r.no_repaint} that changed nothing on screen excluded)")
+    print(
+        f"presses timed:                    {len(ps)} after {WARMUP} warm-up, {r.sessions} session(s) "
+        f"({r.no_repaint} that changed nothing on screen excluded)"
+    )
     print(_line(f"key -> repainted board (x{len(answers)}):", [p.latency() for p in answers], verdict=True))
     print("  (the presses that answer the prompt and so change the board: a and enter)")
     for kind in KIND_ORDER:
@@ -483,9 +492,11 @@ def report(r: Result) -> None:
         if sub:
             print(_line(f"  {kind} x{len(sub)}", sub, verdict=kind in ANSWER_KEYS.values()))
     print(_line("key -> screen settled (answers):", [p.settled() for p in answers]))
-    print(f"  repaints per answer: median {statistics.median(len(p.paints) for p in answers):g}, "
-          f"max {max(len(p.paints) for p in answers)} (the board's is one of them); CPU used from the key "
-          f"to the last: median {statistics.median(p.settled_cpu() for p in answers):.1f} ms")
+    print(
+        f"  repaints per answer: median {statistics.median(len(p.paints) for p in answers):g}, "
+        f"max {max(len(p.paints) for p in answers)} (the board's is one of them); CPU used from the key "
+        f"to the last: median {statistics.median(p.settled_cpu() for p in answers):.1f} ms"
+    )
 
     groups = [("answers", answers)] + [
         (kind.split()[0], [p for p in answers if p.kind == kind]) for kind in KIND_ORDER[:2]
@@ -500,20 +511,27 @@ def report(r: Result) -> None:
         cells = "".join(f"{statistics.median(d[label] for d in rows[name]):16.1f}" for name, _ in groups)
         share = 100 * statistics.fmean(d[label] for d in rows["answers"]) / mean_total
         print(f"  {label:<34}{cells}   {share:5.1f} %")
-    for label, name in (("Driver calls per press", "driver"), ("_show calls per press", "show"),
-                        ("refreshes before the board's", "refresh")):
+    for label, name in (
+        ("Driver calls per press", "driver"),
+        ("_show calls per press", "show"),
+        ("refreshes before the board's", "refresh"),
+    ):
         cells = "".join(f"{statistics.median(p.calls.get(name, 0) for p in g):16g}" for _, g in groups)
         print(f"  {label:<34}{cells}")
     pauses = [ms for p in answers for ms in p.full_gc]
     if pauses:
-        print(f"full garbage collections (gen 2) before the board: in {sum(1 for p in answers if p.full_gc)} "
-              f"of {len(answers)} answers, {statistics.median(pauses):.1f} ms median, {max(pauses):.1f} ms max "
-              f"(inside the parts above, mostly the refresh)")
+        print(
+            f"full garbage collections (gen 2) before the board: in {sum(1 for p in answers if p.full_gc)} "
+            f"of {len(answers)} answers, {statistics.median(pauses):.1f} ms median, {max(pauses):.1f} ms max "
+            f"(inside the parts above, mostly the refresh)"
+        )
     else:
         print("full garbage collections (gen 2) before the board: none")
     enc = [p.encode * 1000 for p in ps]
-    print(f"not in the figures: encoding the board's repaint as escape sequences (headless skips it): "
-          f"median {statistics.median(enc):.1f} ms, max {max(enc):.1f} ms; nor the terminal's drawing")
+    print(
+        f"not in the figures: encoding the board's repaint as escape sequences (headless skips it): "
+        f"median {statistics.median(enc):.1f} ms, max {max(enc):.1f} ms; nor the terminal's drawing"
+    )
     print(f"run: {r.elapsed:.1f} s in the app (Pilot's idle waits and the settling included)")
 
 
@@ -522,16 +540,21 @@ def print_profile(profile: cProfile.Profile, top: int) -> None:
     stats = pstats.Stats(profile, stream=out)
     stats.sort_stats("cumulative").print_stats(top)
     stats.sort_stats("tottime").print_stats(top)
-    print(f"\ncProfile of the timed intervals (key sent -> board repainted), top {top} "
-          f"by cumulative then own time:")
+    print(
+        f"\ncProfile of the timed intervals (key sent -> board repainted), top {top} "
+        f"by cumulative then own time:"
+    )
     print(out.getvalue())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--presses", type=int, default=200, help="key presses to time (default 200)")
-    parser.add_argument("--profile", action="store_true",
-                        help="profile the timed intervals (cProfile) and print the top functions")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the timed intervals (cProfile) and print the top functions",
+    )
     parser.add_argument("--top", type=int, default=30, help="rows of the profile to print (default 30)")
     args = parser.parse_args(argv)
     if args.presses < 10:
@@ -539,8 +562,10 @@ def main(argv: list[str] | None = None) -> int:
 
     os.environ.pop("COMPANION_DB", None)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs (load average {load}), Textual headless at "
-          f"{SIZE[0]}x{SIZE[1]}, SQLite file in a temporary folder, app dice")
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs (load average {load}), Textual headless at "
+        f"{SIZE[0]}x{SIZE[1]}, SQLite file in a temporary folder, app dice"
+    )
     install_class_probes()
     profile = cProfile.Profile() if args.profile else None
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:

@@ -80,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("history", help="list the sessions, most recent first")
     _db_option(p, top=False)
-    p.add_argument("--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)")
+    p.add_argument(
+        "--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)"
+    )
     p.add_argument("--status", choices=["active", "finished"], help="only active or finished sessions")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
 
@@ -97,7 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=["reconquista"], help="the game to simulate")
     p.add_argument("--games", type=_count, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument(
-        "--seed", type=_seed, default=argparse.SUPPRESS, metavar="S", help="seed of the first game (default 1)"
+        "--seed",
+        type=_seed,
+        default=argparse.SUPPRESS,
+        metavar="S",
+        help="seed of the first game (default 1)",
     )
     p.add_argument("--check", action="store_true", help="check every state invariant after every phase")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -134,14 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("luck", help="the luck ledger: are your dice (and the app's) fair?")
     _db_option(p, top=False)
-    p.add_argument("--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)")
+    p.add_argument(
+        "--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)"
+    )
     p.add_argument("--session", type=_session_id, metavar="ID", help="only session ID")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_luck)
 
+    from companion.castells import calculators as castells_calculators  # the same: argparse only
     from companion.reconquista import calculators  # pure engines and argparse: cheap
     from companion.simancas import calculators as simancas_calculators  # the same: argparse only
-    from companion.castells import calculators as castells_calculators  # the same: argparse only
 
     calculators.register(sub)
     simancas_calculators.register(sub)
@@ -187,7 +195,9 @@ def _history(args: argparse.Namespace) -> int:
     if not sessions:
         print("No sessions yet.", file=sys.stderr)
         return EXIT_OK
-    print(f"{'ID':>5}  {'GAME':<12} {'STARTED':<20} {'LAST ACTIVITY':<20} {'STATUS':<9} {'STEPS':>5}  SUMMARY")
+    print(
+        f"{'ID':>5}  {'GAME':<12} {'STARTED':<20} {'LAST ACTIVITY':<20} {'STATUS':<9} {'STEPS':>5}  SUMMARY"
+    )
     for s in sessions:
         print(
             f"{s.id:>5}  {s.game:<12} {_local(s.started):<20} {_local(s.last_activity):<20} "
@@ -206,10 +216,14 @@ def _show(args: argparse.Namespace) -> int:
         out = {"session": info.to_json(), "log": [e.to_json() for e in log.events]}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return EXIT_OK
-    print(f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. {info.summary}")
+    print(
+        f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. {info.summary}"
+    )
     for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
-        print(f"{i:>5}  {where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})")
+        print(
+            f"{i:>5}  {where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})"
+        )
     return EXIT_OK
 
 
@@ -243,11 +257,15 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print(f"{data['games']} games from seed {seed} in {data['seconds']} s "
-              f"({data['games'] / max(data['seconds'], 1e-9):.0f} games/s); mean {data['mean_vp']} VP.")
+        print(
+            f"{data['games']} games from seed {seed} in {data['seconds']} s "
+            f"({data['games'] / max(data['seconds'], 1e-9):.0f} games/s); mean {data['mean_vp']} VP."
+        )
         for name, n in data["results"].items():
             print(f"  {n:>6}  {name}")
-        print(f"errors: {data['errors']}" + (f" (first: {data['first_error']})" if data["first_error"] else ""))
+        print(
+            f"errors: {data['errors']}" + (f" (first: {data['first_error']})" if data["first_error"] else "")
+        )
     return EXIT_OK if report.errors == 0 else EXIT_DIVERGED
 
 
@@ -304,7 +322,9 @@ def _import(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(done.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status}).")
+        print(
+            f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status})."
+        )
     return EXIT_OK
 
 

@@ -102,9 +102,7 @@ class DiceTray:
 
     def procedure(self, state: TrayState) -> Procedure:
         while True:
-            text = yield Enter(
-                "What to roll: dice and a label", SPEC_PATTERN, SPEC_HINT, state.next_spec
-            )
+            text = yield Enter("What to roll: dice and a label", SPEC_PATTERN, SPEC_HINT, state.next_spec)
             if text.casefold() == "end":
                 state.ended = True
                 return self.summary(state)

@@ -148,7 +148,9 @@ class Driver:
                 try:
                     self._apply_edit(step.prompt)
                 except BadAnswer as exc:
-                    raise ReplayDivergence(i, f"Step {i + 1}: the logged correction no longer applies: {exc}") from None
+                    raise ReplayDivergence(
+                        i, f"Step {i + 1}: the logged correction no longer applies: {exc}"
+                    ) from None
                 self.steps.append(step)
                 continue
             if self.pending != step.prompt:
@@ -204,13 +206,12 @@ class Driver:
         except StopIteration as stop:
             self.pending = None
             self.result = stop.value
-        except Exception as exc:
+        except Exception as exc:  # any failure of the engine is reported the same way
             # self.steps is untouched until the answer is in: it is still "before".
             self._rebuild(list(self.steps))
-            fault = EngineFault(f"The game engine failed on that answer ({exc}); nothing was recorded.")
-            # Set by hand, not by ``raise ... from exc``: mypyc (setup.py) drops that cause.
-            fault.__cause__ = exc
-            raise fault
+            raise EngineFault(
+                f"The game engine failed on that answer ({exc}); nothing was recorded."
+            ) from exc
         return self._commit(step, where)
 
     def _commit(self, step: Step, where: tuple[Any, Any]) -> Step:
@@ -221,7 +222,14 @@ class Driver:
             index = len(self.steps)
             text = canonical(self.snapshot())  # once: the digest and the stored state share it
             record = Record(
-                index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
+                index,
+                step,
+                where[0],
+                where[1],
+                digest(text),
+                text,
+                self.finished,
+                self.game.summary(self.state),
             )
             try:
                 self.recorder.record(record)

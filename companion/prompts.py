@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 
 class BadAnswer(ValueError):
@@ -134,7 +134,7 @@ class Tell:
     def check(self, value: Any) -> None:
         if value is not None:
             raise BadAnswer("An instruction is only acknowledged; it takes no answer.")
-        return None
+        return
 
     def parse(self, text: str) -> None:
         return None
@@ -201,7 +201,7 @@ class Edit:
     def check(self, value: Any) -> None:
         if value is not None:
             raise BadAnswer("A manual correction takes no answer.")
-        return None
+        return
 
     def parse(self, text: str) -> None:
         return None
@@ -218,8 +218,8 @@ def edit_prompt(what: str, change: dict[str, Any]) -> Edit:
     return Edit(what, json.dumps(change, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
-Prompt = Union[Roll, Choose, Tell, Enter, Edit]
-Answer = Union[list[int], str, None]
+Prompt = Roll | Choose | Tell | Enter | Edit
+Answer = list[int] | str | None
 
 
 def prompt_from_dict(data: dict[str, Any]) -> Prompt:
@@ -269,7 +269,7 @@ __all__ = [
     "Enter",
     "Prompt",
     "Roll",
-    "answer_text",
     "Tell",
+    "answer_text",
     "prompt_from_dict",
 ]

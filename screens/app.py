@@ -6,6 +6,7 @@ screen is up, so start-up costs no more than a bare Textual app.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
 from collections.abc import Callable, Iterable
@@ -53,10 +54,8 @@ class CompanionApp(App[None]):
         )
 
     def _open_store_in_background(self) -> None:
-        try:
+        with contextlib.suppress(CompanionError):  # kept in _store_error; the home screen shows it
             self.store()
-        except CompanionError:
-            pass  # kept in _store_error; the home screen shows it
         self.call_from_thread(self._store_opened)
 
     def _store_opened(self) -> None:
@@ -175,10 +174,14 @@ class CompanionApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
         yield SystemCommand(
-            "New Simancas match", "The 2-player card game: force totals, hands, the match", self.action_simancas
+            "New Simancas match",
+            "The 2-player card game: force totals, hands, the match",
+            self.action_simancas,
         )
         yield SystemCommand(
-            "New Terra de Castells game", "The euro game: the app runs the Saracen turns", self.action_castells
+            "New Terra de Castells game",
+            "The euro game: the app runs the Saracen turns",
+            self.action_castells,
         )
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)

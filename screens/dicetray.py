@@ -6,7 +6,6 @@ or app) before it appears in the list, and the session resumes where it stood.
 
 from __future__ import annotations
 
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -236,4 +235,3 @@ class DiceTrayScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
-

@@ -40,7 +40,13 @@ ORDERS = [
     ("status", "status, unfinished first"),
 ]
 #: Clicking a column header sorts by it.
-COLUMN_ORDER = {"started": "started", "duration": "longest", "steps": "steps", "game": "game", "status": "status"}
+COLUMN_ORDER = {
+    "started": "started",
+    "duration": "longest",
+    "steps": "steps",
+    "game": "game",
+    "status": "status",
+}
 STATUS_SHOWN = {"active": "unfinished", "finished": "finished"}
 
 
@@ -221,14 +227,23 @@ class HistoryScreen(Screen[None]):
             Text.assemble(
                 ("Sorted by ", "dim"),
                 (said, "bold"),
-                (" (s: another order, or click a column).  Enter reads a session step by step; "
-                 "r resumes an unfinished one; / searches.", "dim"),
+                (
+                    (
+                        " (s: another order, or click a column).  Enter reads a session step by step; "
+                        "r resumes an unfinished one; / searches."
+                    ),
+                    "dim",
+                ),
             )
         )
         f = self.filters()
         if self.total == 0:
             filtered = f["game"] or f["status"] or f["search"].strip()
-            text = "No session matches these filters." if filtered else "No sessions yet: start one from the home screen."
+            text = (
+                "No session matches these filters."
+                if filtered
+                else "No sessions yet: start one from the home screen."
+            )
         else:
             text = f"{self.total:,} session{'s' if self.total != 1 else ''}"
             if self.shown < self.total:
@@ -473,7 +488,9 @@ class SessionLogScreen(Screen[None]):
             return
         try:
             if count < len(self.driver.steps):
-                self.driver = Driver.resume(self.driver.game, self.info.seed, self.info.config, self.steps[:count])
+                self.driver = Driver.resume(
+                    self.driver.game, self.info.seed, self.info.config, self.steps[:count]
+                )
             else:
                 self.driver.feed(self.steps[len(self.driver.steps) : count])
         except CompanionError as exc:
@@ -548,8 +565,10 @@ class SessionLogScreen(Screen[None]):
         if not turns:
             self.notify("This session has no turns to go to.", severity="warning")
         elif not (text.isdigit() and int(text) in turns):
-            self.notify(f"'{text}' is not a turn of this session; its turns are {turns[0]} to {turns[-1]}.",
-                        severity="error")
+            self.notify(
+                f"'{text}' is not a turn of this session; its turns are {turns[0]} to {turns[-1]}.",
+                severity="error",
+            )
             return
         else:
             self._go(next(i for i, (t, _) in enumerate(self.places) if t == int(text)))

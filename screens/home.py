@@ -74,7 +74,9 @@ class HomeScreen(Screen[None]):
         for s in sessions[:50]:
             when = s.last_activity.astimezone().strftime("%d %b %H:%M")
             listing.add_option(
-                Option(f"#{s.id} {_title(s.game)}  [dim]{when}[/]\n  {s.summary or 'not started'}", id=str(s.id))
+                Option(
+                    f"#{s.id} {_title(s.game)}  [dim]{when}[/]\n  {s.summary or 'not started'}", id=str(s.id)
+                )
             )
         if sessions:
             listing.highlighted = 0

@@ -54,8 +54,8 @@ class ReconquistaView(StateView):
 
     def show(self, driver: Driver) -> None:
         from companion.reconquista.control import victory_points
-        from screens.reconquista.board_view import BoardView
         from companion.reconquista.state import PHASE_TITLES
+        from screens.reconquista.board_view import BoardView
 
         state = driver.state
         self.query_one(BoardView).show(state)
@@ -160,7 +160,11 @@ class DiceView(StateView):
         table.add_column("Sum", justify="right")
         for i, r in reversed(list(enumerate(rolls, start=1))):
             table.add_row(
-                str(i), f"{r['n']}d{r['sides']}", r["label"], " ".join(map(str, r["values"])), str(sum(r["values"]))
+                str(i),
+                f"{r['n']}d{r['sides']}",
+                r["label"],
+                " ".join(map(str, r["values"])),
+                str(sum(r["values"])),
             )
         self.query_one("#dv-rolls", Static).update(table)
 
@@ -203,4 +207,3 @@ def view_for(game_id: str, driver: Driver) -> StateView:
     if game_id == "reconquista":
         return ReconquistaView(driver, id="state-view")
     return VIEWS.get(game_id, SnapshotView)(id="state-view")
-

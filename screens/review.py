@@ -142,12 +142,20 @@ class StatisticsScreen(ReviewScreen):
     def widgets(self, stats: Any) -> list[Any]:
         out: list[Any] = []
         if self.game is None:
-            out.append(Static(counts_table("Sessions by game", stats.sessions_by_game, "all"), classes="review-block"))
+            out.append(
+                Static(
+                    counts_table("Sessions by game", stats.sessions_by_game, "all"), classes="review-block"
+                )
+            )
         r = stats.reconquista
         if r is not None:
             out.append(Static(Text("Reconquista", style="bold underline"), classes="review-title"))
             mean = "no finished game yet" if r.mean_vp is None else f"mean {r.mean_vp:.1f} victory points"
-            out.append(Static(f"{plural(r.sessions, 'game')}, {len(r.games)} finished: {mean}.", classes="review-note"))
+            out.append(
+                Static(
+                    f"{plural(r.sessions, 'game')}, {len(r.games)} finished: {mean}.", classes="review-note"
+                )
+            )
             if r.games:
                 points = [g.vp for g in r.games]
 
@@ -161,14 +169,24 @@ class StatisticsScreen(ReviewScreen):
             out.append(Static(counts_table("Events", r.events), classes="review-block"))
             refused = f" ({r.rebellions_refused} refused and rolled again)" if r.rebellions_refused else ""
             out.append(Static(counts_table(f"Rebellions{refused}", r.rebellions), classes="review-block"))
-            out.append(Static(counts_table("Muslim reaction: where it rose", r.reaction_regions), classes="review-block"))
-            out.append(Static(counts_table("Muslim reinforcements", r.reinforcements), classes="review-block"))
+            out.append(
+                Static(
+                    counts_table("Muslim reaction: where it rose", r.reaction_regions), classes="review-block"
+                )
+            )
+            out.append(
+                Static(counts_table("Muslim reinforcements", r.reinforcements), classes="review-block")
+            )
             for note in r.notes:
                 out.append(Static(Text(note, style="dim"), classes="review-note"))
         s = stats.simancas
         if s is not None:
             out.append(Static(Text("Battle of Simancas", style="bold underline"), classes="review-title"))
-            out.append(Static(f"{plural(s.sessions, 'match', 'matches')}, {s.finished} finished.", classes="review-note"))
+            out.append(
+                Static(
+                    f"{plural(s.sessions, 'match', 'matches')}, {s.finished} finished.", classes="review-note"
+                )
+            )
             out.append(Static(counts_table("Hands won", s.hands, "hands"), classes="review-block"))
             out.append(Static(counts_table("Matches won", s.matches, "matches"), classes="review-block"))
         c = stats.castells
@@ -181,7 +199,9 @@ class StatisticsScreen(ReviewScreen):
                     classes="review-note",
                 )
             )
-            out.append(Static(counts_table("Saracen battles won", c.battles, "battles"), classes="review-block"))
+            out.append(
+                Static(counts_table("Saracen battles won", c.battles, "battles"), classes="review-block")
+            )
             out.append(Static(counts_table("Army points spent", c.army_points), classes="review-block"))
             for note in c.notes:
                 out.append(Static(Text(note, style="dim"), classes="review-note"))
@@ -225,12 +245,23 @@ class LuckScreen(ReviewScreen):
             table.add_column("p", justify="right")
             for test, name in ((die.physical, "typed"), (die.app, "app")):
                 # Too few dice: the p-value is shown in brackets, as the test cannot be trusted yet.
-                p = "-" if test.p_value is None else f"{test.p_value:.2f}" if test.enough else f"({test.p_value:.2f})"
+                p = (
+                    "-"
+                    if test.p_value is None
+                    else f"{test.p_value:.2f}"
+                    if test.enough
+                    else f"({test.p_value:.2f})"
+                )
                 table.add_row(name, *map(str, test.counts), str(test.dice), p)
             out.append(Static(table, classes="review-block"))
             for test in (die.physical, die.app):
                 style = "bold" if test.enough else "dim"
-                out.append(Static(Text(f"• {test.verdict[0].upper()}{test.verdict[1:]}", style=style), classes="review-note"))
+                out.append(
+                    Static(
+                        Text(f"• {test.verdict[0].upper()}{test.verdict[1:]}", style=style),
+                        classes="review-note",
+                    )
+                )
             if die.sides <= 20 and (die.physical.dice or die.app.dice):
                 faces = [str(f) for f in range(1, die.sides + 1)]
 

@@ -54,7 +54,9 @@ def drive(gen: Generator[Prompt, Any, Any], answers: Iterable[Any]) -> Trace:
     return trace
 
 
-def table(owners: dict[str, str], armies: dict[str, int], saracen: str | None = None) -> tuple[Board, CastellsState]:
+def table(
+    owners: dict[str, str], armies: dict[str, int], saracen: str | None = None
+) -> tuple[Board, CastellsState]:
     """A state past setup: players (in the order of ``armies``), castle owners, the Saracen's place."""
     board = default_board()
     state = initial_state(board)

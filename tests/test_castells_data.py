@@ -55,8 +55,16 @@ def test_a_bad_territories_file_names_file_and_field(tmp_path: Path, old: str, n
 @pytest.mark.parametrize(
     ("old", "new", "said"),
     [
-        ('territory = "Levant"', 'territory = "Atlantis"', "field castle.0.territory: Atlantis is not one of the territories"),
-        ('near = ["Eramprunya", "Berga"]', 'near = ["Eramprunya", "Bergaa"]', "Castellvi is near Bergaa, which is not a castle"),
+        (
+            'territory = "Levant"',
+            'territory = "Atlantis"',
+            "field castle.0.territory: Atlantis is not one of the territories",
+        ),
+        (
+            'near = ["Eramprunya", "Berga"]',
+            'near = ["Eramprunya", "Bergaa"]',
+            "Castellvi is near Bergaa, which is not a castle",
+        ),
         ('name = "Eramprunya"', 'name = "Castellvi"', "the castle name Castellvi is used twice"),
         ('start = "Saracen camp"', 'start = "Tortosa"', "the Saracen's start Tortosa is a space of its own"),
         ('name = "Castellvi"\n', "", "field castle.0.name: Field required"),

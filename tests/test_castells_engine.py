@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from castells_helpers import drive, table
 from hypothesis import given
 from hypothesis import strategies as st
-from castells_helpers import drive, table
 
 from companion.castells import bag as bags
 from companion.castells.battle import (
@@ -66,7 +66,7 @@ def test_every_token_in_the_bag_is_one_face_of_the_app_draw(counts: list[int]) -
 
 def test_the_app_draw_is_reproducible_from_seed_and_step() -> None:
     """A drawn token is the same on resume: it depends on the session seed and the step only."""
-    bag = {t: 4 for t in TERRITORIES}
+    bag = dict.fromkeys(TERRITORIES, 4)
     draws = [bags.app_draw(11, step, bag) for step in range(40)]
     assert draws == [bags.app_draw(11, step, bag) for step in range(40)]
     assert set(draws) <= set(TERRITORIES) and len(set(draws)) > 1
@@ -87,7 +87,7 @@ def test_the_draw_question_offers_only_territories_left_and_discards_the_token()
 def test_an_empty_bag_draws_nothing() -> None:
     """Gap (rules notes): with the bag empty the turn draws no token, so no territory and no Saracens."""
     board, state = table({}, {"Anna": 2, "Bo": 2})
-    state.bag = {t: 0 for t in TERRITORIES}
+    state.bag = dict.fromkeys(TERRITORIES, 0)
     trace = drive(draw(board, state, state.players[0]), [])
     assert trace.result is None and "bag is empty" in trace.tells()[0]
 
@@ -187,7 +187,17 @@ def test_the_defender_pays_one_army_point_a_reroll_and_sees_the_odds() -> None:
     _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
     trace = drive(
         saracen_battle(state, "Tortosa"),
-        ["", [5, 5, 6, 1, 1], [1, 1], [1, 1], [5, 1, 1, 1, 1], reroll_option(4), [6, 2, 2, 2], reroll_option(3), [1, 1, 1]],
+        [
+            "",
+            [5, 5, 6, 1, 1],
+            [1, 1],
+            [1, 1],
+            [5, 1, 1, 1, 1],
+            reroll_option(4),
+            [6, 2, 2, 2],
+            reroll_option(3),
+            [1, 1, 1],
+        ],
     )
     first, second = trace.chooses()
     assert first.options == (reroll_option(4), ACCEPT)
@@ -244,7 +254,17 @@ def test_the_side_with_more_army_rolls_the_black_die() -> None:
     anna = state.player("Anna")
     trace = drive(
         player_battle(state, anna, "Lleida"),
-        ["", "", [5, 5, 1, 1, 1, 1], reroll_option(4), [1, 1, 1, 1], STOP, [5, 1, 1, 1, 1], reroll_option(4), [1, 1, 1, 1]],
+        [
+            "",
+            "",
+            [5, 5, 1, 1, 1, 1],
+            reroll_option(4),
+            [1, 1, 1, 1],
+            STOP,
+            [5, 1, 1, 1, 1],
+            reroll_option(4),
+            [1, 1, 1, 1],
+        ],
     )
     assert [r.n for r in trace.rolls()] == [6, 4, 5, 4]
     assert "with the black superiority die" in trace.rolls()[0].why

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from castells_helpers import feed, new_driver, setup_answers, table
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from castells_helpers import feed, new_driver, setup_answers, table
 
 from companion.castells import bag as bags
 from companion.castells.battle import ACCEPT
@@ -46,15 +46,38 @@ def bot(d: Driver, faces: int = 0) -> None:
 def test_setup_asks_players_names_order_armies_and_castles() -> None:
     """Setup for 2-4 players: the turn order decides the starting player, who advances the century."""
     d = new_driver()
-    feed(d, setup_answers(["Anna", "Bo", "Cai"], [2, 0, 5], {"Bo": ["Berga"]})[:1] + ["Anna", "Bo", "Cai", "Cai", "Anna"])
+    feed(
+        d,
+        [
+            *setup_answers(["Anna", "Bo", "Cai"], [2, 0, 5], {"Bo": ["Berga"]})[:1],
+            "Anna",
+            "Bo",
+            "Cai",
+            "Cai",
+            "Anna",
+        ],
+    )
     # Turn order: Cai first, then Anna, then Bo (the last is implied).
     assert [p.name for p in d.state.players] == ["Cai", "Anna", "Bo"]
-    feed(d, ["5", "", "0", "Berga", "Cai holds no more castles", "Anna holds no more castles", "Bo holds no more castles"])
+    feed(
+        d,
+        [
+            "5",
+            "",
+            "0",
+            "Berga",
+            "Cai holds no more castles",
+            "Anna holds no more castles",
+            "Bo holds no more castles",
+        ],
+    )
     assert [p.army for p in d.state.players] == [5, 3, 0]
     assert d.state.owners["Berga"] == "Cai"
     told = [s.prompt.text for s in d.steps if isinstance(s.prompt, Tell)]
     assert told[-2] == "Place the Saracen figure on its space: Saracen camp."
-    assert told[-1].startswith("Century XI begins: Cai, the starting player, advances the passage of time tile")
+    assert told[-1].startswith(
+        "Century XI begins: Cai, the starting player, advances the passage of time tile"
+    )
     assert isinstance(d.pending, Choose) and d.pending.why.startswith("Cai: Draw a territory token")
 
 
@@ -75,7 +98,7 @@ def test_a_name_taken_twice_is_asked_again() -> None:
 
 
 def test_a_whole_game_from_scripted_answers() -> None:
-    """"The game lasts 5 centuries (XI to XV), one per round": each player draws one token a century,
+    """ "The game lasts 5 centuries (XI to XV), one per round": each player draws one token a century,
     the starting player announces each century, and the game ends after XV."""
     d = new_driver(seed=3)
     feed(d, SETUP)
@@ -122,7 +145,9 @@ def test_resume_from_the_store_gives_the_same_state(tmp_path: Path, clock: Any) 
             d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
         else:
             d.submit(p.options[0], "player")
-    d.edit(edit_prompt("Correction by hand: Bo has 4 army points", {"kind": "army", "player": "Bo", "points": 4}))
+    d.edit(
+        edit_prompt("Correction by hand: Bo has 4 army points", {"kind": "army", "player": "Bo", "points": 4})
+    )
     store.close()
     store = Store(str(tmp_path / "c.db"), clock=clock)
     log = store.log(sid)

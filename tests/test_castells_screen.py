@@ -23,7 +23,17 @@ from screens.home import HomeScreen
 
 SIZE = (110, 34)
 SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
-SARACEN_ATTACK = [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", "", [1, 2, 3, 5, 6], [5, 1, 1], [1, 1], [5, 1, 1, 1, 1]]
+SARACEN_ATTACK = [
+    *SETUP,
+    "Migdia",
+    ATTACK_NEAR,
+    "Tortosa (Anna)",
+    "",
+    [1, 2, 3, 5, 6],
+    [5, 1, 1],
+    [1, 1],
+    [5, 1, 1, 1, 1],
+]
 
 
 def recorded(path: Path, clock: Any, answers: Sequence[Any], seed: int = 4, ack_last: bool = True) -> int:
@@ -51,7 +61,9 @@ def driver_of(app: CompanionApp) -> Driver:
 async def open_session(pilot: Pilot[Any], sid: int) -> None:
     await wait_until(pilot, lambda: pilot.app.store_ready)
     pilot.app.open_session(sid)
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CastellsScreen) and screen(pilot.app).driver is not None)
+    await wait_until(
+        pilot, lambda: isinstance(pilot.app.screen, CastellsScreen) and screen(pilot.app).driver is not None
+    )
 
 
 async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: Path, clock: Any) -> None:
@@ -148,7 +160,9 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         await pilot.press(*"army Anna 5", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         assert d.state.player("Anna").army == 5 and d.steps[-1].source == "edit"
-        assert app.store().log(sid).steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+        assert (
+            app.store().log(sid).steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+        )
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
         await pilot.press(*"castle Atlantis Anna", "enter")
@@ -219,14 +233,18 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
         sessions = app.store().sessions(game="castells", status="active")
         assert len(sessions) == 1 and sessions[0].summary == "Setting up"
         app.resume_session(sessions[0].id)
-        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen) and screen(app).driver is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, CastellsScreen) and screen(app).driver is not None
+        )
         assert driver_of(app).steps[-1].answer == "Bernat"
 
 
 async def test_a_broken_data_file_is_one_sentence_not_a_crash(tmp_path: Path, clock: Any) -> None:
     """A session whose castles file does not validate says so (file and field) and stays on the home screen."""
     bad = tmp_path / "castles.toml"
-    bad.write_text('[saracen]\nstart = "Camp"\n[[castle]]\nname = "A"\nterritory = "Atlantis"\n', encoding="utf-8")
+    bad.write_text(
+        '[saracen]\nstart = "Camp"\n[[castle]]\nname = "A"\nterritory = "Atlantis"\n', encoding="utf-8"
+    )
     store = Store(str(tmp_path / "c.db"), clock=clock)
     sid = store.create_session("castells", 1, {"castles": str(bad)})
     store.close()
@@ -245,7 +263,12 @@ async def test_a_broken_data_file_is_one_sentence_not_a_crash(tmp_path: Path, cl
 
 
 def snapshot_of(
-    snap_compare: Any, tmp_path: Path, clock: Any, answers: Sequence[Any], seed: int = 4, ack_last: bool = True
+    snap_compare: Any,
+    tmp_path: Path,
+    clock: Any,
+    answers: Sequence[Any],
+    seed: int = 4,
+    ack_last: bool = True,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, answers, seed, ack_last)
@@ -304,8 +327,23 @@ def test_snapshot_player_battle_with_the_black_die(snap_compare: Any, tmp_path: 
 
 def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     turn = ["Riu", "End Anna's turn", "Bosc", "End Bo's turn"]
-    answers = [*SETUP, *turn, *turn, "Riu", "End Anna's turn", "Muntanya", "End Bo's turn",
-               "Muntanya", "End Anna's turn", "Muntanya", "End Bo's turn", "Bosc", "End Anna's turn", "Bosc", "End Bo's turn"]
+    answers = [
+        *SETUP,
+        *turn,
+        *turn,
+        "Riu",
+        "End Anna's turn",
+        "Muntanya",
+        "End Bo's turn",
+        "Muntanya",
+        "End Anna's turn",
+        "Muntanya",
+        "End Bo's turn",
+        "Bosc",
+        "End Anna's turn",
+        "Bosc",
+        "End Bo's turn",
+    ]
     db = tmp_path / "probe.db"
     store = Store(str(db), clock=clock)
     sid = store.create_session("castells", 4)

@@ -26,6 +26,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env.pop("COMPANION_DB", None)
     return subprocess.run(
         [sys.executable, "-m", "companion", *args],
+        check=False,
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -250,9 +251,11 @@ def test_show_of_a_damaged_answer_is_one_sentence(
         ["history", "--game", "nosuch"],
         ["history", "--status", "paused"],
     ],
-    ids=lambda a: " ".join(a),
+    ids=" ".join,
 )
-def test_bad_usage_exits_2_with_one_line(db: str, args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_usage_exits_2_with_one_line(
+    db: str, args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["--db", db, *args])
     out, err = capsys.readouterr()
     assert code == EXIT_USAGE
@@ -312,7 +315,7 @@ def test_process_replay_exit_codes(tmp_path: Path, db: str, recorded: int) -> No
 @pytest.mark.parametrize(
     "args",
     [["frobnicate"], ["show", "abc"], ["show", "7"]],
-    ids=lambda a: " ".join(a),
+    ids=" ".join,
 )
 def test_process_bad_usage_exits_2(tmp_path: Path, args: list[str]) -> None:
     result = run("--db", str(tmp_path / "x.db"), *args, cwd=tmp_path)

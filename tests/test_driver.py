@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 import dataclasses
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -344,7 +343,7 @@ def test_correction_reuses_later_answers_asked_the_same_way() -> None:
     assert report.reused == len(SKIRMISH_ANSWERS) - 2
     assert report.new_tells == []
     assert report.dropped == []
-    expected = skirmish(["defend", "2 3"] + SKIRMISH_ANSWERS[2:])
+    expected = skirmish(["defend", "2 3", *SKIRMISH_ANSWERS[2:]])
     assert driver.snapshot() == expected.snapshot()
     assert driver.finished
 
@@ -368,7 +367,7 @@ def test_correction_reports_a_new_tell() -> None:
     assert report.reused == len(SKIRMISH_ANSWERS) - 2
     assert report.dropped == []
     assert driver.steps[2] == Step(REMOVE, None, "ack")
-    expected = skirmish(["defend", "1 6", ""] + SKIRMISH_ANSWERS[2:])
+    expected = skirmish(["defend", "1 6", "", *SKIRMISH_ANSWERS[2:]])
     assert driver.steps == expected.steps
     assert driver.snapshot() == expected.snapshot()
     assert driver.snapshot()["hits"] == 2
@@ -383,7 +382,7 @@ def test_correction_drops_a_tell_no_longer_given() -> None:
     assert old[5].prompt == ADVANCE
     assert report.new_tells == []
     assert report.reused == len(SKIRMISH_ANSWERS) - 6  # battle, its Tell, morale, stop
-    expected = skirmish(SKIRMISH_ANSWERS[:4] + ["defend"] + SKIRMISH_ANSWERS[6:])
+    expected = skirmish([*SKIRMISH_ANSWERS[:4], "defend", *SKIRMISH_ANSWERS[6:]])
     assert driver.steps == expected.steps
     assert driver.snapshot() == expected.snapshot()
 
@@ -492,7 +491,7 @@ def test_resume_raises_divergence_when_a_logged_prompt_differs() -> None:
 def test_resume_past_the_end_raises_divergence() -> None:
     live = Driver(TRAY, 6)
     live.type("end")
-    steps = live.steps + [Step(live.steps[0].prompt, "end", "player")]
+    steps = [*live.steps, Step(live.steps[0].prompt, "end", "player")]
     with pytest.raises(ReplayDivergence) as info:
         Driver.resume(TRAY, 6, None, steps)
     assert info.value.step == 1

@@ -148,7 +148,9 @@ async def test_orders_cycle_with_s_and_follow_a_clicked_column(tmp_path: Path, c
         assert screen.order == "oldest" and ids(screen) == [1, 2, 3, 4, 5]
         assert "start, oldest first" in str(screen.query_one("#history-help", Static).render())
         table = screen.query_one("#sessions-table", DataTable)
-        table.post_message(DataTable.HeaderSelected(table, table.ordered_columns[5].key, 5, table.ordered_columns[5].label))
+        table.post_message(
+            DataTable.HeaderSelected(table, table.ordered_columns[5].key, 5, table.ordered_columns[5].label)
+        )
         await pilot.pause()
         assert screen.order == "steps" and ids(screen) == by_steps
         assert ids(screen)[0] == 5  # the Reconquista game has the most steps
@@ -371,7 +373,9 @@ async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, cl
         await pilot.press("l")
         await wait_until(pilot, lambda: isinstance(app.screen, LuckScreen) and app.screen.ready)
         lines = [" ".join(line.split()) for line in review_text(app.screen).splitlines()]
-        assert "typed 1 0 0 0 0 4 5 -" in lines or any(line.startswith("typed 1 0 0 0 0 4 5") for line in lines)
+        assert "typed 1 0 0 0 0 4 5 -" in lines or any(
+            line.startswith("typed 1 0 0 0 0 4 5") for line in lines
+        )
         assert any(line.startswith("app " + " ".join(map(str, d6.app.counts))) for line in lines)
         assert any(d6.physical.verdict[1:] in line for line in lines)
 

@@ -71,9 +71,7 @@ def committed(db: Path) -> list[tuple[int, int, str, str]]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
     try:
         return list(
-            con.execute(
-                "SELECT session_id, step, answer, source FROM event WHERE kind='answer' ORDER BY seq"
-            )
+            con.execute("SELECT session_id, step, answer, source FROM event WHERE kind='answer' ORDER BY seq")
         )
     except sqlite3.OperationalError:
         return []  # the schema is not there yet
@@ -111,7 +109,7 @@ def test_sigkill_then_restart_resumes_every_answered_prompt(tmp_path: Path) -> N
     finally:
         app.kill()
     before = committed(db)
-    assert [(a, src) for _s, a, src in rolls(db)][0] == ("[3, 4]", "physical")
+    assert next((a, src) for _s, a, src in rolls(db)) == ("[3, 4]", "physical")
     assert [src for _s, _a, src in rolls(db)] == ["physical", "app", "physical"]
 
     # Restart: the session is offered on the home screen; Tab to it, Enter resumes it.

@@ -29,6 +29,7 @@ IGNORED = shutil.ignore_patterns(
 def pip(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
         [sys.executable, "-m", "pip", *args],
+        check=False,
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -119,7 +120,13 @@ def test_installed_package_finds_its_data(source: Path, tmp_path: Path) -> None:
     )
     env = dict(os.environ, PYTHONPATH=str(target))
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code],
+        check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     data_dir, presets, module, board_source = result.stdout.splitlines()
@@ -187,7 +194,8 @@ def compiled_modules() -> list[str]:
     (value,) = [
         node.value
         for node in tree.body
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
     ]
     return list(ast.literal_eval(value))
 

@@ -259,7 +259,9 @@ def test_every_kind_is_covered_by_the_round_trip() -> None:
     assert {p.kind for p in PROMPTS} == {"roll", "choose", "tell", "enter"}
 
 
-@pytest.mark.parametrize("data", [{"kind": "shout"}, {}, {"kind": None}, {"kind": "ROLL", "n": 1, "sides": 6}])
+@pytest.mark.parametrize(
+    "data", [{"kind": "shout"}, {}, {"kind": None}, {"kind": "ROLL", "n": 1, "sides": 6}]
+)
 def test_prompt_from_dict_rejects_unknown_kinds(data: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="unknown prompt kind"):
         prompt_from_dict(data)

@@ -94,7 +94,9 @@ def test_example_of_a_simple_battle(board: Board, state: GameState) -> None:
     place(state, "Tarragona", [("christian", A, 2), ("christian", G, 1), ("muslim", A, 2), ("muslim", G, 1)])
     place(state, "Zaragoza", city="muslim")
     # Dice in force order (A, A, G): Christians 3, 4, 5; Muslims 6, 3, 4.
-    prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[3, 4, 5], [6, 3, 4]])
+    prompts, out = drive(
+        engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[3, 4, 5], [6, 3, 4]]
+    )
     r = rolls(prompts)
     assert [(p.n, p.why) for p in r] == [
         (3, "Battle in Tarragona, round 1: Christian dice (A, A, G)"),
@@ -186,7 +188,9 @@ SIX_EXAMPLES = [
 
 
 @pytest.mark.parametrize(("label", "inside", "battle"), SIX_EXAMPLES, ids=[e[0] for e in SIX_EXAMPLES])
-def test_the_six_city_examples(board: Board, state: GameState, label: str, inside: Units, battle: bool) -> None:
+def test_the_six_city_examples(
+    board: Board, state: GameState, label: str, inside: Units, battle: bool
+) -> None:
     """Phase 4: Movement of Armies, Examples: "City with 1 Garrison: No battle / City with 2
     Garrisons: No battle / City with 2 Rebels: No battle / City with 1 Army: No battle /
     City with 1 Garrison and 1 Army: Battle / City with 2 armies: Battle"; "Otherwise, the
@@ -238,7 +242,7 @@ def test_an_empty_enemy_city_is_besieged_then_surrenders(board: Board, state: Ga
 
 
 def test_an_empty_city_of_the_movers_religion_is_not_besieged(board: Board, state: GameState) -> None:
-    """"Important Definitions": "A City without forces of either side is considered to be
+    """ "Important Definitions": "A City without forces of either side is considered to be
     controlled by the religion of the city": an empty Christian city is no enemy for
     Christians, so entering it starts nothing."""
     leon = place(state, "León", [("christian", A, 1)], city="christian")
@@ -377,7 +381,13 @@ def test_defenders_of_a_captured_christian_city_go_into_it_on_a_tie(board: Board
 def test_defender_destroyed_city_captured_fortress_kept(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If your moving force eliminates the entire enemy force, and there is
     a city, this city is assumed captured (the Fortress, if any, is kept)"."""
-    toledo = place(state, "Toledo", [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 2)], city="muslim", fortress=True)
+    toledo = place(
+        state,
+        "Toledo",
+        [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 2)],
+        city="muslim",
+        fortress=True,
+    )
     _, out = drive(engage(board, state, "Toledo", "christian", ["Salamanca"]), [[4, 4], [1, 1]])
     assert out == BattleOutcome("defender_destroyed", 1, "Toledo")
     assert toledo.fortress and toledo.city == "muslim" and toledo.besieger is None
@@ -408,7 +418,9 @@ def test_a_tie_in_the_open_is_another_round(board: Board, state: GameState) -> N
     """Phase 4, Battle: "If both sides inflict equal losses, if there is a city [...].
     Otherwise, the battle continues: roll again to hit, as before"."""
     place(state, "Tarragona", [("muslim", A, 1), ("christian", A, 1)])
-    prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[1], [2], [3], [3], [5], [1]])
+    prompts, out = drive(
+        engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[1], [2], [3], [3], [5], [1]]
+    )
     assert [p.why.split(":")[0] for p in rolls(prompts)] == ["Battle in Tarragona, round 1"] * 2 + [
         "Battle in Tarragona, round 2"
     ] * 2 + ["Battle in Tarragona, round 3"] * 2
@@ -504,7 +516,11 @@ def test_attackers_may_retreat_into_their_besieged_city(board: Board, state: Gam
     """Phase 4, Battle: "or, if the battle involved a besieged city (only possible if Rebels
     or French are involved) the retreat may be to that city"."""
     leon = place(
-        state, "León", [("christian", G, 1), ("french", F, 3), ("christian", A, 1)], city="christian", besieger="french"
+        state,
+        "León",
+        [("christian", G, 1), ("french", F, 3), ("christian", A, 1)],
+        city="christian",
+        besieger="french",
     )
     script: list[list[int] | str] = [[1, 1], [4, 1, 1], "León"]
     prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"]), script)
@@ -520,7 +536,11 @@ def test_no_retreat_into_a_besieged_city_a_third_side_holds(board: Board, state:
     French is no refuge for Christians. (Fixed: it was offered, because the Christians
     standing in the area made the Christian city look theirs.)"""
     place(
-        state, "León", [("muslim", G, 1), ("french", F, 2), ("christian", A, 2)], city="christian", besieger="french"
+        state,
+        "León",
+        [("muslim", G, 1), ("french", F, 2), ("christian", A, 2)],
+        city="christian",
+        besieger="french",
     )
     prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"]), [[1, 1], [4, 1]])
     assert chooses(prompts) == []
@@ -548,7 +568,14 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     well as any Fortress, if present. On an even result, the City is also eliminated"
     (DESIGN.md: the besieger's unmodified die). Besiegers 3A +6; Toledo 1G, city and
     fortress: (1 + 1) x 2 = +4."""
-    toledo = place(state, "Toledo", [("muslim", G, 1), ("christian", A, 3)], city="muslim", fortress=True, besieger="christian")
+    toledo = place(
+        state,
+        "Toledo",
+        [("muslim", G, 1), ("christian", A, 3)],
+        city="muslim",
+        fortress=True,
+        besieger="christian",
+    )
     prompts, won = drive(siege(board, state, "Toledo"), [[die, 1]])
     assert won == "besieger"
     assert toledo.units == {"christian": {A: 3}}
@@ -556,7 +583,10 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     assert toledo.city == (None if sacked else "muslim")
     text = tells(prompts)[-1]
     # The arithmetic written out: die + each modifier, the fortress doubling the defence.
-    assert f"Christian {die} (die) + 6 (3 armies) = {die + 6} against Muslim 1 (die) + [1 (city) + 1 (1 garrison)] x 2 (fortress) = 5" in text
+    assert (
+        f"Christian {die} (die) + 6 (3 armies) = {die + 6} against Muslim 1 (die) + [1 (city) + 1 (1 garrison)] x 2 (fortress) = 5"
+        in text
+    )
     assert "remove 1 Muslim garrison and the fortress" in text
     assert ("sacks the city" in text) is sacked
 
@@ -651,7 +681,11 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     Then 1A +2 against the city and the army +3: 6 + 2 beats 1 + 3, and the even die
     sacks the city."""
     salamanca = place(
-        state, "Salamanca", [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 2)], city="muslim", besieger="christian"
+        state,
+        "Salamanca",
+        [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 2)],
+        city="muslim",
+        besieger="christian",
     )
     prompts, won = drive(siege(board, state, "Salamanca"), [[3, 3], [6, 1]])
     assert won == "besieger"
@@ -667,7 +701,12 @@ def test_nobody_inside_surrenders_without_a_roll(board: Board, state: GameState,
     """Phase 6: "If the City / Fortress had no force inside [...] then it surrenders and is
     captured (any Fortress present is kept)"."""
     cuenca = place(
-        state, "Cuenca", [("christian", A, 1)], city=None if fortress_only else "muslim", fortress=True, besieger="christian"
+        state,
+        "Cuenca",
+        [("christian", A, 1)],
+        city=None if fortress_only else "muslim",
+        fortress=True,
+        besieger="christian",
     )
     prompts, won = drive(siege(board, state, "Cuenca"), [])
     assert won == "besieger"
@@ -681,7 +720,9 @@ def test_a_city_of_the_besiegers_religion_emptied_by_a_tie_surrenders(board: Boa
     """Phase 6: "If the City / Fortress had no force inside, or if it is of the same religion
     as the attacker and now lacks units, then it surrenders and is captured". León is a
     Christian city held by a Muslim garrison: 1 + 4 = 3 + 2, a tie; the garrison is lost."""
-    leon = place(state, "León", [("muslim", G, 1), ("christian", A, 2)], city="christian", besieger="christian")
+    leon = place(
+        state, "León", [("muslim", G, 1), ("christian", A, 2)], city="christian", besieger="christian"
+    )
     prompts, won = drive(siege(board, state, "León"), [[1, 3]])
     assert won == "besieger"
     assert [p.n for p in rolls(prompts)] == [2]
@@ -693,7 +734,9 @@ def test_an_enemy_city_emptied_by_a_tie_fights_on_alone(board: Board, state: Gam
     """Phase 6: only a city "of the same religion as the attacker and now lacks units"
     surrenders after a tie: an emptied Muslim city rolls again, +1 for itself. Salamanca 1G:
     1 + 4 = 3 + 2, a tie; then 5 + 2 beats 1 + 1, captured on the odd die."""
-    salamanca = place(state, "Salamanca", [("muslim", G, 1), ("christian", A, 2)], city="muslim", besieger="christian")
+    salamanca = place(
+        state, "Salamanca", [("muslim", G, 1), ("christian", A, 2)], city="muslim", besieger="christian"
+    )
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 3], [5, 1]])
     assert won == "besieger"
     assert [p.n for p in rolls(prompts)] == [2, 2]
@@ -708,7 +751,12 @@ def test_taking_a_city_nobody_defends_names_only_what_is_removed(board: Board, s
     instruction read "remove nobody and the fortress".) Ties: 1 + 4 = 1 + 4; then
     5 + 2 beats 1 + 2."""
     cuenca = place(
-        state, "Cuenca", [("muslim", G, 1), ("christian", A, 2)], city="muslim", fortress=True, besieger="christian"
+        state,
+        "Cuenca",
+        [("muslim", G, 1), ("christian", A, 2)],
+        city="muslim",
+        fortress=True,
+        besieger="christian",
     )
     prompts, won = drive(siege(board, state, "Cuenca"), [[1, 1], [5, 1]])
     assert won == "besieger"
@@ -721,7 +769,9 @@ def test_taking_a_city_nobody_defends_names_only_what_is_removed(board: Board, s
 def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: GameState) -> None:
     """Phase 6: "both sides lose 1 unit [...] and the siege continues": with no besieger
     left there is nobody to continue (docs/rules-notes.md 16). 1 + 2 = 1 + 2."""
-    salamanca = place(state, "Salamanca", [("muslim", G, 1), ("christian", A, 1)], city="muslim", besieger="christian")
+    salamanca = place(
+        state, "Salamanca", [("muslim", G, 1), ("christian", A, 1)], city="muslim", besieger="christian"
+    )
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 1]])
     assert won == "defender"
     assert salamanca.units == {} and salamanca.besieger is None
@@ -733,7 +783,11 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
     and the counters to remove or move, so the board can follow it."""
     place(state, "Cuenca")
     salamanca = place(
-        state, "Salamanca", [("muslim", A, 1), ("christian", A, 2), ("christian", G, 1)], city="muslim", besieger="christian"
+        state,
+        "Salamanca",
+        [("muslim", A, 1), ("christian", A, 2), ("christian", G, 1)],
+        city="muslim",
+        besieger="christian",
     )
     # 3 + 5 = 5 + 3, a tie; then 1 + 4 < 6 + 1: the besiegers lose an army and retreat to Cuenca.
     prompts, won = drive(siege(board, state, "Salamanca"), [[3, 5], [1, 6], [4]])
@@ -856,7 +910,7 @@ def test_any_small_engagement_ends_cleanly(case: Engagement) -> None:
         area.besieger = defender
     for k in case.att:
         area.add(attacker, k)
-    origins = [board.next_area(name)] + list(board.roads[name][:1])
+    origins = [board.next_area(name), *list(board.roads[name][:1])]
     before = side_totals(state)
     rng = random.Random(case.seed)
 

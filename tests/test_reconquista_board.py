@@ -147,7 +147,14 @@ def test_next_area_wraps(board: Board, area: str, nxt: str) -> None:
 
 @pytest.mark.parametrize(
     ("region", "face", "area"),
-    [(2, 6, "Zaragoza"), (2, 5, "Zaragoza"), (2, 4, "Tarragona"), (1, 1, "Santiago"), (1, 2, "Santiago"), (5, 3, "Córdoba")],
+    [
+        (2, 6, "Zaragoza"),
+        (2, 5, "Zaragoza"),
+        (2, 4, "Tarragona"),
+        (1, 1, "Santiago"),
+        (1, 2, "Santiago"),
+        (5, 3, "Córdoba"),
+    ],
 )
 def test_area_for(board: Board, region: int, face: int, area: str) -> None:
     """DESIGN.md: "Area numbers are die faces": the area die's face picks the area."""
@@ -285,7 +292,15 @@ def test_costs(board: Board) -> None:
     3 Points", "Build a Fortress: 1 Point", "Convert a City ...: 1 Point"; Bribery "2 income
     points"; Mercenaries "a cost of 1 income point each"."""
     c = board.tables.costs
-    assert (c.army, c.garrison, c.city, c.fortress, c.convert, c.bribery, c.mercenary) == (2, 1, 3, 1, 1, 2, 1)
+    assert (c.army, c.garrison, c.city, c.fortress, c.convert, c.bribery, c.mercenary) == (
+        2,
+        1,
+        3,
+        1,
+        1,
+        2,
+        1,
+    )
 
 
 def test_income(board: Board) -> None:
@@ -319,7 +334,14 @@ def test_setup_table(board: Board) -> None:
     assert s.turn == 1
     assert set(s.fortresses) == {"Badajoz", "Toledo", "Córdoba", "Zaragoza"}
     assert set(s.muslim_cities) == {
-        "Zaragoza", "Salamanca", "Toledo", "Valencia", "Lisboa", "Córdoba", "Algeciras", "Granada",
+        "Zaragoza",
+        "Salamanca",
+        "Toledo",
+        "Valencia",
+        "Lisboa",
+        "Córdoba",
+        "Algeciras",
+        "Granada",
     }
     assert set(s.christian_cities) == {"Oviedo", "León", "Barcelona"}
     assert set(s.christian_garrisons) == {"Pamplona", "Oviedo"}
@@ -412,7 +434,9 @@ MAP_BREAKS: list[tuple[str, str, str, tuple[str, ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "fragments"), [b[1:] for b in MAP_BREAKS], ids=[b[0] for b in MAP_BREAKS])
+@pytest.mark.parametrize(
+    ("old", "new", "fragments"), [b[1:] for b in MAP_BREAKS], ids=[b[0] for b in MAP_BREAKS]
+)
 def test_broken_map_is_refused(tmp_path: Path, old: str, new: str, fragments: tuple[str, ...]) -> None:
     """Every broken map.toml raises DataFileError naming the file and the key, in one sentence."""
     map_path = _write(tmp_path, "map.toml", _edit(MAP, old, new))
@@ -439,12 +463,22 @@ TABLE_BREAKS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("rebel_army_start.high.6", "Tanger"),
     ),
     ("unknown event name", '7 = "famine"', '7 = "plague"', ("events.7",)),
-    ("reinforcement cell dragons", '{ roll = 1, by_cities = ["city",', '{ roll = 1, by_cities = ["dragons",', ("reinforcements.rows.0.by_cities", "dragons")),
+    (
+        "reinforcement cell dragons",
+        '{ roll = 1, by_cities = ["city",',
+        '{ roll = 1, by_cities = ["dragons",',
+        ("reinforcements.rows.0.by_cities", "dragons"),
+    ),
     ("missing rebellion face", '6 = "regional_revolt"\n', "", ("rebellion", "1 to 6")),
     ("event total 13", '12 = "expulsion"', '13 = "expulsion"', ("events", "2 to 12")),
     ("victory bands out of order", "min = 11", "min = 30", ("victory", "rising order")),
     ("reinforcement roll also a reroll", "reroll = [5, 6]", "reroll = [4, 5, 6]", ("reinforcements",)),
-    ("a city both Muslim and Christian", 'christian_cities = ["Oviedo",', 'christian_cities = ["Toledo",', ("setup", "Toledo")),
+    (
+        "a city both Muslim and Christian",
+        'christian_cities = ["Oviedo",',
+        'christian_cities = ["Toledo",',
+        ("setup", "Toledo"),
+    ),
     ("missing costs section", "[costs]\narmy = 2\n", "[costs]\n", ("costs.army",)),
     ("invalid TOML", "[income]", "[income", ("not valid TOML", "at line")),
 ]

@@ -44,7 +44,9 @@ def _boards(board: Board) -> list[Board]:
 
 def test_area_order_is_all_areas(board: Board) -> None:
     for b in _boards(board):
-        assert list(b.area_order) == b.all_areas() == [a for n in sorted(b.regions) for a in b.regions[n].areas]
+        assert (
+            list(b.area_order) == b.all_areas() == [a for n in sorted(b.regions) for a in b.regions[n].areas]
+        )
         assert b.all_areas() is not b.all_areas()  # a fresh list each time: callers may change it
         assert b.map_index == {a: b.all_areas().index(a) for a in b.areas}
 
@@ -128,7 +130,11 @@ def _rebellion_states() -> list:
         board = GAME.board_of(driver.state)
         while driver.pending is not None:
             prompt = driver.pending
-            if driver.state.phase == "rebellions" and isinstance(prompt, Roll) and "region die (" in prompt.why:
+            if (
+                driver.state.phase == "rebellions"
+                and isinstance(prompt, Roll)
+                and "region die (" in prompt.why
+            ):
                 states.append(copy.deepcopy(driver.state))
             if isinstance(prompt, Roll):
                 driver.roll()

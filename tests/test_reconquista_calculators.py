@@ -62,7 +62,17 @@ def test_siege_json_tie_and_el_cid(capsys: pytest.CaptureFixture[str]) -> None:
     """Phase 6: Resolve Sieges: "If both sides roll the same result, then both sides lose 1 unit";
     El Cid: "+2 in siege"."""
     data = run_json(
-        capsys, "siege", "--besiegers", "1A1G", "--defenders", "1A", "--city", "--el-cid", "besieger", "--dice", "1,3"
+        capsys,
+        "siege",
+        "--besiegers",
+        "1A1G",
+        "--defenders",
+        "1A",
+        "--city",
+        "--el-cid",
+        "besieger",
+        "--dice",
+        "1,3",
     )
     assert (data["besieger_total"], data["defender_total"], data["outcome"]) == (6, 6, "tie")
     assert data["result"] == "continue"
@@ -156,9 +166,20 @@ def test_odds_siege_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_odds_battle_json(capsys: pytest.CaptureFixture[str]) -> None:
     """Battle: the calculator gives the engine's exact odds, mountain and El Cid passed through."""
     data = run_json(
-        capsys, "odds", "battle", "--attackers", "3A2G", "--defenders", "2A1G", "--mountain", "--el-cid", "defender"
+        capsys,
+        "odds",
+        "battle",
+        "--attackers",
+        "3A2G",
+        "--defenders",
+        "2A1G",
+        "--mountain",
+        "--el-cid",
+        "defender",
     )
-    expected = odds.battle_odds(parse_spec("3A2G"), parse_spec("2A1G"), city=False, mountain=True, el_cid="defender")
+    expected = odds.battle_odds(
+        parse_spec("3A2G"), parse_spec("2A1G"), city=False, mountain=True, el_cid="defender"
+    )
     assert data == pytest.approx(expected, abs=1e-12)
     assert set(data) == {"attacker_wins", "defender_wins", "siege", "both_destroyed"}
 
@@ -236,7 +257,15 @@ def test_the_calculators_import_no_screen_or_database() -> None:
         "print(rc, heavy, file=sys.stderr)"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "0 []"
     assert json.loads(done.stdout)["besieger"] == pytest.approx(15 / 36)

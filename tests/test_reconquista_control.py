@@ -548,7 +548,14 @@ def test_initial_state_is_the_rulebook_setup(board: Board) -> None:
     assert list(state.areas) == board.all_areas()
     assert {n for n, a in state.areas.items() if a.fortress} == {"Badajoz", "Toledo", "Córdoba", "Zaragoza"}
     assert {n for n, a in state.areas.items() if a.city == "muslim"} == {
-        "Zaragoza", "Salamanca", "Toledo", "Valencia", "Lisboa", "Córdoba", "Algeciras", "Granada",
+        "Zaragoza",
+        "Salamanca",
+        "Toledo",
+        "Valencia",
+        "Lisboa",
+        "Córdoba",
+        "Algeciras",
+        "Granada",
     }
     assert {n for n, a in state.areas.items() if a.city == "christian"} == {"Oviedo", "León", "Barcelona"}
     for name, a in state.areas.items():

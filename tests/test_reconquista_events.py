@@ -98,7 +98,9 @@ def with_tables(board: Board, **changes: Any) -> Board:
 
 
 @pytest.mark.parametrize("event", list(DICE))
-def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state: GameState, moves: Moves, event: str) -> None:
+def test_the_2d6_total_picks_the_event_and_one_tell_names_it(
+    board: Board, state: GameState, moves: Moves, event: str
+) -> None:
     """Phase 2: Events: "Roll two dice (2D6), add them together, and consult the following
     table". Each event is recorded in state.effects.event and told in one Tell that names
     it (the follow-up dice and choices answered with the first option / a 3)."""
@@ -126,8 +128,13 @@ def test_the_2d6_total_picks_the_event_and_one_tell_names_it(board: Board, state
 # -- 2 French Intervention -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("face", "area"), [(1, "Oviedo"), (2, "Oviedo"), (3, "Pamplona"), (4, "Pamplona"), (5, "Barcelona"), (6, "Barcelona")])
-def test_french_intervention_places_and_moves_the_french(board: Board, state: GameState, moves: Moves, face: int, area: str) -> None:
+@pytest.mark.parametrize(
+    ("face", "area"),
+    [(1, "Oviedo"), (2, "Oviedo"), (3, "Pamplona"), (4, "Pamplona"), (5, "Barcelona"), (6, "Barcelona")],
+)
+def test_french_intervention_places_and_moves_the_french(
+    board: Board, state: GameState, moves: Moves, face: int, area: str
+) -> None:
     """Phase 2, 2 French Intervention: "Roll a D6. This is the number of French Armies that
     appear [...] Roll another D6 to determine their starting location: 1-2 is Oviedo, 3-4 is
     Pamplona, 5-6 is Barcelona. Before continuing to Phase 3 (Income), move this French
@@ -135,19 +142,26 @@ def test_french_intervention_places_and_moves_the_french(board: Board, state: Ga
     prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [4], [face]])
     r = rolls(prompts)
     assert r[1].why == "French Intervention: how many French armies appear (D6)"
-    assert r[2].why == "French Intervention: the French starting area (D6: 1-2 Oviedo, 3-4 Pamplona, 5-6 Barcelona)"
+    assert (
+        r[2].why
+        == "French Intervention: the French starting area (D6: 1-2 Oviedo, 3-4 Pamplona, 5-6 Barcelona)"
+    )
     assert state.areas[area].count("french", F) == 4
     assert moves == [(board, state, "french", area, 4)]
     assert tells(prompts) == [
-        (f"French Intervention: place 4 French armies (Neutral Army counters) in {area}. They are "
-        "hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim reaction "
-        "rules, and are removed at the end of the turn.")
+        (
+            f"French Intervention: place 4 French armies (Neutral Army counters) in {area}. They are "
+            "hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim reaction "
+            "rules, and are removed at the end of the turn."
+        )
     ]
     assert "(stub) the french force" in prompts[-1].text  # the move comes after the Tell
     assert state.effects == Effects(event="french_intervention")
 
 
-def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: Moves) -> None:
+def test_french_start_in_the_region_in_revolt_is_rolled_again(
+    board: Board, state: GameState, moves: Moves
+) -> None:
     """Phase 1, 6 Regional Revolt: "If it is affected by a random event, roll again to have
     the event in another Region." Aragón in revolt: a 3 (Pamplona) and a 6 (Barcelona) are
     rolled again; a 2 gives Oviedo."""
@@ -161,15 +175,19 @@ def test_french_start_in_the_region_in_revolt_is_rolled_again(board: Board, stat
     assert [c[3] for c in moves] == ["Oviedo"]
 
 
-def test_french_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: Moves) -> None:
+def test_french_with_every_start_in_revolt_do_not_appear(
+    board: Board, state: GameState, moves: Moves
+) -> None:
     """Phase 1, Regional Revolt: "roll again to have the event in another Region": with a
     start table all in the region in revolt no roll can, so no die is asked and the French
     do not appear."""
-    b = with_tables(board, french_start={f: "Pamplona" for f in range(1, 7)})
+    b = with_tables(board, french_start=dict.fromkeys(range(1, 7), "Pamplona"))
     state.revolt = 2
     prompts, _ = drive(events.phase(b, state, moves.move), [[1, 1]])
     assert len(rolls(prompts)) == 1 and moves == []
-    assert tells(prompts) == ["French Intervention: every starting area of the French is in Aragón, in revolt: the French do not appear."]
+    assert tells(prompts) == [
+        "French Intervention: every starting area of the French is in Aragón, in revolt: the French do not appear."
+    ]
 
 
 # -- 3 Bribery, 4 Mercenaries ----------------------------------------------------------------------
@@ -183,7 +201,9 @@ def test_bribery_is_left_for_phase_3(board: Board, state: GameState) -> None:
     prompts, _ = drive(events.phase(board, state), [[2, 1]])
     assert state.effects == Effects(event="bribery", bribery=True)
     assert state.snapshot()["areas"] == before
-    assert tells(prompts) == ["Bribery: in Phase 3 you may pay 2 income points to replace all the Rebels in one area with a Christian garrison."]
+    assert tells(prompts) == [
+        "Bribery: in Phase 3 you may pay 2 income points to replace all the Rebels in one area with a Christian garrison."
+    ]
 
 
 @pytest.mark.parametrize("n", [1, 6])
@@ -207,12 +227,23 @@ def test_mercenaries_roll_how_many_are_available(board: Board, state: GameState,
 @pytest.mark.parametrize(
     ("dice", "area"),
     [
-        ([1, 1], "Pamplona"), ([2, 2], "Oviedo"), ([3, 3], "Santiago"), ([1, 4], "Galicia"),
-        ([2, 5], "Porto"), ([3, 6], "Lisboa"), ([4, 1], "Barcelona"), ([5, 2], "Tarragona"),
-        ([6, 3], "Valencia"), ([4, 4], "Murcia"), ([5, 5], "Algeciras"), ([6, 6], "Sevilla"),
+        ([1, 1], "Pamplona"),
+        ([2, 2], "Oviedo"),
+        ([3, 3], "Santiago"),
+        ([1, 4], "Galicia"),
+        ([2, 5], "Porto"),
+        ([3, 6], "Lisboa"),
+        ([4, 1], "Barcelona"),
+        ([5, 2], "Tarragona"),
+        ([6, 3], "Valencia"),
+        ([4, 4], "Murcia"),
+        ([5, 5], "Algeciras"),
+        ([6, 6], "Sevilla"),
     ],
 )
-def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState, moves: Moves, dice: list[int], area: str) -> None:
+def test_rebel_armies_start_by_the_two_dice_table(
+    board: Board, state: GameState, moves: Moves, dice: list[int], area: str
+) -> None:
     """Phase 2, 5 Rebels: "Roll a D6. This is the number of Rebel armies that appear [...]
     Roll two dice (2D6) to determine their starting location": the table's columns are
     "First roll 1, 2 or 3" and "First roll 4, 5 or 6", its rows the "2nd roll"."""
@@ -223,14 +254,18 @@ def test_rebel_armies_start_by_the_two_dice_table(board: Board, state: GameState
     assert state.areas[area].count("rebel_army", RA) == 2
     assert moves == [(board, state, "rebel_army", area, 2)]
     assert tells(prompts) == [
-        (f"Rebels: place 2 Rebel armies (Neutral Army counters) in {area}. They are hostile to "
-        "everyone (Christians, Muslims and Rebels), move now by the Muslim reaction rules, and "
-        "are removed at the end of the turn.")
+        (
+            f"Rebels: place 2 Rebel armies (Neutral Army counters) in {area}. They are hostile to "
+            "everyone (Christians, Muslims and Rebels), move now by the Muslim reaction rules, and "
+            "are removed at the end of the turn."
+        )
     ]
     assert state.effects == Effects(event="rebel_armies")
 
 
-def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(board: Board, state: GameState, moves: Moves) -> None:
+def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(
+    board: Board, state: GameState, moves: Moves
+) -> None:
     """Phase 1, Regional Revolt: "If it is affected by a random event, roll again to have
     the event in another Region." Portugal in revolt: 2 and 5 (Porto) are rolled again."""
     state.revolt = 4
@@ -241,10 +276,12 @@ def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(board: Board, 
     assert [c[3] for c in moves] == ["Galicia"]
 
 
-def test_rebel_armies_with_every_start_in_revolt_do_not_appear(board: Board, state: GameState, moves: Moves) -> None:
+def test_rebel_armies_with_every_start_in_revolt_do_not_appear(
+    board: Board, state: GameState, moves: Moves
+) -> None:
     """Phase 1, Regional Revolt: with every start in the region in revolt the event cannot
     be moved to another region: no die is asked, the Rebel armies do not appear."""
-    start = {"low": {f: "Porto" for f in range(1, 7)}, "high": {f: "Lisboa" for f in range(1, 7)}}
+    start = {"low": dict.fromkeys(range(1, 7), "Porto"), "high": dict.fromkeys(range(1, 7), "Lisboa")}
     b = with_tables(board, rebel_army_start=board.tables.rebel_army_start.model_validate(start))
     state.revolt = 4
     prompts, _ = drive(events.phase(b, state, moves.move), [[1, 4]])
@@ -295,7 +332,9 @@ def test_military_order_with_no_christian_city_does_nothing(board: Board, state:
     before = state.snapshot()["areas"]
     prompts, _ = drive(events.phase(board, state), [[3, 3]])
     assert state.snapshot()["areas"] == before
-    assert tells(prompts) == ["Military Order: no city is under Christian control outside the region in revolt, so no Military Order appears."]
+    assert tells(prompts) == [
+        "Military Order: no city is under Christian control outside the region in revolt, so no Military Order appears."
+    ]
 
 
 # -- 7 Famine ---------------------------------------------------------------------------------------
@@ -306,7 +345,13 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
     DESIGN.md: in each area, each side loses floor(its units / 3), by the casualty order).
     Córdoba (1 garrison, 2 armies) loses its garrison; 6 Christians in Toledo lose 2 (the
     garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1."""
-    place(state, "Toledo", [("muslim", G, 1), ("muslim", A, 1), ("christian", A, 4), ("christian", MO, 1), ("christian", G, 1)], city="muslim", fortress=True)
+    place(
+        state,
+        "Toledo",
+        [("muslim", G, 1), ("muslim", A, 1), ("christian", A, 4), ("christian", MO, 1), ("christian", G, 1)],
+        city="muslim",
+        fortress=True,
+    )
     state.areas["Toledo"].besieger = "christian"
     place(state, "Porto", [("rebel", R, 5)])
     prompts, _ = drive(events.phase(board, state), [[3, 4]])
@@ -315,8 +360,10 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
     assert t.units == {"muslim": {G: 1, A: 1}, "christian": {A: 4}} and t.besieger == "christian"
     assert state.areas["Porto"].units == {"rebel": {R: 4}}
     assert tells(prompts) == [
-        ("Famine: each side loses 1 unit in 3 in every area: remove 1 Christian garrison and "
-        "1 Military Order from Toledo; remove 1 Rebel from Porto; remove 1 Muslim garrison from Córdoba.")
+        (
+            "Famine: each side loses 1 unit in 3 in every area: remove 1 Christian garrison and "
+            "1 Military Order from Toledo; remove 1 Rebel from Porto; remove 1 Muslim garrison from Córdoba."
+        )
     ]
     assert state.effects == Effects(event="famine")
 
@@ -328,14 +375,18 @@ def test_famine_spares_the_region_in_revolt(board: Board, state: GameState) -> N
     state.revolt = 5
     prompts, _ = drive(events.phase(board, state), [[4, 3]])
     assert state.areas["Córdoba"].units == {"muslim": {G: 1, A: 2}}
-    assert tells(prompts) == ["Famine: no side has 3 units in one area (Al-Ándalus, in revolt, is spared), so nobody starves."]
+    assert tells(prompts) == [
+        "Famine: no side has 3 units in one area (Al-Ándalus, in revolt, is spared), so nobody starves."
+    ]
 
 
 # -- 8 El Cid -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("face", [1, 2, 3])
-def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(board: Board, state: GameState, face: int) -> None:
+def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(
+    board: Board, state: GameState, face: int
+) -> None:
     """Phase 2, 8 El Cid (Quick Reference: "D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2
     in siege."; DESIGN.md: he joins a force of his side, the player chooses for the
     Christians). At setup the Christians stand in Pamplona and Oviedo."""
@@ -343,11 +394,15 @@ def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(board: Boa
     assert rolls(prompts)[1].why == "El Cid: which side he leads (D6: 1-3 Christian, 4-6 Muslim)"
     assert chooses(prompts)[0].options == ("Oviedo", "Pamplona")  # lowest region first
     assert (state.el_cid_area, state.el_cid_side) == ("Pamplona", "christian")
-    assert tells(prompts)[0].startswith(f"El Cid (a {face}: he leads the Christians): place El Cid with the Christian force in Pamplona")
+    assert tells(prompts)[0].startswith(
+        f"El Cid (a {face}: he leads the Christians): place El Cid with the Christian force in Pamplona"
+    )
 
 
 @pytest.mark.parametrize("face", [4, 5, 6])
-def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(board: Board, state: GameState, face: int) -> None:
+def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(
+    board: Board, state: GameState, face: int
+) -> None:
     """Phase 2, 8 El Cid; DESIGN.md: "for the Muslims, the area with the most Muslim armies":
     Córdoba's 2 armies at setup. No choice is asked."""
     prompts, _ = drive(events.phase(board, state), [[4, 4], [face]])
@@ -380,7 +435,9 @@ def test_el_cid_is_never_placed_in_the_region_in_revolt(board: Board, state: Gam
 
 
 @pytest.mark.parametrize(("face", "side"), [(2, "Christian"), (5, "Muslim")])
-def test_el_cid_with_no_force_to_join_does_not_appear(board: Board, state: GameState, face: int, side: str) -> None:
+def test_el_cid_with_no_force_to_join_does_not_appear(
+    board: Board, state: GameState, face: int, side: str
+) -> None:
     """DESIGN.md, El Cid "joins a force of its side": with no Christian force (or no Muslim
     army) on the map he does not appear."""
     for name, a in state.areas.items():
@@ -425,7 +482,9 @@ def test_expulsion(board: Board, state: GameState) -> None:
     for Phase 3."""
     prompts, _ = drive(events.phase(board, state), [[6, 6]])
     assert state.effects == Effects(event="expulsion", expulsion=True)
-    assert tells(prompts) == ["Expulsion of Jews / Moriscos: income is reduced by 2 in Phase 3 (never below 0), this turn only."]
+    assert tells(prompts) == [
+        "Expulsion of Jews / Moriscos: income is reduced by 2 in Phase 3 (never below 0), this turn only."
+    ]
 
 
 # -- property ------------------------------------------------------------------------------------
@@ -450,7 +509,9 @@ def tables(draw: st.DrawFn) -> GameState:
     for name in board.all_areas():
         if not draw(st.booleans()):
             continue
-        area = AreaState(city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans()))
+        area = AreaState(
+            city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans())
+        )
         for side, kind in draw(st.lists(st.sampled_from(UNIT_CHOICES), max_size=7)):
             area.add(side, kind)
         sides = area.sides()
@@ -506,7 +567,7 @@ def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
     if state.el_cid_area is not None:
         assert event == "el_cid" and board.areas[state.el_cid_area].region != state.revolt
         assert state.areas[state.el_cid_area].count(state.el_cid_side or "")
-    for _, _, side, area, n in calls:
+    for _, _, _side, area, n in calls:
         assert event in ("french_intervention", "rebel_armies") and n >= 1
         assert board.areas[area].region != state.revolt
     new_orders = [n for n, a in state.areas.items() if a.count("christian", MO) != orders[n]]
@@ -541,4 +602,6 @@ def test_without_a_stand_in_the_french_move_by_the_reaction_rules(board: Board, 
     except StopIteration:
         pass
     invariants(board, state)
-    assert any(t.startswith("The French force marches from Oviedo with 2 French armies") for t in tells(prompts)), tells(prompts)
+    assert any(
+        t.startswith("The French force marches from Oviedo with 2 French armies") for t in tells(prompts)
+    ), tells(prompts)

@@ -108,7 +108,7 @@ def test_no_christians_left_ends_the_game(board: Board) -> None:
     """Phase 7: "If there are no Cities under Christian control and no Christian forces
     remain, the game is over." """
     state = initial_state(board)
-    for name, area in state.areas.items():
+    for area in state.areas.values():
         area.units.pop("christian", None)
         if area.city == "christian":
             area.add("muslim", Kind.GARRISON)

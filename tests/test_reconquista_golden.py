@@ -41,7 +41,9 @@ def block_hash(first: int, games: int = 100) -> str:
             assert len(driver.steps) < MAX_PROMPTS
             bot_answer(driver, bot, board)
         for step in driver.steps:
-            h.update(json.dumps([step.prompt.to_dict(), step.answer, step.source], ensure_ascii=False).encode())
+            h.update(
+                json.dumps([step.prompt.to_dict(), step.answer, step.source], ensure_ascii=False).encode()
+            )
         h.update(f"|{seed}|".encode())
     return h.hexdigest()
 

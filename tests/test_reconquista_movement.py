@@ -100,9 +100,7 @@ def test_only_the_selected_regions_units_move(board: Board, state: GameState) ->
 # -- inside the region ------------------------------------------------------------------------
 
 
-def test_garrison_moves_to_any_area_of_the_region(
-    board: Board, state: GameState
-) -> None:
+def test_garrison_moves_to_any_area_of_the_region(board: Board, state: GameState) -> None:
     """Phase 4: "Garrisons can move to any area of the same region." Not only the next one:
     Pamplona's garrison may go to Barcelona, Tarragona or Zaragoza, and no road is offered."""
     empty(state, "Tarragona")
@@ -117,9 +115,7 @@ def test_every_move_is_told(board: Board, state: GameState) -> None:
     road move of the whole army force, the garrison staying)."""
     place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
     empty(state, "Pamplona")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Pamplona", "2A", DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", "2A", DONE])
     assert "Move 2 Christian armies from Oviedo to Pamplona." in tells(prompts)
     assert chooses(prompts)[3].options == ("2A", "1A")
     assert state.areas["Pamplona"].units == {"christian": {A: 2}}
@@ -133,9 +129,7 @@ def test_sub_forces_are_listed_largest_first(board: Board, state: GameState) -> 
     assert sub_forces({G: 1, MO: 1}) == ["1G1MO", "1G", "1MO"]
     place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
     empty(state, "Galicia")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE])
     assert chooses(prompts)[3].options == ("2A1G", "2A", "1A1G", "1A", "1G")
     assert chooses(prompts)[3].why == "Move from Oviedo to Galicia: which units?"
 
@@ -157,10 +151,7 @@ def test_no_origin_left_ends_the_phase(board: Board, state: GameState) -> None:
     empty(state, "Pamplona")
     place(state, "Oviedo", [("christian", A, 1)], city="christian")
     prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona"])
-    assert (
-        tells(prompts)[-1]
-        == "No Christian unit in Asturias can move any more: Phase 4 ends."
-    )
+    assert tells(prompts)[-1] == "No Christian unit in Asturias can move any more: Phase 4 ends."
 
 
 # -- roads ------------------------------------------------------------------------------------
@@ -172,9 +163,7 @@ def test_garrisons_never_take_a_road(board: Board, state: GameState) -> None:
     empty(state, "Pamplona")
     prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", DONE])
     assert chooses(prompts)[2].options == ("Santiago", "Galicia", "León", "Pamplona")
-    assert state.areas["Pamplona"].units == {
-        "christian": {A: 1}
-    }  # no Choose: 1A was the only force
+    assert state.areas["Pamplona"].units == {"christian": {A: 1}}  # no Choose: 1A was the only force
     assert state.areas["Oviedo"].units == {"christian": {G: 1}}
     assert destinations(board, state, {}, "Oviedo") == ["Santiago", "Galicia", "León"]
 
@@ -220,9 +209,7 @@ def test_roads_only_from_areas_free_of_muslim_forces(
     Christian army and / or Garrison)"."""
     place(state, "León", units, city=city, besieger=besieger)
     assert ("Salamanca" in destinations(board, state, {}, "León")) is road
-    assert "Oviedo" in destinations(
-        board, state, {}, "León"
-    )  # inside the region, always
+    assert "Oviedo" in destinations(board, state, {}, "León")  # inside the region, always
 
 
 def test_no_road_into_the_region_in_revolt(board: Board, state: GameState) -> None:
@@ -237,16 +224,12 @@ def test_a_unit_that_took_a_road_moves_no_more(board: Board, state: GameState) -
     """Phase 4: "Armies, Garrisons and Military Orders in other regions cannot move at all in
     this phase". An army that went to Pamplona is no longer offered."""
     empty(state, "Pamplona")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Pamplona", "Oviedo", "León", DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", "Oviedo", "León", DONE])
     assert chooses(prompts)[3].options == ("Oviedo", DONE)
     assert state.areas["Pamplona"].units == {"christian": {A: 1}}
 
 
-def test_a_force_beaten_back_across_a_road_moves_no_more(
-    board: Board, state: GameState
-) -> None:
+def test_a_force_beaten_back_across_a_road_moves_no_more(board: Board, state: GameState) -> None:
     """Phase 4: units that left the region by road may not move again this phase, even when
     a lost battle sends them back to their origin ("your force must retreat to a single
     Area [...] from which at least one of the units came")."""
@@ -258,25 +241,18 @@ def test_a_force_beaten_back_across_a_road_moves_no_more(
     assert state.areas["León"].units.get("christian") == {G: 1}
     # After the retreat only the garrison may leave Oviedo, and by no road.
     assert chooses(prompts)[5].options == ("Santiago", "Galicia", "León")
-    assert (
-        "The Christian force retreats: move 1 Christian army from Pamplona to Oviedo."
-        in tells(prompts)
-    )
+    assert "The Christian force retreats: move 1 Christian army from Pamplona to Oviedo." in tells(prompts)
 
 
 # -- entering enemy forces --------------------------------------------------------------------
 
 
-def test_entering_enemy_forces_stops_and_gives_battle(
-    board: Board, state: GameState
-) -> None:
+def test_entering_enemy_forces_stops_and_gives_battle(board: Board, state: GameState) -> None:
     """Phase 4: "If the moving force enters an area that contains enemy forces, it must stop
     [...] If the enemy Area has no City or Fortress then there will be a battle." The
     Muslim garrison of Santiago is fought at once."""
     place(state, "Oviedo", [("christian", A, 2)], city="christian")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Santiago", "2A", [6, 1], [1], DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Santiago", "2A", [6, 1], [1], DONE])
     assert [r.why for r in rolls(prompts)] == [
         "Battle in Santiago, round 1: Christian dice (A, A)",
         "Battle in Santiago, round 1: Muslim dice (G)",
@@ -284,9 +260,7 @@ def test_entering_enemy_forces_stops_and_gives_battle(
     assert state.areas["Santiago"].units == {"christian": {A: 2}}
 
 
-def test_entering_a_defended_city_may_be_a_siege(
-    board: Board, state: GameState
-) -> None:
+def test_entering_a_defended_city_may_be_a_siege(board: Board, state: GameState) -> None:
     """Phase 4: "If the enemy area has a City and / or Fortress, then there may be a battle -
     this only happens if there is more than one enemy unit [...] Otherwise, the moving
     forces stop and wait for the Siege Phase." León's city holds 1 Muslim garrison."""
@@ -296,15 +270,11 @@ def test_entering_a_defended_city_may_be_a_siege(
     assert any(t.startswith("No battle in León") for t in tells(prompts))
 
 
-def test_an_empty_muslim_city_is_entered_and_besieged(
-    board: Board, state: GameState
-) -> None:
+def test_an_empty_muslim_city_is_entered_and_besieged(board: Board, state: GameState) -> None:
     """Phase 4: "Enemy forces are: [...] a Muslim city with no other units present": the
     movers stop and besiege it (judged before they stand in it)."""
     place(state, "Galicia", city="muslim")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", DONE])
     assert state.areas["Galicia"].besieger == "christian"
     assert any("besieges the empty city of Galicia" in t for t in tells(prompts))
 
@@ -341,10 +311,7 @@ def test_the_beaten_force_may_attack_again(board: Board, state: GameState) -> No
     lose = ["Asturias", "Oviedo", "Santiago", "2A", [1, 1], [6, 1]]
     again = ["Oviedo", "Santiago", [6], [1, 1]]  # 1A alone: no units question
     prompts, _ = drive(phase(board, state), [*lose, *again, DONE])
-    assert (
-        "The Christian force retreats: move 1 Christian army from Santiago to Oviedo."
-        in tells(prompts)
-    )
+    assert "The Christian force retreats: move 1 Christian army from Santiago to Oviedo." in tells(prompts)
     assert state.areas["Santiago"].units == {"christian": {A: 1}}
 
 
@@ -362,10 +329,7 @@ def test_leaving_a_siege_lifts_it(board: Board, state: GameState) -> None:
     prompts, _ = drive(phase(board, state), ["Asturias", "León", "Galicia", "2A", DONE])
     leon = state.areas["León"]
     assert leon.besieger is None and leon.units == {"muslim": {G: 1}}
-    assert (
-        "Move 2 Christian armies from León to Galicia. The siege of León is lifted."
-        in tells(prompts)
-    )
+    assert "Move 2 Christian armies from León to Galicia. The siege of León is lifted." in tells(prompts)
 
 
 def test_defenders_may_leave_a_besieged_city(board: Board, state: GameState) -> None:
@@ -395,9 +359,7 @@ def test_el_cid_goes_with_the_last_units(board: Board, state: GameState) -> None
     area, he goes with them (no question)."""
     empty(state, "Galicia")
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE])
     assert state.el_cid_area == "Galicia"
     assert (
         "Move 1 Christian army and 1 Christian garrison from Oviedo to Galicia. El Cid goes with them."
@@ -417,9 +379,7 @@ def test_el_cid_with_units_staying_behind_is_a_choice(
     area, the player says whether he goes with the moving force."""
     empty(state, "Galicia")
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", answer, DONE]
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", answer, DONE])
     asked = chooses(prompts)[4]
     assert asked.options == (EL_CID_GOES, "El Cid stays in Oviedo")
     assert state.el_cid_area == where
@@ -430,18 +390,12 @@ def test_el_cid_leads_the_attack(board: Board, state: GameState) -> None:
     forces, he makes the Christians roll first."""
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
     place(state, "Oviedo", [("christian", A, 1)], city="christian")
-    prompts, _ = drive(
-        phase(board, state), ["Asturias", "Oviedo", "Santiago", [6], DONE]
-    )
-    assert (
-        rolls(prompts)[0].why == "Battle in Santiago, round 1: Christian dice first (A)"
-    )
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Santiago", [6], DONE])
+    assert rolls(prompts)[0].why == "Battle in Santiago, round 1: Christian dice first (A)"
     assert state.el_cid_area == "Santiago"
 
 
-def test_a_muslim_el_cid_never_moves_with_christians(
-    board: Board, state: GameState
-) -> None:
+def test_a_muslim_el_cid_never_moves_with_christians(board: Board, state: GameState) -> None:
     """El Cid joins a force of his side only."""
     empty(state, "Galicia")
     state.el_cid_area, state.el_cid_side = "Oviedo", "muslim"
@@ -463,8 +417,7 @@ def test_the_phase_ends_after_the_step_budget(board: Board, state: GameState) ->
         script += ["Oviedo", "Santiago"] if i % 2 == 0 else ["Santiago", "Oviedo"]
     prompts, _ = drive(phase(board, state), script)
     assert (
-        tells(prompts)[-1]
-        == f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite)."
+        tells(prompts)[-1] == f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite)."
     )
     assert state.areas["Oviedo"].units == {"christian": {G: 1}}
     assert MAX_MOVES == 200
@@ -505,9 +458,7 @@ def states(draw: st.DrawFn) -> GameState:
     return state
 
 
-def region_units(
-    board: Board, state: GameState, region: int, side: str, kind: Kind | None = None
-) -> int:
+def region_units(board: Board, state: GameState, region: int, side: str, kind: Kind | None = None) -> int:
     return sum(state.areas[a].count(side, kind) for a in board.regions[region].areas)
 
 
@@ -520,9 +471,7 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
     board = default_board()
     rng = random.Random(seed)
     before = {side: sum(a.count(side) for a in state.areas.values()) for side in SIDES}
-    garrisons = {
-        n: region_units(board, state, n, "christian", G) for n in board.regions
-    }
+    garrisons = {n: region_units(board, state, n, "christian", G) for n in board.regions}
     christians = {n: region_units(board, state, n, "christian") for n in board.regions}
     proc = phase(board, state)
     selected: int | None = None
@@ -538,13 +487,9 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
             elif isinstance(prompt, Choose):
                 # Favour moving over "Done"/"No movement", so that games are long.
                 moves = [o for o in prompt.options if o not in (DONE, NO_MOVEMENT)]
-                answer = rng.choice(
-                    moves if moves and rng.random() < 0.9 else list(prompt.options)
-                )
+                answer = rng.choice(moves if moves and rng.random() < 0.9 else list(prompt.options))
                 if selected is None and prompt.why.startswith("Phase 4: select"):
-                    selected = next(
-                        (n for n, r in board.regions.items() if r.name == answer), 0
-                    )
+                    selected = next((n for n, r in board.regions.items() if r.name == answer), 0)
             prompt = proc.send(answer)
     except StopIteration:
         pass

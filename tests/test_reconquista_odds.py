@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -59,7 +59,7 @@ def _rounds(a: Units, d: Units, first: str | None, city: bool) -> list[tuple[flo
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_battle(
     a: Units, d: Units, city: bool, mountain: bool, el_cid: str | None, first_round: bool
 ) -> dict[str, float]:
@@ -79,7 +79,7 @@ def brute_battle(
     return {key: v / (1.0 - loop) for key, v in acc.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_siege(
     b: Units, d: Units, city: bool, fortress: bool, el_cid: str | None, same: bool, after_tie: bool
 ) -> dict[str, float]:
@@ -139,7 +139,9 @@ BATTLES = [
 
 
 @pytest.mark.parametrize(("att", "dfn", "city", "mountain", "el_cid"), BATTLES)
-def test_battle_odds_match_every_die(att: str, dfn: str, city: bool, mountain: bool, el_cid: str | None) -> None:
+def test_battle_odds_match_every_die(
+    att: str, dfn: str, city: bool, mountain: bool, el_cid: str | None
+) -> None:
     """Battle: the whole battle, rounds as in combat.battle_round ("roll again to hit, as before,
     except that this time the defenders do not hit first in a mountainous area"), every die enumerated."""
     exact = odds.battle_odds(P(att), P(dfn), city=city, mountain=mountain, el_cid=el_cid)  # type: ignore[arg-type]
@@ -197,7 +199,12 @@ def test_siege_odds_match_every_die(
 ) -> None:
     """Phase 6: Resolve Sieges: the whole siege, tie after tie, as combat.siege_roll plays each roll."""
     exact = odds.siege_odds(
-        P(bes), P(dfn), city=city, fortress=fortress, el_cid=el_cid, same_religion=same  # type: ignore[arg-type]
+        P(bes),
+        P(dfn),
+        city=city,
+        fortress=fortress,
+        el_cid=el_cid,
+        same_religion=same,  # type: ignore[arg-type]
     )
     brute = brute_siege(tuple(P(bes)), tuple(P(dfn)), city, fortress, el_cid, same, False)
     close(exact, brute)

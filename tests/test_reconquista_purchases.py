@@ -51,9 +51,7 @@ def rich(state: GameState, points: int) -> GameState:
 # -- income -----------------------------------------------------------------------------------
 
 
-def test_income_is_told_line_by_line_and_becomes_the_points_to_spend(
-    board: Board, state: GameState
-) -> None:
+def test_income_is_told_line_by_line_and_becomes_the_points_to_spend(board: Board, state: GameState) -> None:
     """Phase 3, Income: "2 Points - you always receive these points. 1 Point for each
     Region, but only if you control the majority of the cities [...] 1 Point if you control
     Santiago de Compostela". One Tell lists each line and the total; the first Choose shows
@@ -66,9 +64,7 @@ def test_income_is_told_line_by_line_and_becomes_the_points_to_spend(
         "Income: Base income 2; Majority of the cities of Asturias 1; Santiago de Compostela 1. "
         "Total 4 points: move the income marker to 4."
     )
-    assert chooses(prompts)[0].why.startswith(
-        "Phase 3: spend your income (4 points left)"
-    )
+    assert chooses(prompts)[0].why.startswith("Phase 3: spend your income (4 points left)")
 
 
 def test_expulsion_line_is_told_negative(board: Board, state: GameState) -> None:
@@ -88,26 +84,18 @@ def test_points_cannot_be_saved(board: Board, state: GameState) -> None:
     prompts, _ = drive(phase(board, state), ["Build a garrison in Oviedo (1)", DONE])
     assert state.income == 0
     assert state.areas["Oviedo"].count("christian", G) == 2
-    assert (
-        tells(prompts)[-1]
-        == "Phase 3 ends: the 1 unspent point is lost (income cannot be saved)."
-    )
+    assert tells(prompts)[-1] == "Phase 3 ends: the 1 unspent point is lost (income cannot be saved)."
     assert all(DONE in c.options for c in chooses(prompts))
 
 
-def test_phase_ends_by_itself_when_nothing_can_be_bought(
-    board: Board, state: GameState
-) -> None:
+def test_phase_ends_by_itself_when_nothing_can_be_bought(board: Board, state: GameState) -> None:
     """Phase 3: with nothing legal to buy there is nothing to choose: the phase ends and
     the points are lost."""
     place(state, "Oviedo", [("muslim", A, 1)], city="christian")
     place(state, "Pamplona", [("muslim", G, 1)])
     prompts, _ = drive(phase(board, state), [])
     assert chooses(prompts) == []
-    assert (
-        tells(prompts)[-1]
-        == "Phase 3 ends: the 2 unspent points are lost (income cannot be saved)."
-    )
+    assert tells(prompts)[-1] == "Phase 3 ends: the 2 unspent points are lost (income cannot be saved)."
     assert state.income == 0
 
 
@@ -116,10 +104,7 @@ def test_spending_everything_in_one_go(board: Board, state: GameState) -> None:
     only Done would remain, so the phase ends without asking."""
     prompts, _ = drive(phase(board, state), ["Build an army in Oviedo (2)"])
     assert state.areas["Oviedo"].count("christian", A) == 2
-    assert (
-        tells(prompts)[1]
-        == "Place 1 Christian army in Oviedo (2 points spent, 0 left)."
-    )
+    assert tells(prompts)[1] == "Place 1 Christian army in Oviedo (2 points spent, 0 left)."
     assert len(chooses(prompts)) == 1
     assert state.income == 0
 
@@ -270,9 +255,7 @@ def test_army_or_garrison_refused(
         ("fortress", 0, "Not enough points: a fortress costs 1 and 0 are left."),
     ],
 )
-def test_not_enough_points(
-    board: Board, state: GameState, kind: str, points: int, why: str
-) -> None:
+def test_not_enough_points(board: Board, state: GameState, kind: str, points: int, why: str) -> None:
     """Expenses: "Build an army: 2 Points. Build a Garrison: 1 Point. Build a City: 3
     Points. Build a Fortress: 1 Point." Too few points left: refused, with the price."""
     place(state, "Galicia", [("christian", A, 1)])
@@ -311,9 +294,7 @@ def test_built_units_are_told_and_paid(board: Board, state: GameState) -> None:
 
 
 @pytest.mark.parametrize("kind", [A, G, MO, MC, CR])
-def test_city_built_where_a_christian_force_stands(
-    board: Board, state: GameState, kind: Kind
-) -> None:
+def test_city_built_where_a_christian_force_stands(board: Board, state: GameState, kind: Kind) -> None:
     """Expenses: "A city can be built in any area that contains a Christian army and / or
     Garrison and where there is not already a city [...] The area must be free of enemy
     forces. The city is always Christian." A Military Order, a hired mercenary and a
@@ -323,9 +304,7 @@ def test_city_built_where_a_christian_force_stands(
     state.effects.taxes = True
     prompts, _ = drive(phase(board, state), ["Build a city in Galicia (3)", DONE])
     assert galicia.city == "christian"
-    assert "Place a Christian city in Galicia (3 points spent, 1 left)." in tells(
-        prompts
-    )
+    assert "Place a Christian city in Galicia (3 points spent, 1 left)." in tells(prompts)
 
 
 def test_city_keeps_the_fortress(board: Board, state: GameState) -> None:
@@ -334,9 +313,8 @@ def test_city_keeps_the_fortress(board: Board, state: GameState) -> None:
     state.effects.taxes = True
     prompts, _ = drive(phase(board, state), ["Build a city in Badajoz (3)", DONE])
     assert badajoz.city == "christian" and badajoz.fortress
-    assert (
-        "Place a Christian city in Badajoz (the fortress stays) (3 points spent, 1 left)."
-        in tells(prompts)
+    assert "Place a Christian city in Badajoz (the fortress stays) (3 points spent, 1 left)." in tells(
+        prompts
     )
 
 
@@ -358,9 +336,7 @@ def test_city_keeps_the_fortress(board: Board, state: GameState) -> None:
         ),
     ],
 )
-def test_city_refused(
-    board: Board, state: GameState, units: Units, city: str | None, why: str
-) -> None:
+def test_city_refused(board: Board, state: GameState, units: Units, city: str | None, why: str) -> None:
     """Expenses, Build a City: "any area that contains a Christian army and / or Garrison
     and where there is not already a city [...] The area must be free of enemy forces."
     ("There can only be one City per area.")"""
@@ -380,9 +356,7 @@ def test_city_refused(
         ([("christian", CR, 1)], None),
     ],
 )
-def test_fortress_built(
-    board: Board, state: GameState, units: Units, city: str | None
-) -> None:
+def test_fortress_built(board: Board, state: GameState, units: Units, city: str | None) -> None:
     """Expenses: "A Fortress can be built in any area that contains a Christian City and /
     or an Army and / or Garrison, provided the Area does not already contain a Fortress and
     is free of enemy forces." An empty Christian city is enough."""
@@ -429,9 +403,7 @@ def test_fortress_refused(
 # -- conversion -------------------------------------------------------------------------------
 
 
-def test_convert_a_muslim_city_holding_christians_keeps_the_fortress(
-    board: Board, state: GameState
-) -> None:
+def test_convert_a_muslim_city_holding_christians_keeps_the_fortress(board: Board, state: GameState) -> None:
     """Expenses: "Convert a City from Muslim to Christian: 1 Point. Can only be applied to a
     Muslim city that contains a Christian army and / or garrison. Replace the city with a
     Christian city. Any existing Fortress is kept." """
@@ -507,9 +479,7 @@ def test_convert_refused(
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_nothing_in_the_region_in_revolt(
-    board: Board, state: GameState, kind: str
-) -> None:
+def test_nothing_in_the_region_in_revolt(board: Board, state: GameState, kind: str) -> None:
     """Phase 1, result 6, Regional Revolt: "This entire region is excluded from the game for
     this entire turn. It generates no income. No one can move into it or build." Every
     purchase there is refused, though all else would allow it."""
@@ -525,17 +495,14 @@ def test_nothing_in_the_region_in_revolt(
     state.effects.bribery = True
     state.effects.mercenaries = state.effects.crusaders = 2
     rich(state, 9)
-    area = {"convert": "Toledo", "bribe": "Toledo", "city": "Cuenca"}.get(
-        kind, "Cuenca"
-    )
+    area = {"convert": "Toledo", "bribe": "Toledo", "city": "Cuenca"}.get(kind, "Cuenca")
     if kind == "city":
         state.areas["Cuenca"].city = None
     assert refusal(board, state, kind, area) is None
     state.revolt = 3
     verb = "bought" if kind in ("convert", "bribe") else "built"
     assert (
-        refusal(board, state, kind, area)
-        == f"Castilla is in revolt this turn: nothing can be {verb} there."
+        refusal(board, state, kind, area) == f"Castilla is in revolt this turn: nothing can be {verb} there."
     )
     offered = options(board, state)
     assert not [o for o in offered for a in board.regions[3].areas if f" {a} (" in o]
@@ -557,9 +524,7 @@ def test_bribery_only_after_its_event(board: Board, state: GameState) -> None:
     assert "Bribe the Rebels in Cuenca (2)" in options(board, state)
 
 
-def test_bribe_replaces_all_rebels_with_one_garrison_once(
-    board: Board, state: GameState
-) -> None:
+def test_bribe_replaces_all_rebels_with_one_garrison_once(board: Board, state: GameState) -> None:
     """Event 3, Bribery: "2 income points to replace all Rebels in a single Area with a
     Christian Garrison": all Rebels go, one garrison comes, and only one area is bribed."""
     cuenca = place(state, "Cuenca", [("rebel", R, 3)])
@@ -587,18 +552,14 @@ def test_bribe_replaces_all_rebels_with_one_garrison_once(
         ),
     ],
 )
-def test_bribe_refused(
-    board: Board, state: GameState, units: Units, city: str | None, why: str
-) -> None:
+def test_bribe_refused(board: Board, state: GameState, units: Units, city: str | None, why: str) -> None:
     """Event 3, Bribery: there must be Rebels to replace, and 2 points to pay."""
     place(state, "Cuenca", units, city=city)
     state.effects.bribery = True
     assert refusal(board, rich(state, 1), "bribe", "Cuenca") == why
 
 
-def test_bribed_besiegers_keep_the_siege_as_christians(
-    board: Board, state: GameState
-) -> None:
+def test_bribed_besiegers_keep_the_siege_as_christians(board: Board, state: GameState) -> None:
     """Event 3, Bribery: the garrison takes the Rebels' place. Rebels besieging a Muslim city
     become a Christian garrison besieging it (the city's own force stays inside)."""
     toledo = place(
@@ -615,9 +576,7 @@ def test_bribed_besiegers_keep_the_siege_as_christians(
     check_invariants(board, state)
 
 
-def test_bribing_the_rebels_christians_besiege_ends_the_siege(
-    board: Board, state: GameState
-) -> None:
+def test_bribing_the_rebels_christians_besiege_ends_the_siege(board: Board, state: GameState) -> None:
     """Event 3, Bribery: Rebels holding a city the Christians besiege are replaced by a
     Christian garrison: nobody hostile is left, so no siege remains."""
     toledo = place(
@@ -667,20 +626,13 @@ def test_hired_mercenaries_are_placed_as_armies_and_the_rest_go_to_the_muslims(
     assert said[-1] == "2 unhired mercenaries will join the Muslim reaction in Phase 5."
 
 
-def test_mercenaries_only_where_an_army_could_be_built(
-    board: Board, state: GameState
-) -> None:
+def test_mercenaries_only_where_an_army_could_be_built(board: Board, state: GameState) -> None:
     """Event 4: "place them as an army": only in a city or fortress you control, free of
     enemy forces; and at 1 point each."""
     state.effects.mercenaries = 6
     rich(state, 1)
-    assert (
-        refusal(board, state, "mercenary", "Pamplona")
-        == "Pamplona has no city or fortress you control."
-    )
-    assert [o for o in options(board, state) if o.startswith("Hire")] == [
-        "Hire a mercenary in Oviedo (1)"
-    ]
+    assert refusal(board, state, "mercenary", "Pamplona") == "Pamplona has no city or fortress you control."
+    assert [o for o in options(board, state) if o.startswith("Hire")] == ["Hire a mercenary in Oviedo (1)"]
     rich(state, 0)
     assert (
         refusal(board, state, "mercenary", "Oviedo")
@@ -688,9 +640,7 @@ def test_mercenaries_only_where_an_army_could_be_built(
     )
 
 
-def test_no_more_mercenaries_than_the_event_gave(
-    board: Board, state: GameState
-) -> None:
+def test_no_more_mercenaries_than_the_event_gave(board: Board, state: GameState) -> None:
     """Event 4: "Roll a D6. This is the number of mercenaries available": two available,
     two hired, then none is offered though points remain."""
     state.effects.mercenaries = 2
@@ -714,14 +664,10 @@ def test_crusaders_only_after_their_event(board: Board, state: GameState) -> Non
         "No crusader is left to place this turn: they come with the Crusade event (11)."
     )
     state.effects.crusaders = 1
-    assert (
-        refusal(board, state, "crusader", "Oviedo") is None
-    )  # free: 0 points is enough
+    assert refusal(board, state, "crusader", "Oviedo") is None  # free: 0 points is enough
 
 
-def test_crusaders_are_free_and_must_be_placed_before_done(
-    board: Board, state: GameState
-) -> None:
+def test_crusaders_are_free_and_must_be_placed_before_done(board: Board, state: GameState) -> None:
     """DESIGN.md, Crusade: "D6 crusader armies, free, placed by the player in Phase 3 as if
     built". Done is not offered while crusaders are left; they cost nothing."""
     state.effects.crusaders = 2
@@ -773,18 +719,14 @@ def test_unknown_kind_or_area(board: Board, state: GameState) -> None:
     assert refusal(board, state, "castle", "Oviedo") == (
         "'castle' is not a purchase: army, garrison, city, fortress, convert, bribe, mercenary or crusader."
     )
-    assert (
-        refusal(board, state, "army", "Paris") == "'Paris' is not an area of the map."
-    )
+    assert refusal(board, state, "army", "Paris") == "'Paris' is not an area of the map."
 
 
 def test_an_illegal_purchase_is_never_applied(board: Board, state: GameState) -> None:
     """A front end that calls ``apply`` with a purchase ``refusal`` refuses gets the same
     sentence as an error, and the table is unchanged."""
     before = state.snapshot()
-    with pytest.raises(
-        ValueError, match=r"^León has no city or fortress you control\.$"
-    ):
+    with pytest.raises(ValueError, match=r"^León has no city or fortress you control\.$"):
         purchases.apply(board, rich(state, 5), "army", "León")
     state.income = 0
     assert state.snapshot() == before
@@ -879,9 +821,7 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
     check_invariants(board, state)
     assert state.income == 0
     assert state.effects.crusaders == 0
-    placed = (
-        sum(a.count("christian", CR) for a in state.areas.values()) - crusaders_before
-    )
+    placed = sum(a.count("christian", CR) for a in state.areas.values()) - crusaders_before
     assert 0 <= placed <= crusaders
     for name, a in state.areas.items():
         assert a.count("christian") >= before[name]

@@ -78,8 +78,14 @@ def quiet(board: Board) -> GameState:
     return quiet_state(board)
 
 
-def march(board: Board, state: GameState, start: str, answers: Script, side: str = "muslim") -> tuple[list[Prompt], Any]:
-    proc = reaction.march(board, state, side, start, reaction=True) if side == "muslim" else reaction.move_force(board, state, side, start)
+def march(
+    board: Board, state: GameState, start: str, answers: Script, side: str = "muslim"
+) -> tuple[list[Prompt], Any]:
+    proc = (
+        reaction.march(board, state, side, start, reaction=True)
+        if side == "muslim"
+        else reaction.move_force(board, state, side, start)
+    )
     prompts, out = drive(proc, answers)
     check_invariants(board, state)
     return prompts, out
@@ -129,7 +135,14 @@ def test_region_die_rolls_again_for_a_region_without_a_free_area(board: Board, q
     place(quiet, "Pamplona", [("christian", A, 1)])
     place(quiet, "Barcelona", [("rebel", R, 1)], city="christian")
     place(quiet, "Tarragona", [("french", F, 2)])
-    place(quiet, "Zaragoza", [("rebel_army", RA, 1), ("christian", CR, 1)], city="muslim", fortress=True, besieger="rebel_army")
+    place(
+        quiet,
+        "Zaragoza",
+        [("rebel_army", RA, 1), ("christian", CR, 1)],
+        city="muslim",
+        fortress=True,
+        besieger="rebel_army",
+    )
     prompts, _ = drive(reaction.phase(board, quiet), [[2], [3], [2], [4]])
     assert rolls(prompts)[1].why.endswith(
         "rolled again (a 2 gave Aragón, which has no area free of Christian, Rebel and neutral forces)"
@@ -138,7 +151,7 @@ def test_region_die_rolls_again_for_a_region_without_a_free_area(board: Board, q
 
 
 def test_an_empty_christian_city_is_not_a_free_area(board: Board, quiet: GameState) -> None:
-    """"free of Christian or Rebel or Neutral Army forces": an empty Christian city counts as
+    """ "free of Christian or Rebel or Neutral Army forces": an empty Christian city counts as
     a Christian force ("A Christian city without other units" is an area of non-Muslim
     control), so Aragón made of Christian cities is rolled again."""
     for name in board.regions[2].areas:
@@ -154,7 +167,9 @@ def test_north_africa_can_land_when_no_region_can_rise(board: Board, quiet: Game
     for name in board.all_areas():
         place(quiet, name, [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[1], [6], [1], [1], [1], [6]])
-    assert rolls(prompts)[1].why.endswith("(a 1 gave Asturias, which has no area free of Christian, Rebel and neutral forces)")
+    assert rolls(prompts)[1].why.endswith(
+        "(a 1 gave Asturias, which has no area free of Christian, Rebel and neutral forces)"
+    )
     assert "Muslim reaction: the reinforcements rise in North Africa." in tells(prompts)
     assert quiet.areas["Sevilla"].units == {"christian": {A: 1}}
 
@@ -258,10 +273,16 @@ def test_establish_city_in_an_area_with_a_muslim_army_or_garrison(board: Board, 
     place(quiet, "Oviedo", [("christian", G, 1)], city="christian")
     prompts, _ = drive(reaction.phase(board, quiet), [[1], [1], [3], [4]])
     r = rolls(prompts)
-    assert r[2].why == "Muslim reaction, Establish city: area die for an area without a city with a Muslim army or garrison in Asturias"
+    assert (
+        r[2].why
+        == "Muslim reaction, Establish city: area die for an area without a city with a Muslim army or garrison in Asturias"
+    )
     assert r[3].why.endswith("rolled again (a 3 gave Oviedo, which already has a city)")
     assert quiet.areas["Galicia"].city == "muslim"
-    assert "Establish city: place a Muslim city in Galicia (an area without a city with a Muslim army or garrison)." in tells(prompts)
+    assert (
+        "Establish city: place a Muslim city in Galicia (an area without a city with a Muslim army or garrison)."
+        in tells(prompts)
+    )
     assert tells(prompts)[-1] == "No Muslim army was raised: nothing moves; the Muslim reaction is over."
 
 
@@ -308,7 +329,10 @@ def test_build_fortress_in_a_muslim_controlled_city(board: Board, quiet: GameSta
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [1], [3], [1]])
     assert rolls(prompts)[3].why.endswith("(a 3 gave Toledo, which already has a fortress)")
     assert quiet.areas["Salamanca"].fortress
-    assert "Build Fortress: place a fortress in Salamanca (a Muslim-controlled city without a fortress)." in tells(prompts)
+    assert (
+        "Build Fortress: place a fortress in Salamanca (a Muslim-controlled city without a fortress)."
+        in tells(prompts)
+    )
 
 
 def test_build_fortress_else_where_muslims_stand(board: Board, quiet: GameState) -> None:
@@ -318,7 +342,10 @@ def test_build_fortress_else_where_muslims_stand(board: Board, quiet: GameState)
     for name in ("Salamanca", "Valencia"):
         quiet.areas[name].fortress = True
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [1], [4]])
-    assert "Build Fortress: no area of Castilla is a Muslim-controlled city without a fortress; an area without a fortress with a Muslim army or garrison instead." in tells(prompts)
+    assert (
+        "Build Fortress: no area of Castilla is a Muslim-controlled city without a fortress; an area without a fortress with a Muslim army or garrison instead."
+        in tells(prompts)
+    )
     assert quiet.areas["Cuenca"].fortress and quiet.areas["Cuenca"].city is None
 
 
@@ -332,8 +359,14 @@ def test_build_fortress_else_nothing(board: Board, quiet: GameState) -> None:
     prompts, _ = drive(reaction.phase(board, quiet), [[1], [1]])
     assert len(rolls(prompts)) == 2
     # Galicia has Muslim armies but they besiege the city from outside: no fortress for them.
-    assert reaction._fortress_tiers(quiet)[1].refuse("Galicia") == "where the Muslims are besiegers outside the walls"
-    assert "Build Fortress: no area of Asturias is an area without a fortress with a Muslim army or garrison: nothing happens." in tells(prompts)
+    assert (
+        reaction._fortress_tiers(quiet)[1].refuse("Galicia")
+        == "where the Muslims are besiegers outside the walls"
+    )
+    assert (
+        "Build Fortress: no area of Asturias is an area without a fortress with a Muslim army or garrison: nothing happens."
+        in tells(prompts)
+    )
     assert [quiet.areas[n].fortress for n in board.regions[1].areas] == [True, False, False, False]
 
 
@@ -345,7 +378,10 @@ def test_garrison_in_a_muslim_controlled_city_without_one(board: Board, quiet: G
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [1], [3]])
     assert rolls(prompts)[3].why.endswith("(a 1 gave Salamanca, which already has a Muslim garrison)")
     assert quiet.areas["Toledo"].count("muslim", G) == 1
-    assert "Garrison: place 1 Muslim garrison in Toledo (a Muslim-controlled city without a Muslim garrison)." in tells(prompts)
+    assert (
+        "Garrison: place 1 Muslim garrison in Toledo (a Muslim-controlled city without a Muslim garrison)."
+        in tells(prompts)
+    )
 
 
 def test_garrison_else_with_muslim_forces_or_free(board: Board, quiet: GameState) -> None:
@@ -354,7 +390,9 @@ def test_garrison_else_with_muslim_forces_or_free(board: Board, quiet: GameState
     forces." Cuenca holds a Christian army: rolled again; Valencia (Muslim) takes it."""
     place(quiet, "Cuenca", [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4], [5]])
-    assert rolls(prompts)[3].why.endswith("(a 4 gave Cuenca, which holds 1 Christian army and no Muslim unit)")
+    assert rolls(prompts)[3].why.endswith(
+        "(a 4 gave Cuenca, which holds 1 Christian army and no Muslim unit)"
+    )
     assert quiet.areas["Valencia"].count("muslim", G) == 2
 
 
@@ -365,7 +403,10 @@ def test_garrison_else_nothing(board: Board, quiet: GameState) -> None:
         place(quiet, name, [("christian", A, 1)])
     prompts, out = drive(reaction._place(board, quiet, 3, Reinforcement("garrison")), [])
     assert out is None and rolls(prompts) == []
-    assert tells(prompts)[-1] == "Garrison: no area of Castilla is an area with Muslim forces or free of Christian and Rebel forces: nothing happens."
+    assert (
+        tells(prompts)[-1]
+        == "Garrison: no area of Castilla is an area with Muslim forces or free of Christian and Rebel forces: nothing happens."
+    )
 
 
 def test_armies_in_an_area_free_of_christian_and_rebel_forces(board: Board, quiet: GameState) -> None:
@@ -376,7 +417,10 @@ def test_armies_in_an_area_free_of_christian_and_rebel_forces(board: Board, quie
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [4], [3], [4]])
     r = rolls(prompts)
     assert "column '2 cities'" in r[1].why  # Toledo is a Rebel city now
-    assert r[2].why == "Muslim reaction, 1 army: area die for an area of Castilla free of Christian and Rebel forces"
+    assert (
+        r[2].why
+        == "Muslim reaction, 1 army: area die for an area of Castilla free of Christian and Rebel forces"
+    )
     assert r[3].why.endswith("(a 3 gave Toledo, which holds 1 Rebel)")
     assert "1 army: place 1 Muslim army in Cuenca (free of Christian and Rebel forces)." in tells(prompts)
     # Toledo's Rebel is the enemy in Castilla: Cuenca -> Valencia -> Salamanca -> Toledo.
@@ -389,7 +433,9 @@ def test_armies_with_nowhere_to_go_do_nothing(board: Board, quiet: GameState) ->
         place(quiet, name, [("christian", G, 1)])
     prompts, out = drive(reaction._place(board, quiet, 3, Reinforcement("army", 2)), [])
     assert out is None and rolls(prompts) == []
-    assert tells(prompts) == ["2 armies: no area of Castilla is free of Christian and Rebel forces: nothing happens."]
+    assert tells(prompts) == [
+        "2 armies: no area of Castilla is free of Christian and Rebel forces: nothing happens."
+    ]
 
 
 # -- North Africa -----------------------------------------------------------------------------
@@ -403,10 +449,15 @@ def test_north_africa_lands_by_the_port_die(board: Board, quiet: GameState) -> N
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [2], [5]])
     r = rolls(prompts)
     assert r[1].why == "Muslim reaction: reinforcement table, column North Africa"
-    assert r[2].why.startswith("Muslim reaction, North Africa: port die (1 Sevilla, 2 Algeciras, 3 Granada, 4 Murcia, 5 Valencia, 6 Tarragona)")
+    assert r[2].why.startswith(
+        "Muslim reaction, North Africa: port die (1 Sevilla, 2 Algeciras, 3 Granada, 4 Murcia, 5 Valencia, 6 Tarragona)"
+    )
     assert "2 armies from North Africa: place 2 Muslim armies in Valencia (the port die)." in tells(prompts)
     assert quiet.areas["Valencia"].count("muslim", A) == 2
-    assert tells(prompts)[-1] == "No enemy can be reached from Valencia: the Muslim force (2 Muslim armies) stays there."
+    assert (
+        tells(prompts)[-1]
+        == "No enemy can be reached from Valencia: the Muslim force (2 Muslim armies) stays there."
+    )
 
 
 def test_a_port_in_the_region_in_revolt_is_rolled_again(board: Board, quiet: GameState) -> None:
@@ -425,7 +476,10 @@ def test_north_africa_lands_on_an_enemy_and_fights_there(board: Board, quiet: Ga
     place(quiet, "Sevilla", [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [3], [1], [6, 1, 1], [1]])
     text = tells(prompts)
-    assert "3 armies from North Africa: place 3 Muslim armies in Sevilla (the port die). Sevilla holds 1 Christian army: they land all the same and fight there." in text
+    assert (
+        "3 armies from North Africa: place 3 Muslim armies in Sevilla (the port die). Sevilla holds 1 Christian army: they land all the same and fight there."
+        in text
+    )
     assert "Sevilla holds 1 Christian army: the Muslim force fights where it stands." in text
     assert [p.why for p in rolls(prompts)][3] == "Battle in Sevilla, round 1: Muslim dice (A, A, A)"
     assert quiet.areas["Sevilla"].units == {"muslim": {A: 3}}
@@ -438,7 +492,10 @@ def test_a_landing_beaten_at_once_has_nowhere_to_fall_back(board: Board, quiet: 
     place(quiet, "Sevilla", [("christian", A, 3)])
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [2], [1], [1, 1], [6, 1, 1]])
     assert quiet.areas["Sevilla"].units == {"christian": {A: 3}}
-    assert "The Muslim force came into Sevilla from no area of the map, so it has nowhere to fall back to." in tells(prompts)
+    assert (
+        "The Muslim force came into Sevilla from no area of the map, so it has nowhere to fall back to."
+        in tells(prompts)
+    )
 
 
 # -- jihad and mercenaries --------------------------------------------------------------------
@@ -450,7 +507,10 @@ def test_jihad_places_two_results(board: Board, quiet: GameState) -> None:
     turn. Castilla: a Garrison (Cuenca) and a Fortress (Salamanca)."""
     quiet.effects.jihad = True
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4], [1], [1]])
-    assert "Muslim reaction: the reinforcements rise in Castilla (Jihad: the table is rolled twice, both results are placed)." in tells(prompts)
+    assert (
+        "Muslim reaction: the reinforcements rise in Castilla (Jihad: the table is rolled twice, both results are placed)."
+        in tells(prompts)
+    )
     assert quiet.areas["Cuenca"].count("muslim", G) == 2
     assert quiet.areas["Salamanca"].fortress
 
@@ -483,10 +543,16 @@ def test_unhired_mercenaries_join_the_armies(board: Board, quiet: GameState) -> 
     mercenaries) and march with it; the count is then spent."""
     quiet.effects.mercenaries = 3
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [4], [4]])
-    assert "Unhired mercenaries: they join the Muslim force in Cuenca: place 3 mercenaries (with the Muslims) there." in tells(prompts)
+    assert (
+        "Unhired mercenaries: they join the Muslim force in Cuenca: place 3 mercenaries (with the Muslims) there."
+        in tells(prompts)
+    )
     assert quiet.areas["Cuenca"].units["muslim"] == {G: 1, A: 2, MC: 3}
     assert quiet.effects.mercenaries == 0
-    assert "The Muslim force marches from Cuenca with every Muslim army there, 2 Muslim armies and 3 mercenaries (with the Muslims)." in tells(prompts)
+    assert (
+        "The Muslim force marches from Cuenca with every Muslim army there, 2 Muslim armies and 3 mercenaries (with the Muslims)."
+        in tells(prompts)
+    )
 
 
 def test_unhired_mercenaries_rise_alone_and_march(board: Board, quiet: GameState) -> None:
@@ -497,7 +563,10 @@ def test_unhired_mercenaries_rise_alone_and_march(board: Board, quiet: GameState
     place(quiet, "Valencia", [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4], [4], [6, 6], [1]])
     text = tells(prompts)
-    assert "Unhired mercenaries: no army was raised, so they are the Muslim force: place 2 mercenaries (with the Muslims) in Cuenca (free of Christian and Rebel forces)." in text
+    assert (
+        "Unhired mercenaries: no army was raised, so they are the Muslim force: place 2 mercenaries (with the Muslims) in Cuenca (free of Christian and Rebel forces)."
+        in text
+    )
     assert moves(prompts) == ["Cuenca -> Valencia"]
     assert quiet.areas["Valencia"].units == {"muslim": {MC: 2}}
     assert quiet.effects.mercenaries == 0
@@ -558,7 +627,10 @@ def test_muslim_units_and_a_muslim_city_are_not_enemies(board: Board, quiet: Gam
     place(quiet, "Porto", fortress=True)
     prompts, out = march(board, quiet, "Santiago", [])
     assert moves(prompts) == [] and out == "Santiago"
-    assert tells(prompts)[-1] == "No enemy can be reached from Santiago: the Muslim force (1 Muslim army) stays there."
+    assert (
+        tells(prompts)[-1]
+        == "No enemy can be reached from Santiago: the Muslim force (1 Muslim army) stays there."
+    )
 
 
 def test_no_enemy_in_the_region_the_road_to_one(board: Board, quiet: GameState) -> None:
@@ -575,7 +647,10 @@ def test_no_enemy_in_the_region_the_road_to_one(board: Board, quiet: GameState) 
         "Muslim force moves Granada -> Algeciras: no enemy in Al-Ándalus: on towards the road from "
         "Córdoba to Toledo (Castilla, where the enemy is in Toledo)."
     )
-    assert "Muslim force moves Córdoba -> Toledo: no enemy in Al-Ándalus: by the road to Castilla, where the enemy is in Toledo." in said(prompts)
+    assert (
+        "Muslim force moves Córdoba -> Toledo: no enemy in Al-Ándalus: by the road to Castilla, where the enemy is in Toledo."
+        in said(prompts)
+    )
 
 
 def test_roads_two_regions_away(board: Board, quiet: GameState) -> None:
@@ -592,7 +667,9 @@ def test_roads_two_regions_away(board: Board, quiet: GameState) -> None:
         "Algeciras -> Sevilla", "Sevilla -> Porto", "Porto -> Galicia", "Galicia -> León",
         "León -> Santiago", "Santiago -> Oviedo",
     ]  # fmt: skip
-    assert "by the road to Portugal, on the way to Asturias, where the enemy is in Oviedo" in tells(prompts)[1]
+    assert (
+        "by the road to Portugal, on the way to Asturias, where the enemy is in Oviedo" in tells(prompts)[1]
+    )
 
 
 def test_of_two_roads_the_first_in_map_order(board: Board, quiet: GameState) -> None:
@@ -613,7 +690,10 @@ def test_no_enemy_within_reach_the_force_stays(board: Board, quiet: GameState) -
     place(quiet, "Toledo", [("christian", A, 1)], city="muslim", fortress=True)
     prompts, out = march(board, quiet, "Córdoba", [])
     assert moves(prompts) == [] and out == "Córdoba"
-    assert tells(prompts)[-1] == "No enemy can be reached from Córdoba: the Muslim force (2 Muslim armies) stays there."
+    assert (
+        tells(prompts)[-1]
+        == "No enemy can be reached from Córdoba: the Muslim force (2 Muslim armies) stays there."
+    )
 
 
 def test_the_region_in_revolt_is_never_crossed(board: Board, quiet: GameState) -> None:
@@ -664,7 +744,10 @@ def test_a_fortress_without_a_city_also_keeps_an_army(board: Board, quiet: GameS
     place(quiet, "Cuenca", [("muslim", A, 2)], fortress=True)
     place(quiet, "Salamanca", [("christian", A, 1)])
     prompts, _ = march(board, quiet, "Cuenca", [[6], [1]])
-    assert "leaving 1 Muslim army in Cuenca (a fortress with no Muslim garrison keeps an army)" in tells(prompts)[1]
+    assert (
+        "leaving 1 Muslim army in Cuenca (a fortress with no Muslim garrison keeps an army)"
+        in tells(prompts)[1]
+    )
 
 
 # -- battles and sieges -----------------------------------------------------------------------
@@ -681,7 +764,10 @@ def test_a_siege_keeps_one_army_per_unit_and_the_rest_move_on(board: Board, quie
     place(quiet, "Salamanca", [("rebel", R, 1)])
     prompts, _ = march(board, quiet, "Cuenca", [[6, 6], [1]])
     text = tells(prompts)
-    assert "No battle in Valencia (1 Christian garrison inside): the Muslim force stops and besieges it (Phase 6)." in text
+    assert (
+        "No battle in Valencia (1 Christian garrison inside): the Muslim force stops and besieges it (Phase 6)."
+        in text
+    )
     assert (
         "3 Muslim armies of the Muslim force stay in Valencia to besiege it, one army per unit (3 units "
         "there: the city, the fortress, 1 Christian garrison); the other 2 Muslim armies move on."
@@ -732,7 +818,10 @@ def test_a_battle_that_ends_in_a_siege_counts_the_survivors(board: Board, quiet:
     place(quiet, "Salamanca", [("christian", G, 1)])
     prompts, _ = march(board, quiet, "Cuenca", [[4, 1, 1, 1, 1], [4, 1, 1], [6], [1]])
     text = tells(prompts)
-    assert "The Christian force withdraws into the city of Valencia; the Muslim force stays outside and besieges it (Phase 6)." in text
+    assert (
+        "The Christian force withdraws into the city of Valencia; the Muslim force stays outside and besieges it (Phase 6)."
+        in text
+    )
     assert (
         "3 Muslim armies of the Muslim force stay in Valencia to besiege it, one army per unit (3 units "
         "there: the city, 2 Christian armies); the other 1 Muslim army moves on."
@@ -766,7 +855,12 @@ def test_a_beaten_force_goes_back_and_then_on(board: Board, quiet: GameState) ->
     text = tells(prompts)
     assert "The Muslim force retreats: move 1 Muslim army from Murcia to Córdoba" in said(prompts)
     assert moves(prompts) == ["Córdoba -> Murcia", "Córdoba -> Murcia"]
-    assert any(t.startswith("Muslim force moves Córdoba -> Murcia: after its retreat the force goes on to the next higher-numbered area.") for t in text)
+    assert any(
+        t.startswith(
+            "Muslim force moves Córdoba -> Murcia: after its retreat the force goes on to the next higher-numbered area."
+        )
+        for t in text
+    )
     assert not [p for p in prompts if isinstance(p, Choose)]
     assert quiet.areas["Murcia"].units == {"muslim": {A: 1}}
 
@@ -782,7 +876,9 @@ def test_the_robot_retreat_needs_no_choice(board: Board, quiet: GameState) -> No
     assert "move 1 Muslim army from Valencia to Cuenca" in said(prompts)
 
 
-def test_the_forces_of_a_besieged_muslim_city_join_and_a_tie_sends_them_in(board: Board, quiet: GameState) -> None:
+def test_the_forces_of_a_besieged_muslim_city_join_and_a_tie_sends_them_in(
+    board: Board, quiet: GameState
+) -> None:
     """Phase 5: "If the area contains a Christian force and a City under Muslim control, then
     the forces of the Muslim City join the battle. If the Muslim forces are forced to
     retreat, or the Battle is a tie, the entire surviving force retreats into the City."
@@ -810,7 +906,9 @@ def test_a_beaten_relief_goes_into_the_city(board: Board, quiet: GameState) -> N
     place(quiet, "Cuenca", [("muslim", A, 2)])
     place(quiet, "Valencia", [("muslim", G, 1), ("christian", A, 3)], city="muslim", besieger="christian")
     prompts, _ = march(board, quiet, "Cuenca", [[1, 1, 1], [6, 1, 1]])
-    assert tells(prompts)[-1].startswith("The Muslim force is beaten: the surviving Muslim force (2 Muslim armies) withdraws into the city of Valencia")
+    assert tells(prompts)[-1].startswith(
+        "The Muslim force is beaten: the surviving Muslim force (2 Muslim armies) withdraws into the city of Valencia"
+    )
     assert quiet.areas["Cuenca"].count("muslim") == 0
 
 
@@ -824,7 +922,10 @@ def test_a_relief_that_wins_moves_on(board: Board, quiet: GameState) -> None:
     place(quiet, "Salamanca")
     prompts, _ = march(board, quiet, "Cuenca", [[4, 4, 1], [1, 1, 1], [6, 6], [1]])
     text = tells(prompts)
-    assert "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. Valencia is relieved." in text
+    assert (
+        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. Valencia is relieved."
+        in text
+    )
     assert moves(prompts) == ["Cuenca -> Valencia", "Valencia -> Salamanca"]
     assert quiet.areas["Valencia"].units == {"muslim": {G: 1}} and quiet.areas["Valencia"].besieger is None
     assert quiet.areas["Salamanca"].units == {"muslim": {A: 2}}
@@ -847,12 +948,22 @@ def test_a_relief_won_by_the_garrison_alone_goes_no_further(board: Board, quiet:
 @pytest.mark.parametrize(
     ("muslim_dice", "christian_dice", "told", "left"),
     [
-        ([1], [6, 6], "The Muslim force and the defenders of Valencia are destroyed; the Christian siege goes on.", {"christian": {A: 2}}),
+        (
+            [1],
+            [6, 6],
+            "The Muslim force and the defenders of Valencia are destroyed; the Christian siege goes on.",
+            {"christian": {A: 2}},
+        ),
         ([6], [6], "Both forces in Valencia are destroyed.", {}),
     ],
 )
 def test_a_relief_destroyed(
-    board: Board, quiet: GameState, muslim_dice: list[int], christian_dice: list[int], told: str, left: dict[str, Any]
+    board: Board,
+    quiet: GameState,
+    muslim_dice: list[int],
+    christian_dice: list[int],
+    told: str,
+    left: dict[str, Any],
 ) -> None:
     """Phase 4, Battle: "If one side completely eliminates the other, it does not need to
     retreat": a relief wiped out ends the march, the siege of the (empty Muslim) city going
@@ -881,9 +992,14 @@ def test_el_cid_in_a_relief_battle(board: Board, quiet: GameState) -> None:
     place(state, "Valencia", [("muslim", G, 1), ("christian", A, 3)], city="muslim", besieger="christian")
     place(state, "Salamanca")
     state.el_cid_area, state.el_cid_side = "Valencia", "christian"
-    prompts, _ = drive(reaction.march(board, state, "muslim", "Cuenca", reaction=True), [[1, 1, 1], [6, 6, 1], [1], [4, 4]])
+    prompts, _ = drive(
+        reaction.march(board, state, "muslim", "Cuenca", reaction=True), [[1, 1, 1], [6, 6, 1], [1], [4, 4]]
+    )
     assert rolls(prompts)[0].why == "Battle in Valencia, round 1: Christian dice first (A, A, A)"
-    assert "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. El Cid goes with them. Valencia is relieved." in tells(prompts)
+    assert (
+        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. El Cid goes with them. Valencia is relieved."
+        in tells(prompts)
+    )
     assert state.el_cid_area == "Salamanca"
 
 
@@ -904,7 +1020,9 @@ def test_a_force_falling_back_picks_up_and_takes_el_cid(board: Board, quiet: Gam
     assert quiet.el_cid_area == "Cuenca"
 
 
-def test_a_landing_beaten_by_the_besiegers_of_a_city_falls_back_into_it(board: Board, quiet: GameState) -> None:
+def test_a_landing_beaten_by_the_besiegers_of_a_city_falls_back_into_it(
+    board: Board, quiet: GameState
+) -> None:
     """Phase 4, Battle: "if the battle involved a besieged city [...] the retreat may be to
     that city" (battle.battle offers it): a landing beaten by the Rebel armies besieging the
     empty Christian city of Valencia has no area it came from, so it goes into the city, and
@@ -927,9 +1045,15 @@ def test_a_rebel_city_stays_out_and_is_besieged(board: Board, quiet: GameState) 
     place(quiet, "Salamanca")
     prompts, _ = march(board, quiet, "Cuenca", [[6, 6, 1, 1], [1]])
     r = rolls(prompts)
-    assert [p.why for p in r][:2] == ["Battle in Valencia, round 1: Muslim dice (A, A, A, A)", "Battle in Valencia, round 1: Christian dice (A)"]
+    assert [p.why for p in r][:2] == [
+        "Battle in Valencia, round 1: Muslim dice (A, A, A, A)",
+        "Battle in Valencia, round 1: Christian dice (A)",
+    ]
     text = said(prompts)
-    assert "3 Muslim armies of the Muslim force stay in Valencia to besiege it, one army per unit (3 units there: the city, 2 Rebels); the other 1 Muslim army moves on." in text
+    assert (
+        "3 Muslim armies of the Muslim force stay in Valencia to besiege it, one army per unit (3 units there: the city, 2 Rebels); the other 1 Muslim army moves on."
+        in text
+    )
     assert quiet.areas["Valencia"].besieger == "muslim"
     assert quiet.areas["Valencia"].count("rebel") == 2
 
@@ -969,6 +1093,7 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
     """DESIGN.md, Termination: "no area entered twice while looking for an enemy". A route
     made to circle forever (as a wrong map or rule could) is stopped before it enters
     Córdoba a second time."""
+
     def circling(b: Board, s: GameState, side: str, here: str) -> reaction._Step:
         return reaction._Step(b.next_area(here), "round and round")
 
@@ -1010,7 +1135,10 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
     assert text[0] == "The French force marches from Pamplona with 3 French armies."
     assert "Pamplona holds 1 Christian garrison: the French force fights where it stands." in text
     assert moves(prompts) == ["Pamplona -> Barcelona", "Barcelona -> Tarragona"]
-    assert "No battle in Barcelona (1 Muslim garrison inside): the French force stops and besieges it (Phase 6)." in text
+    assert (
+        "No battle in Barcelona (1 Muslim garrison inside): the French force stops and besieges it (Phase 6)."
+        in text
+    )
     assert (
         "2 French armies of the French force stay in Barcelona to besiege it, one army per unit (2 units "
         "there: the city, 1 Muslim garrison); the other 1 French army moves on."
@@ -1090,12 +1218,20 @@ def cases(draw: st.DrawFn) -> Case:
     for name in board.all_areas():
         city = draw(st.sampled_from([None, None, "christian", "muslim"]))
         fortress = draw(st.booleans())
-        holder = draw(st.sampled_from([None, "christian", "muslim", "muslim", "rebel", "french", "rebel_army"]))
-        units = [(holder, k) for k in draw(st.lists(st.sampled_from(HOLDERS[holder]), max_size=3))] if holder else []
+        holder = draw(
+            st.sampled_from([None, "christian", "muslim", "muslim", "rebel", "french", "rebel_army"])
+        )
+        units = (
+            [(holder, k) for k in draw(st.lists(st.sampled_from(HOLDERS[holder]), max_size=3))]
+            if holder
+            else []
+        )
         besieger = None
         outside: list[Kind] = []
         if (city or fortress) and draw(st.integers(0, 4)) == 0:
-            besieger = draw(st.sampled_from([s for s in ("christian", "muslim", "rebel_army", "french") if s != holder]))
+            besieger = draw(
+                st.sampled_from([s for s in ("christian", "muslim", "rebel_army", "french") if s != holder])
+            )
             outside = draw(st.lists(st.sampled_from(HOLDERS[besieger]), min_size=1, max_size=3))
         layout.append((name, city, fortress, units, besieger, outside))
     return Case(
@@ -1103,7 +1239,9 @@ def cases(draw: st.DrawFn) -> Case:
         revolt=draw(st.sampled_from([None, 1, 2, 3, 4, 5])),
         jihad=draw(st.booleans()),
         mercenaries=draw(st.sampled_from([0, 0, 1, 4])),
-        el_cid=draw(st.sampled_from([None, ("Córdoba", "muslim"), ("Toledo", "christian"), ("Murcia", "muslim")])),
+        el_cid=draw(
+            st.sampled_from([None, ("Córdoba", "muslim"), ("Toledo", "christian"), ("Murcia", "muslim")])
+        ),
         mover=draw(st.sampled_from(["muslim", "muslim", "french", "rebel_army"])),
         start=draw(st.sampled_from(board.all_areas())),
         seed=draw(st.integers(0, 2**32 - 1)),

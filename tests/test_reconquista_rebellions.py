@@ -65,7 +65,9 @@ def empty_region(state: GameState, board: Board, region: int) -> None:
 # -- the region die ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("face", "region"), [(1, "Asturias"), (2, "Aragón"), (3, "Castilla"), (4, "Portugal"), (5, "Al-Ándalus")])
+@pytest.mark.parametrize(
+    ("face", "region"), [(1, "Asturias"), (2, "Aragón"), (3, "Castilla"), (4, "Portugal"), (5, "Al-Ándalus")]
+)
 def test_region_die_picks_the_region(board: Board, state: GameState, face: int, region: str) -> None:
     """Phase 1: Rebellions: "Roll a D6 to select the affected region, then roll another D6 and
     consult the table below to see what happens in that region." (6 on the table: a
@@ -114,7 +116,10 @@ def test_a_second_regional_revolt_in_a_double_stays_in_revolt(board: Board, stat
     assert state.revolt == 3
     said = tells(prompts)
     assert "Region in Revolt marker on Castilla" in said[1]
-    assert said[2] == "Rebellions in Castilla, Regional Revolt: Castilla is already in revolt this turn and stays in revolt."
+    assert (
+        said[2]
+        == "Rebellions in Castilla, Regional Revolt: Castilla is already in revolt this turn and stays in revolt."
+    )
 
 
 def test_a_region_in_revolt_still_takes_its_second_result(board: Board, state: GameState) -> None:
@@ -129,7 +134,9 @@ def test_a_region_in_revolt_still_takes_its_second_result(board: Board, state: G
 
 
 @pytest.mark.parametrize("face", [1, 2])
-def test_rebels_go_to_a_random_area_without_garrison_army_or_order(board: Board, state: GameState, face: int) -> None:
+def test_rebels_go_to_a_random_area_without_garrison_army_or_order(
+    board: Board, state: GameState, face: int
+) -> None:
     """Phase 1, 1 or 2 Rebels: "Place a Rebel unit in a randomly determined area that does
     not contain a Garrison, Army or Military Order." The area die lands on Santiago (a
     Muslim garrison), so it is rolled again, saying why; 4 is Galicia, now empty."""
@@ -150,8 +157,19 @@ def test_an_area_with_only_rebels_takes_another_rebel(board: Board, state: GameS
     assert state.areas["Galicia"].count("rebel", R) == 2
 
 
-@pytest.mark.parametrize("units", [[("french", F, 1)], [("rebel_army", RA, 2)], [("muslim", MC, 1)], [("christian", CR, 1)], [("christian", MO, 1)]])
-def test_an_area_with_any_kind_of_army_is_not_viable_for_rebels(board: Board, state: GameState, units: Units) -> None:
+@pytest.mark.parametrize(
+    "units",
+    [
+        [("french", F, 1)],
+        [("rebel_army", RA, 2)],
+        [("muslim", MC, 1)],
+        [("christian", CR, 1)],
+        [("christian", MO, 1)],
+    ],
+)
+def test_an_area_with_any_kind_of_army_is_not_viable_for_rebels(
+    board: Board, state: GameState, units: Units
+) -> None:
     """Phase 1, Rebels: "an area that does not contain a Garrison, Army or Military Order":
     armies of every kind count, neutral ones too. Galicia holds one, so the die is rolled
     again until it lands on the empty León (5)."""
@@ -186,7 +204,9 @@ def test_a_rebel_placed_where_rebels_besiege_an_empty_city_holds_it(board: Board
     assert t.besieger is None and t.count("rebel") == 2 and city_controller(t) == "rebel"
 
 
-def test_rebels_with_no_viable_area_remove_a_unit_by_the_casualty_order(board: Board, state: GameState) -> None:
+def test_rebels_with_no_viable_area_remove_a_unit_by_the_casualty_order(
+    board: Board, state: GameState
+) -> None:
     """Phase 1, Rebels: "If no viable area exists, randomly select a single area and remove a
     single unit (priority according to the combat removal rules)." At setup every area of
     Asturias has a garrison; the area die gives Oviedo (1 Christian garrison, 1 Christian
@@ -242,7 +262,9 @@ def test_proselytism_turns_a_random_christian_city_muslim(board: Board, state: G
     )
 
 
-def test_proselytism_turns_a_muslim_city_christian_and_keeps_the_fortress(board: Board, state: GameState) -> None:
+def test_proselytism_turns_a_muslim_city_christian_and_keeps_the_fortress(
+    board: Board, state: GameState
+) -> None:
     """Phase 1, 3 Proselytism: "If it is Muslim, change that city to Christian." Zaragoza
     (5-6) keeps its fortress and its Muslim units, which still hold it."""
     prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [6]])
@@ -296,7 +318,14 @@ def test_peasant_revolt_replaces_the_garrisons_with_one_rebel(board: Board, stat
 def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state: GameState) -> None:
     """Phase 1, Peasant Revolt: "Remove all Garrisons": a Christian garrison besieging a
     Muslim garrison in Zaragoza's city, both go; the Rebel holds the city and the fortress."""
-    place(state, "Zaragoza", [("muslim", G, 1), ("christian", G, 2)], city="muslim", fortress=True, besieger="christian")
+    place(
+        state,
+        "Zaragoza",
+        [("muslim", G, 1), ("christian", G, 2)],
+        city="muslim",
+        fortress=True,
+        besieger="christian",
+    )
     prompts, _ = drive(rebellions.phase(board, state), [[2], [4], [5]])
     z = state.areas["Zaragoza"]
     assert z.units == {"rebel": {R: 1}} and z.besieger is None and z.fortress
@@ -304,8 +333,12 @@ def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state:
     assert tells(prompts)[-1].endswith("falls into Rebel hands (the fortress stays).")
 
 
-@pytest.mark.parametrize("army", [("muslim", MC, 1), ("french", F, 1), ("christian", MO, 1), ("muslim", A, 1)])
-def test_peasant_revolt_needs_an_area_without_any_army(board: Board, state: GameState, army: tuple[str, Kind, int]) -> None:
+@pytest.mark.parametrize(
+    "army", [("muslim", MC, 1), ("french", F, 1), ("christian", MO, 1), ("muslim", A, 1)]
+)
+def test_peasant_revolt_needs_an_area_without_any_army(
+    board: Board, state: GameState, army: tuple[str, Kind, int]
+) -> None:
     """Phase 1, Peasant Revolt: "but without an Army or Military Order" (armies of every
     kind). Galicia's garrison stands beside one: the die is rolled again to Santiago."""
     place(state, "Galicia", [("muslim", G, 1), army])
@@ -324,10 +357,15 @@ def test_peasant_revolt_without_garrisons_counts_as_rebels(board: Board, state: 
     prompts, _ = drive(rebellions.phase(board, state), [[5], [4], [4]])
     assert "Rebels: area die for Al-Ándalus" in rolls(prompts)[2].why
     assert state.areas["Murcia"].units == {"rebel": {R: 1}}
-    assert "no area of Al-Ándalus has Garrisons without an Army or Military Order, so it counts as Rebels" in tells(prompts)[-1]
+    assert (
+        "no area of Al-Ándalus has Garrisons without an Army or Military Order, so it counts as Rebels"
+        in tells(prompts)[-1]
+    )
 
 
-def test_peasant_revolt_with_every_garrison_beside_an_army_counts_as_rebels(board: Board, state: GameState) -> None:
+def test_peasant_revolt_with_every_garrison_beside_an_army_counts_as_rebels(
+    board: Board, state: GameState
+) -> None:
     """Phase 1, Peasant Revolt: with garrisons but none without an army, no area can be
     selected: the result is treated as Rebels, like "no Garrisons"."""
     for name in board.regions[5].areas:
@@ -357,7 +395,12 @@ def test_rebel_governor_turns_the_citys_units_into_rebels(board: Board, state: G
 def test_rebel_governor_counts_orders_and_every_army(board: Board, state: GameState) -> None:
     """Phase 1, Rebel Governor: "all Armies, Military Orders and Garrisons": 1 Military Order,
     2 armies, 1 crusader and 1 garrison in León become 5 Rebels (Oviedo stays Christian)."""
-    place(state, "León", [("christian", MO, 1), ("christian", A, 2), ("christian", CR, 1), ("christian", G, 1)], city="christian")
+    place(
+        state,
+        "León",
+        [("christian", MO, 1), ("christian", A, 2), ("christian", CR, 1), ("christian", G, 1)],
+        city="christian",
+    )
     drive(rebellions.phase(board, state), [[1], [5], [5]])
     assert state.areas["León"].units == {"rebel": {R: 5}}
 
@@ -380,7 +423,10 @@ def test_rebel_governor_in_an_empty_city_places_one_rebel(board: Board, state: G
     place(state, "Valencia", city="muslim")
     prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [6]])
     assert state.areas["Valencia"].units == {"rebel": {R: 1}}
-    assert "the city of Valencia has no units in it: place 1 Rebel in the city of Valencia." in tells(prompts)[-1]
+    assert (
+        "the city of Valencia has no units in it: place 1 Rebel in the city of Valencia."
+        in tells(prompts)[-1]
+    )
 
 
 def test_rebel_governor_in_a_rebel_city_places_one_more_rebel(board: Board, state: GameState) -> None:
@@ -393,7 +439,9 @@ def test_rebel_governor_in_a_rebel_city_places_one_more_rebel(board: Board, stat
     assert "falls into Rebel hands" not in tells(prompts)[-1]
 
 
-def test_rebel_governor_of_a_city_only_besieged_places_one_rebel_inside(board: Board, state: GameState) -> None:
+def test_rebel_governor_of_a_city_only_besieged_places_one_rebel_inside(
+    board: Board, state: GameState
+) -> None:
     """Phase 1, Rebel Governor: nobody inside, a Christian force besieging outside: "If no
     units are present" inside the city, a single Rebel goes in; the besiegers stay."""
     place(state, "Valencia", [("christian", A, 1)], city="muslim", besieger="christian")
@@ -409,7 +457,9 @@ def test_rebel_governor_with_no_city_counts_as_rebels(board: Board, state: GameS
     empty_region(state, board, 4)
     prompts, _ = drive(rebellions.phase(board, state), [[4], [5], [1]])
     assert state.areas["Porto"].units == {"rebel": {R: 1}}
-    assert "there is no city in Portugal, so it counts as Rebels: place 1 Rebel in Porto." in tells(prompts)[-1]
+    assert (
+        "there is no city in Portugal, so it counts as Rebels: place 1 Rebel in Porto." in tells(prompts)[-1]
+    )
 
 
 # -- 6 Regional Revolt -----------------------------------------------------------------------------
@@ -428,7 +478,9 @@ def test_regional_revolt_marks_the_region(board: Board, state: GameState) -> Non
 # -- roll again: the last city ---------------------------------------------------------------------
 
 
-def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(board: Board, state: GameState) -> None:
+def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(
+    board: Board, state: GameState
+) -> None:
     """Phase 1: "To prevent the game from ending because of a rebellion, if the result would
     eliminate the last Christian-controlled or Muslim-controlled city, roll again." Oviedo,
     empty, is the last Christian-controlled city; Proselytism there would make it Muslim:
@@ -440,7 +492,10 @@ def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(board:
     assert state is held
     assert state.areas["Oviedo"].city == "christian"
     r = rolls(prompts)
-    assert "rolled again (Proselytism in Oviedo would have eliminated the last Christian-controlled city)" in r[3].why
+    assert (
+        "rolled again (Proselytism in Oviedo would have eliminated the last Christian-controlled city)"
+        in r[3].why
+    )
     said = tells(prompts)
     assert said[1] == (
         "Rebellions: Proselytism in Oviedo would eliminate the last city under Christian control, "
@@ -463,7 +518,9 @@ def test_the_random_picks_count_for_the_roll_again(board: Board, state: GameStat
     assert tells(prompts)[-1] == "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
 
 
-def test_a_result_that_would_take_the_last_muslim_city_is_rolled_again(board: Board, state: GameState) -> None:
+def test_a_result_that_would_take_the_last_muslim_city_is_rolled_again(
+    board: Board, state: GameState
+) -> None:
     """Phase 1: "[...] the last Christian-controlled or Muslim-controlled city, roll again."
     Granada is the only Muslim-controlled city: a Rebel Governor there is refused; a Peasant
     Revolt in Murcia (no city) stands."""
@@ -514,7 +571,9 @@ def test_the_trial_copy_is_a_deep_copy_of_the_table(board: Board, state: GameSta
     trial.areas["Córdoba"].remove("muslim", A)
     trial.areas["Oviedo"].city = None
     trial.areas["Toledo"].besieger = None
-    assert state.areas["Toledo"].units == {"muslim": {G: 1, A: 1}} and state.areas["Toledo"].besieger == "muslim"
+    assert (
+        state.areas["Toledo"].units == {"muslim": {G: 1, A: 1}} and state.areas["Toledo"].besieger == "muslim"
+    )
     assert state.areas["Córdoba"].count("muslim", A) == 2 and state.areas["Oviedo"].city == "christian"
 
 
@@ -559,7 +618,9 @@ def tables(draw: st.DrawFn) -> GameState:
     for name in board.all_areas():
         if not draw(st.booleans()):
             continue
-        area = AreaState(city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans()))
+        area = AreaState(
+            city=draw(st.sampled_from([None, "christian", "muslim"])), fortress=draw(st.booleans())
+        )
         for side, kind in draw(st.lists(st.sampled_from(UNIT_CHOICES), max_size=5)):
             area.add(side, kind)
         sides = area.sides()

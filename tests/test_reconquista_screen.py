@@ -139,7 +139,7 @@ async def test_playing_the_first_turn_from_the_keyboard(tmp_path: Path, clock: A
         assert isinstance(d.pending, Roll)
         await pilot.press("r")  # the app rolls the table die
         assert d.steps[-1].source == "app"
-        while isinstance(d.pending, Tell) or (isinstance(d.pending, Roll)):
+        while isinstance(d.pending, (Tell, Roll)):
             await pilot.press("a" if isinstance(d.pending, Tell) else "r")
         assert isinstance(d.pending, Choose)
         first = d.pending.options[0]
@@ -180,7 +180,11 @@ async def test_correcting_an_earlier_die(tmp_path: Path, clock: Any) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_game(pilot, sid)
         d = driver_of(app)
-        event_roll = next(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll) and s.prompt.why.startswith("Events"))
+        event_roll = next(
+            i
+            for i, s in enumerate(d.steps)
+            if isinstance(s.prompt, Roll) and s.prompt.why.startswith("Events")
+        )
         old = d.steps[event_roll].answer
         new = [6, 6] if old != [6, 6] else [1, 1]
         await pilot.press("c")
@@ -263,7 +267,13 @@ async def test_a_whole_game_through_the_screen_ends_like_the_engine(tmp_path: Pa
 # -- snapshots --------------------------------------------------------------------------
 
 
-def snap_at(snap_compare: Any, tmp_path: Path, clock: Any, until: Callable[[Driver], bool], press: tuple[str, ...] = ()) -> bool:
+def snap_at(
+    snap_compare: Any,
+    tmp_path: Path,
+    clock: Any,
+    until: Callable[[Driver], bool],
+    press: tuple[str, ...] = (),
+) -> bool:
     sid = recorded_game(tmp_path / "c.db", clock, 9, until)
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
 
@@ -291,7 +301,9 @@ def test_snapshot_phase_prompts(snap_compare: Any, tmp_path: Path, clock: Any, p
 
 
 def test_snapshot_muslim_reaction(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    assert snap_at(snap_compare, tmp_path, clock, lambda d: d.state.phase == "reaction" and isinstance(d.pending, Roll))
+    assert snap_at(
+        snap_compare, tmp_path, clock, lambda d: d.state.phase == "reaction" and isinstance(d.pending, Roll)
+    )
 
 
 def test_snapshot_battle(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
@@ -352,7 +364,9 @@ async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Pat
             await pilot.press("e")
             await wait_until(pilot, lambda: isinstance(app.screen, EditAreaDialog))
             areas = app.screen.query_one(OptionList)
-            areas.highlighted = next(i for i in range(areas.option_count) if areas.get_option_at_index(i).id == "Toledo")
+            areas.highlighted = next(
+                i for i in range(areas.option_count) if areas.get_option_at_index(i).id == "Toledo"
+            )
             await pilot.press("enter")
             app.screen.query_one("#edit-text", Input).value = text
             await pilot.press("enter")
@@ -361,7 +375,9 @@ async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Pat
                 assert "is not a force" in message(app) or "not understood" in message(app)
                 assert d.steps[-1].source != "edit"
         toledo = d.state.areas["Toledo"]
-        assert toledo.besieger == "christian" and toledo.count("muslim") == 3 and toledo.count("christian") == 1
+        assert (
+            toledo.besieger == "christian" and toledo.count("muslim") == 3 and toledo.count("christian") == 1
+        )
         assert d.steps[-1].source == "edit" and d.pending == pending  # the question still waits
     events = Store(str(db)).events(sid)
     assert events[-1].prompt is not None and events[-1].prompt["kind"] == "edit"

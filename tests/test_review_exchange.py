@@ -123,7 +123,10 @@ def test_markdown_export_reads_as_a_game_report(store: Store) -> None:
     assert any(line.startswith("- Where it stands: turn 1, ") for line in lines)
     assert "## Turn 1" in lines
     assert lines.index("### Phase 1: Rebellions") < lines.index("### Phase 2: Events")
-    assert "- Roll 2d6 (Events: 2D6, the total picks the event): **4 5** (total 9), typed from the table" in lines
+    assert (
+        "- Roll 2d6 (Events: 2D6, the total picks the event): **4 5** (total 9), typed from the table"
+        in lines
+    )
     region = [line for line in lines if line.startswith("- Roll 1d6 (Rebellions: region die")]
     assert region and all(line.endswith("rolled by the app") for line in region)
     assert "- Board: Turn 1 begins: move the turn marker to 1." in lines
@@ -186,17 +189,27 @@ def test_import_refuses_an_answer_that_does_not_fit(store: Store, fresh: Store) 
 def test_import_refuses_a_newer_format_version(store: Store, fresh: Store) -> None:
     data = exported(store)
     data["version"] = FORMAT_VERSION + 1
-    refused(fresh, json.dumps(data), f"written by a newer Tabletop Companion (format version {FORMAT_VERSION + 1})")
+    refused(
+        fresh,
+        json.dumps(data),
+        f"written by a newer Tabletop Companion (format version {FORMAT_VERSION + 1})",
+    )
     data["version"] = 0
     refused(fresh, json.dumps(data), "game.json has format version 0, which no Tabletop Companion writes")
     data["version"] = True
-    refused(fresh, json.dumps(data), "game.json is not a valid session export: version: input should be a valid integer")
+    refused(
+        fresh,
+        json.dumps(data),
+        "game.json is not a valid session export: version: input should be a valid integer",
+    )
 
 
 def test_import_refuses_a_missing_or_wrong_field(store: Store, fresh: Store) -> None:
     data = exported(store)
     del data["steps"][0]["source"]
-    refused(fresh, json.dumps(data), "game.json is not a valid session export: steps.0.source: field required")
+    refused(
+        fresh, json.dumps(data), "game.json is not a valid session export: steps.0.source: field required"
+    )
     data = exported(store)
     data["steps"][2]["step"] = 7
     refused(fresh, json.dumps(data), "step 3 is numbered 7")
@@ -220,7 +233,12 @@ def round_trip(store: Store, fresh: Store, sid: int) -> int:
     new = fresh.session(done.session_id)
     old = store.session(sid)
     assert (new.game, new.seed, new.status, new.steps, new.summary, new.dice_mode) == (
-        old.game, old.seed, old.status, old.steps, old.summary, old.dice_mode
+        old.game,
+        old.seed,
+        old.status,
+        old.steps,
+        old.summary,
+        old.dice_mode,
     )
     assert new.started == old.started
     log = fresh.log(done.session_id)
@@ -358,12 +376,29 @@ def test_insert_session_is_one_transaction(store: Store) -> None:
 
     t = datetime(2026, 3, 14, 18, 0, tzinfo=UTC)
     session = {
-        "game": "dice", "seed": 1, "dice_mode": "", "status": "active", "started": t, "last_activity": t,
-        "ended": None, "steps": 2, "summary": "", "config": "{}", "state": "{}",
+        "game": "dice",
+        "seed": 1,
+        "dice_mode": "",
+        "status": "active",
+        "started": t,
+        "last_activity": t,
+        "ended": None,
+        "steps": 2,
+        "summary": "",
+        "config": "{}",
+        "state": "{}",
     }
     event = {
-        "seq": 0, "step": 0, "kind": "answer", "turn": None, "phase": None, "prompt": "null",
-        "answer": "null", "source": "player", "digest": None, "at": t,
+        "seq": 0,
+        "step": 0,
+        "kind": "answer",
+        "turn": None,
+        "phase": None,
+        "prompt": "null",
+        "answer": "null",
+        "source": "player",
+        "digest": None,
+        "at": t,
     }
     before = count_rows(store)
     with pytest.raises(StoreError):

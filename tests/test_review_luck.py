@@ -124,7 +124,10 @@ def test_verdict_wording() -> None:
     assert verdict(6, "physical", [0] * 6, None) == "no d6 typed from the table"
     assert verdict(8, "app", [0] * 8, None) == "the app rolled no d8"
     some = verdict(6, "physical", [10, 10, 10, 10, 10, 22], 0.03)
-    assert some == "some evidence your d6 is unfair, p = 0.03: 6 came up 22 times, more than the 12 a fair die would give"
+    assert (
+        some
+        == "some evidence your d6 is unfair, p = 0.03: 6 came up 22 times, more than the 12 a fair die would give"
+    )
     assert p_text(0.0049) == "p = 0.005" and p_text(0.0004) == "p < 0.001"
 
 

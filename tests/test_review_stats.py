@@ -184,7 +184,7 @@ def test_reconquista_undone_rolls_do_not_count(store: Store) -> None:
 
 
 def test_a_refused_rebellion_result_is_counted_apart(store: Store) -> None:
-    """"To prevent the game from ending because of a rebellion" a result that would eliminate a
+    """ "To prevent the game from ending because of a rebellion" a result that would eliminate a
     side's last city is rolled again: the refused roll is not a result, the next one is."""
     sid = store.create_session("reconquista", 1)
     why = "Rebellions: table die for Asturias (1-2 Rebels, 3 Proselytism, 4 Peasant Revolt, 5 Rebel Governor, 6 Regional Revolt)"
@@ -197,7 +197,12 @@ def test_a_refused_rebellion_result_is_counted_apart(store: Store) -> None:
                     "INSERT INTO event (session_id, seq, step, kind, turn, phase, prompt, answer, source, at) "
                     "VALUES (:s, :q, :q, 'answer', 1, 'rebellions', :p, :a, 'physical', '2026-03-14 18:00:00')"
                 ),
-                {"s": sid, "q": seq, "p": json.dumps({"kind": "roll", "n": 1, "sides": 6, "why": w}), "a": str(answer)},
+                {
+                    "s": sid,
+                    "q": seq,
+                    "p": json.dumps({"kind": "roll", "n": 1, "sides": 6, "why": w}),
+                    "a": str(answer),
+                },
             )
     stats = reconquista_stats(store)
     assert keyed(stats.rebellions) == {"rebels": 1}

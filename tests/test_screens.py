@@ -95,7 +95,7 @@ async def test_dice_tray_logs_typed_and_app_rolls_with_their_source(tmp_path: Pa
         await pilot.press("r")
         await pilot.pause()
         rows = table_rows(app, "#rolls")
-        assert [(r[3], r[5]) for r in rows][0] == ("4 2", "table")
+        assert next((r[3], r[5]) for r in rows) == ("4 2", "table")
         assert rows[1][5] == "app"
     store = Store(str(db))
     log = store.log(1)
@@ -323,7 +323,9 @@ def test_snapshot_session_log(snap_compare: Any, tmp_path: Path, clock: Any) -> 
 
 
 @pytest.mark.parametrize("size", [(80, 24), (140, 40)])
-def test_snapshot_dice_tray_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
+def test_snapshot_dice_tray_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
     app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
 
     async def before(pilot: Pilot[Any]) -> None:

@@ -32,7 +32,10 @@ def free_port() -> int:
 
 
 def test_defaults_serve_loopback_port_8000_without_a_warning(
-    served: list[tuple[Any, ...]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    served: list[tuple[Any, ...]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(serve, "check_bind", lambda host, port: None)  # 8000 may be taken on this machine
     db = tmp_path / "c.db"
@@ -45,7 +48,9 @@ def test_another_host_warns_that_anyone_on_the_network_can_play_and_read_the_his
     served: list[tuple[Any, ...]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     port = free_port()
-    assert main(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "c.db")]) == EXIT_OK
+    assert (
+        main(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "c.db")]) == EXIT_OK
+    )
     err = capsys.readouterr().err
     assert "warning" in err and "anyone on the network" in err and "history" in err
     assert served[0][:2] == ("0.0.0.0", port)
@@ -113,8 +118,17 @@ def test_a_bad_database_is_refused_before_serving(
 
 @pytest.mark.parametrize(
     ("host", "loopback"),
-    [("127.0.0.1", True), ("127.5.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
-     ("0.0.0.0", False), ("192.168.1.20", False), ("::", False), ("example.org", False)],
+    [
+        ("127.0.0.1", True),
+        ("127.5.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("192.168.1.20", False),
+        ("::", False),
+        ("example.org", False),
+    ],
 )
 def test_loopback_hosts(host: str, loopback: bool) -> None:
     assert serve.is_loopback(host) is loopback

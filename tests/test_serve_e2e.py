@@ -9,6 +9,7 @@ skips and says why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -83,7 +84,18 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_DB=str(decoy))
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "--seed", str(SEED), "serve", "--db", str(db), "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "--seed",
+            str(SEED),
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+        ],
         stdout=log,
         stderr=subprocess.STDOUT,
         env=env,
@@ -101,10 +113,8 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # any served app left behind
-        except ProcessLookupError:
-            pass
+        with contextlib.suppress(ProcessLookupError):  # any served app left behind
+            os.killpg(proc.pid, signal.SIGKILL)
         log.close()
 
 

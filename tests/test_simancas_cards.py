@@ -159,7 +159,12 @@ def test_every_card_has_its_force_side_and_notes() -> None:
     deck = default_deck()
     for s in seed_cards():
         card = deck.card(s["name"])
-        assert (card.types[0], card.force, card.side, card.notes) == (s["type"], s["force"], s["use"], s["notes"])
+        assert (card.types[0], card.force, card.side, card.notes) == (
+            s["type"],
+            s["force"],
+            s["use"],
+            s["notes"],
+        )
 
 
 # A reading of the notes for this test only, to hold the data to the printed text. The app
@@ -271,14 +276,17 @@ def test_a_small_valid_file_loads(tmp_path: Path) -> None:
     ("change", "field", "words"),
     [
         (('types = ["C"]', 'types = ["Q"]'), "card.0.types.0", "'L'"),
-        (('force = 4', 'force = -1'), "card.0.force", "greater than or equal to 0"),
+        (("force = 4", "force = -1"), "card.0.force", "greater than or equal to 0"),
         (('side = "X"', 'side = "Y"'), "card.0.side", "'M', 'X' or 'B'"),
-        (('force = 4\n', ''), "card.0.force", "Field required"),
+        (("force = 4\n", ""), "card.0.force", "Field required"),
         (('side = "X"', 'side = "X"\ncolour = "red"'), "card.0.colour", "Extra inputs"),
         (('types = ["C"]', 'types = ["C", "C"]'), "card.0.types", "listed twice"),
         (('types = ["C"]', 'types = ["C", "K", "I"]'), "card.0.types", "at most 2"),
         (
-            ('side = "X"', 'side = "X"\nmodifiers = [{ target = "enemy", types = ["C"], amount = -1, other = true }]'),
+            (
+                'side = "X"',
+                'side = "X"\nmodifiers = [{ target = "enemy", types = ["C"], amount = -1, other = true }]',
+            ),
             "card.0.modifiers.0",
             "'other' only makes sense",
         ),

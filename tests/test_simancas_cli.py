@@ -47,9 +47,12 @@ def test_json_itemises_every_card(capsys: pytest.CaptureFixture[str]) -> None:
     get -1", "River ... Enemy Troops get -1"."""
     data = run_json(
         capsys,
-        "--moors", "Jund Cavalry, Cavalry Detachments, Eunuchs",
-        "--christians", "Knights, Woods, River",
-        "--destroyed", "Eunuchs",
+        "--moors",
+        "Jund Cavalry, Cavalry Detachments, Eunuchs",
+        "--christians",
+        "Knights, Woods, River",
+        "--destroyed",
+        "Eunuchs",
     )
     assert set(data) == {"moors", "christians", "winner", "cards"}
     assert data["cards"] == [
@@ -100,9 +103,12 @@ def test_text_gives_one_line_a_card_then_the_totals(capsys: pytest.CaptureFixtur
     """DESIGN.md: "A placed, not-destroyed card scores max(0, ...)" - the text says when the floor acts."""
     lines = run_text(
         capsys,
-        "--moors", "Arab Cavalry, Lances, Blackguard",
-        "--christians", "Woods, Weak Points, Eclipse, Garrisons",
-        "--destroyed", "blackguard",
+        "--moors",
+        "Arab Cavalry, Lances, Blackguard",
+        "--christians",
+        "Woods, Weak Points, Eclipse, Garrisons",
+        "--destroyed",
+        "blackguard",
     )
     assert lines == [
         "Moors: Arab Cavalry 3 +2 (Lances) -1 (Woods) -1 (Weak Points) -1 (Eclipse) = 2",
@@ -114,17 +120,28 @@ def test_text_gives_one_line_a_card_then_the_totals(capsys: pytest.CaptureFixtur
         "Christians: Garrisons 3 -1 (Eclipse) = 2",
         "Moors 6, Christians 10: the Christians win the hand.",
     ]
-    lines = run_text(capsys, "--moors", "Slingers", "--christians", "River, Weak Points, Eclipse, Light Troops")
+    lines = run_text(
+        capsys, "--moors", "Slingers", "--christians", "River, Weak Points, Eclipse, Light Troops"
+    )
     # Exactly 0 is no floor; Light Troops' "All Enemy Infantry get -1" misses a Skirmisher.
     assert lines[0] == "Moors: Slingers 3 -1 (River) -1 (Weak Points) -1 (Eclipse) = 0"
     lines = run_text(capsys, "--moors", "Arab Cavalry", "--christians", "Woods, River, Weak Points, Eclipse")
-    assert lines[0] == "Moors: Arab Cavalry 3 -1 (Woods) -1 (River) -1 (Weak Points) -1 (Eclipse) = 0 (floored at 0)"
+    assert (
+        lines[0]
+        == "Moors: Arab Cavalry 3 -1 (Woods) -1 (River) -1 (Weak Points) -1 (Eclipse) = 0 (floored at 0)"
+    )
     assert lines[-1] == "Moors 0, Christians 11: the Christians win the hand."
 
 
 def test_names_match_ignoring_case_accents_and_spaces(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "--moors", "  JUND cavalry ,caliph abd al-rahman iii", "--christians", "Count Fernán González")
-    assert [c["name"] for c in data["cards"]] == ["Jund Cavalry", "Caliph Abd al-Rahman III", "Count Fernan Gonzalez"]
+    data = run_json(
+        capsys, "--moors", "  JUND cavalry ,caliph abd al-rahman iii", "--christians", "Count Fernán González"
+    )
+    assert [c["name"] for c in data["cards"]] == [
+        "Jund Cavalry",
+        "Caliph Abd al-Rahman III",
+        "Count Fernan Gonzalez",
+    ]
 
 
 def test_an_unknown_card_suggests_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,7 +161,9 @@ def test_a_card_placed_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> N
 def test_a_card_the_side_may_not_place_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     """CARD LIST NOTATION: "X = Only Christian player may place"; Card list: "Mercenaries I 2 B
     You may place an Enemy Troop" - one, and only a troop."""
-    assert refused(capsys, "--moors", "Knights").startswith("Knights is Christian-only: the Moors may only discard it")
+    assert refused(capsys, "--moors", "Knights").startswith(
+        "Knights is Christian-only: the Moors may only discard it"
+    )
     assert refused(capsys, "--christians", "Scimitars, Mercenaries").startswith("Scimitars is Moorish-only")
     data = run_json(capsys, "--moors", "Knights, Mercenaries")
     assert data["moors"] == 6
@@ -172,7 +191,17 @@ def test_the_installed_command_runs_without_the_app(tmp_path: Path) -> None:
     """The calculator is a shell command: it runs as `python -m companion` and needs no database."""
     env = dict(os.environ, COMPANION_DB=str(tmp_path / "none.db"))
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "simancas", "total", "--moors", "Jund Cavalry", "--christians", "Knights"],
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "simancas",
+            "total",
+            "--moors",
+            "Jund Cavalry",
+            "--christians",
+            "Knights",
+        ],
         capture_output=True,
         text=True,
         check=False,

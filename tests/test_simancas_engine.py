@@ -212,7 +212,9 @@ def test_side_restrictions() -> None:
     place, B = Both players may place"; BATTLE PHASE: an opponent's card "you cannot place it,
     you Can only use it for its tactical effect"."""
     t = Table(DECK)
-    with pytest.raises(IllegalAction, match=r"^Knights is Christian-only: the Moors may only discard it for its tactic"):
+    with pytest.raises(
+        IllegalAction, match=r"^Knights is Christian-only: the Moors may only discard it for its tactic"
+    ):
         t.place("moors", "Knights")
     with pytest.raises(IllegalAction, match=r"^Jund Cavalry is Moorish-only: the Christians"):
         t.place("christians", "Jund Cavalry")
@@ -252,7 +254,9 @@ def test_mercenaries_lets_its_owner_place_one_enemy_troop() -> None:
     with pytest.raises(IllegalAction, match=r"^Gorge is Christian-only: the Moors may only discard it"):
         t.place("moors", "Gorge")  # not a troop
     t.place("moors", "Knights")
-    with pytest.raises(IllegalAction, match=r"^Military Order is Christian-only, and the Moors have already placed"):
+    with pytest.raises(
+        IllegalAction, match=r"^Military Order is Christian-only, and the Moors have already placed"
+    ):
         t.place("moors", "Military Order")
     assert "Military Order" not in t.placeable("moors")
     assert t.placed["moors"] == ["Mercenaries", "Knights"]
@@ -306,9 +310,13 @@ def test_rout_discards_the_enemy_troop_its_player_chooses() -> None:
     t = table(["Jund Cavalry", "Eunuchs", "Cliffs", "Lancers"], ["Knights"])
     t.tactic("christians", "T", "Lancers")
     assert t.rout_targets("christians") == ["Jund Cavalry", "Eunuchs"]  # not Cliffs, not destroyed Lancers
-    with pytest.raises(IllegalAction, match=r"^Rout discards 1 placed Moorish troop when placed: choose which"):
+    with pytest.raises(
+        IllegalAction, match=r"^Rout discards 1 placed Moorish troop when placed: choose which"
+    ):
         t.place("christians", "Rout")
-    with pytest.raises(IllegalAction, match=r"^Rout discards a placed Moorish troop, and Cliffs is not one in play"):
+    with pytest.raises(
+        IllegalAction, match=r"^Rout discards a placed Moorish troop, and Cliffs is not one in play"
+    ):
         t.place("christians", "Rout", ["Cliffs"])
     with pytest.raises(IllegalAction, match="Knights is not one in play"):
         t.place("christians", "Rout", ["Knights"])  # their own troop
@@ -355,7 +363,9 @@ def test_rout_takes_a_dual_type_troop() -> None:
 def test_tactics_destroy_by_type(by: str, target: str, wrong: str) -> None:
     """BATTLE PHASE, Tactical Effects: each discarded type destroys one placed type, no other."""
     t = table(["Army", "Lancers", "Bowmen", "Cliffs", "Swords"])
-    with pytest.raises(IllegalAction, match=rf"^A \w+ tactic destroys a placed \w+, and {wrong} \(.*\) is not one\.$"):
+    with pytest.raises(
+        IllegalAction, match=rf"^A \w+ tactic destroys a placed \w+, and {wrong} \(.*\) is not one\.$"
+    ):
         t.tactic("christians", by, wrong)
     t.tactic("christians", by, target)
     assert [d.card for d in t.destroyed] == [target]
@@ -428,7 +438,9 @@ def test_from_lists_is_order_free_and_keeps_the_order_given() -> None:
     assert t.totals() == {"moors": 4, "christians": 4}
     with pytest.raises(IllegalAction, match=r"^Knights is Christian-only"):
         Table.from_lists(DECK, ["Knights"], [])
-    with pytest.raises(IllegalAction, match=r"^Rout is a Strategy card, and no tactic or card destroys one\.$"):
+    with pytest.raises(
+        IllegalAction, match=r"^Rout is a Strategy card, and no tactic or card destroys one\.$"
+    ):
         Table.from_lists(DECK, ["Rout"], [], ["Rout"])
     with pytest.raises(IllegalAction, match=r"^Army is not on the table"):
         Table.from_lists(DECK, ["Rout"], [], ["Army"])

@@ -189,7 +189,10 @@ async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, cloc
         assert side_total(app, "moors") == "total 5"
         name_cell = next(iter(_table(app, "moors").columns[0].cells))
         assert isinstance(name_cell, Text) and "strike" in str(name_cell.get_style_at_offset(Console(), 0))
-    assert Store(str(db)).log(sid).steps[-1].answer == "Christians discard Terrain to destroy Cavalry Detachments"
+    assert (
+        Store(str(db)).log(sid).steps[-1].answer
+        == "Christians discard Terrain to destroy Cavalry Detachments"
+    )
 
 
 def _table(app: CompanionApp, side: str) -> RichTable:
@@ -278,7 +281,10 @@ async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path,
         await open_match(pilot, sid)
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "0"
         await type_in(pilot, "jund")  # a name alone places; it never restores
-        assert message(app) == "Jund Cavalry was destroyed this hand; type 'restore jund cavalry' if that was a mistake."
+        assert (
+            message(app)
+            == "Jund Cavalry was destroyed this hand; type 'restore jund cavalry' if that was a mistake."
+        )
         await paste_in(pilot, "restore jund")  # the refused text stays in the input: replace it
         assert message(app) == "Done: Restore Jund Cavalry."
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"

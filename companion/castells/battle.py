@@ -92,7 +92,10 @@ def attacker_rolls(side: Side, player: Player, castle: str) -> Proc:
             break
         player.army -= 1
         side.paid += 1
-        yield from reroll(side, f"{player.name} rerolls {n} failed {'die' if n == 1 else 'dice'} (roll {side.rolls + 1} of {MAX_ROLLS})")
+        yield from reroll(
+            side,
+            f"{player.name} rerolls {n} failed {'die' if n == 1 else 'dice'} (roll {side.rolls + 1} of {MAX_ROLLS})",
+        )
 
 
 def defender_rolls(battle: Battle, player: Player) -> Proc:
@@ -119,8 +122,9 @@ def defender_rolls(battle: Battle, player: Player) -> Proc:
         player.army -= 1
         side.paid += 1
         yield from reroll(
-            side, f"{player.name} rerolls {failed} failed {'die' if failed == 1 else 'dice'} "
-            f"(roll {side.rolls + 1} of {MAX_ROLLS}, needs {need} more)"
+            side,
+            f"{player.name} rerolls {failed} failed {'die' if failed == 1 else 'dice'} "
+            f"(roll {side.rolls + 1} of {MAX_ROLLS}, needs {need} more)",
         )
 
 
@@ -129,7 +133,9 @@ def odds_before_reroll(battle: Battle, player: Player) -> tuple[str, str] | None
     side, target = battle.defender, battle.target or 0
     if not side.rolls or side.successes() >= target or side.rolls >= MAX_ROLLS or player.army < 1:
         return None
-    one, every = reroll_odds(target - side.successes(), len(side.failed()), min(MAX_ROLLS - side.rolls, player.army))
+    one, every = reroll_odds(
+        target - side.successes(), len(side.failed()), min(MAX_ROLLS - side.rolls, player.army)
+    )
     return percent(one), percent(every)
 
 
@@ -152,7 +158,9 @@ def saracen_battle(state: CastellsState, castle: str) -> Proc:
     if battle.target == 0:
         battle.result = "held"
         state.battles.append(f"Saracens against {owner} at {castle}: 0 successes, held")
-        yield Tell(f"The Saracens roll no success: {castle} holds without a defence roll. No change on the board.")
+        yield Tell(
+            f"The Saracens roll no success: {castle} holds without a defence roll. No change on the board."
+        )
         return
     yield from defender_rolls(battle, defender)
     got = battle.defender.successes()

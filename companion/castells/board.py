@@ -135,7 +135,9 @@ def build_board(territories: TerritoriesSpec, castles: CastlesSpec, castles_path
             near[other].add(c.name)
     near[castles.saracen.start] = set(castles.saracen.near)
     return Board(
-        territories=tuple(Territory(t.name, t.meaning, t.tokens, t.wakes_saracens) for t in territories.territory),
+        territories=tuple(
+            Territory(t.name, t.meaning, t.tokens, t.wakes_saracens) for t in territories.territory
+        ),
         centuries=tuple(territories.centuries),
         castles=tuple(c.name for c in castles.castle),
         territory_of={c.name: c.territory for c in castles.castle},

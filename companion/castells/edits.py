@@ -23,7 +23,7 @@ def _match(text: str, names: list[str], what: str) -> tuple[str, str]:
     for name in sorted(names, key=len, reverse=True):
         n = name.casefold()
         if low == n or low.startswith(n + " "):
-            return name, text[len(name):].strip()
+            return name, text[len(name) :].strip()
     raise ValueError(f"'{text.split(' ')[0]}' is not a {what}: the {what}s are {', '.join(names)}.")
 
 
@@ -87,7 +87,9 @@ def apply_edit(board: Board, state: CastellsState, change: dict[str, Any]) -> No
         if place != board.saracen_start and place not in state.owners:
             raise ValueError(f"'{place}' is not a castle of the board.")
         if place in state.owners and state.owners[place] is not None:
-            raise ValueError(f"{place} is held by {state.owners[place]}: set it empty first (castle {place} empty).")
+            raise ValueError(
+                f"{place} is held by {state.owners[place]}: set it empty first (castle {place} empty)."
+            )
         state.saracen = place
         return
     raise ValueError(f"A correction changes a castle, an army or the Saracen, not {kind!r}.")

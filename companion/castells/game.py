@@ -35,12 +35,14 @@ def no_more_castles(name: str) -> str:
     return f"{name} holds no more castles"
 
 
-def initial_state(board: Board, territories_file: str | None = None, castles_file: str | None = None) -> CastellsState:
+def initial_state(
+    board: Board, territories_file: str | None = None, castles_file: str | None = None
+) -> CastellsState:
     return CastellsState(
         territories_file=territories_file,
         castles_file=castles_file,
         bag={t.name: t.tokens for t in board.territories},
-        owners={c: None for c in board.castles},
+        owners=dict.fromkeys(board.castles),
         saracen=board.saracen_start,
     )
 
@@ -140,7 +142,9 @@ def saracens_act(board: Board, state: CastellsState, player: Player, token: str)
     if saracen_targets(board, state):
         kinds.append(ATTACK_NEAR)
     if not kinds:
-        yield Tell(f"A {token} token wakes the Saracens, but they have no empty castle to go to and nothing near to attack.")
+        yield Tell(
+            f"A {token} token wakes the Saracens, but they have no empty castle to go to and nothing near to attack."
+        )
         return
     why = f"A {token} token wakes the Saracens (at {where}): {player.name}, what do they do?"
     kind = kinds[0] if len(kinds) == 1 else (yield Choose(kinds, why=why))
@@ -243,7 +247,9 @@ def play(board: Board, state: CastellsState) -> Proc:
 
 
 def castles_line(state: CastellsState) -> str:
-    counts = ", ".join(f"{p.name} {sum(1 for o in state.owners.values() if o == p.name)}" for p in state.players)
+    counts = ", ".join(
+        f"{p.name} {sum(1 for o in state.owners.values() if o == p.name)}" for p in state.players
+    )
     return f"Castles held: {counts}."
 
 

@@ -56,9 +56,7 @@ def lost(before: Sequence[Kind], after: Sequence[Kind]) -> list[Kind]:
     return gone
 
 
-def pick_area(
-    board: Board, region: int, qualifies: Callable[[str], bool], why: str
-) -> Proc:
+def pick_area(board: Board, region: int, qualifies: Callable[[str], bool], why: str) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
     qualifies; None (and no roll) when no area of the region qualifies."""
     if not any(qualifies(a) for a in board.regions[region].areas):
@@ -88,19 +86,14 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
             return nxt
         nxt = board.next_area(nxt)
     for dest in board.roads_in_map_order[area]:
-        if (
-            board.areas[dest].region != here
-            and board.areas[dest].region == state.revolt
-        ):
+        if board.areas[dest].region != here and board.areas[dest].region == state.revolt:
             continue
         if free_of_enemy(state.areas[dest], side):
             return dest
     return None
 
 
-def move_units(
-    state: GameState, side: str, units: list[Kind], src: str, dest: str
-) -> None:
+def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: str) -> None:
     if src == dest:  # unit by unit, exactly as the rules would move them one at a time
         for k in units:
             state.areas[src].remove(side, k)
@@ -147,9 +140,7 @@ def defending_side(area: AreaState, attacker: str) -> str | None:
     return None
 
 
-def engage(
-    board: Board, state: GameState, area: str, side: str, origins: list[str]
-) -> Proc:
+def engage(board: Board, state: GameState, area: str, side: str, origins: list[str]) -> Proc:
     """A force of ``side`` has entered ``area`` from ``origins``: battle, siege, or nothing.
 
     "If the enemy area has a City and / or Fortress, then there may be a battle - this
@@ -175,23 +166,15 @@ def engage(
                 f"of {area}: it will surrender in Phase 6."
             )
         return None
-    if (
-        walls
-        and defender != a.besieger
-        and not combat.battle_or_siege(a.force(defender), True)
-    ):
+    if walls and defender != a.besieger and not combat.battle_or_siege(a.force(defender), True):
         a.besieger = side
         what = describe(defender, a.force(defender))
-        yield Tell(
-            f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6)."
-        )
+        yield Tell(f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).")
         return None
     return (yield from battle(board, state, area, side, origins))
 
 
-def battle(
-    board: Board, state: GameState, area: str, attacker: str, origins: list[str]
-) -> Proc:
+def battle(board: Board, state: GameState, area: str, attacker: str, origins: list[str]) -> Proc:
     """Fight the battle in ``area`` between ``attacker`` (just moved in from ``origins``)
     and the force there, round after round, and carry out its outcome ("Battle")."""
     a = state.areas[area]
@@ -213,16 +196,10 @@ def battle(
         first = combat.first_striker(mountain, el_cid, rounds == 1)
         label = f"Battle in {area}, round {rounds}"
         if first is None:
-            att_dice = yield Roll(
-                len(att), 6, f"{label}: {att_name} dice ({_letters(att)})"
-            )
-            def_dice = yield Roll(
-                len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})"
-            )
+            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({_letters(att)})")
+            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})")
         elif first == "defender":
-            def_dice = yield Roll(
-                len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})"
-            )
+            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})")
             left = combat.remove_casualties(att, combat.hits(dfn, def_dice))
             att_dice = (
                 (
@@ -236,9 +213,7 @@ def battle(
                 else []
             )
         else:
-            att_dice = yield Roll(
-                len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})"
-            )
+            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})")
             left = combat.remove_casualties(dfn, combat.hits(att, att_dice))
             def_dice = (
                 (
@@ -251,9 +226,7 @@ def battle(
                 if left
                 else []
             )
-        r = combat.battle_round(
-            att, dfn, list(att_dice), list(def_dice), city=city, first=first
-        )
+        r = combat.battle_round(att, dfn, list(att_dice), list(def_dice), city=city, first=first)
         a.set_force(attacker, r.attacker_survivors)
         a.set_force(defender, r.defender_survivors)
         losses = [
@@ -272,19 +245,11 @@ def battle(
             f"{r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}; "
             f"{def_name} {combat.dice_by_unit(def_rolled, def_dice) or 'no dice'}: "
             f"{r.defender_hits} hit{'s' * (r.defender_hits != 1)}. "
-            + (
-                f"Remove {'; remove '.join(losses)} from {area}."
-                if losses
-                else "No losses."
-            )
+            + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
         )
         if r.result == "continue":
             continue
-        return (
-            yield from _carry_out(
-                board, state, area, attacker, defender, origins, r.result, rounds
-            )
-        )
+        return (yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds))
 
 
 def _carry_out(
@@ -333,9 +298,7 @@ def _carry_out(
             options.append(area)
         dest = options[0] if len(options) == 1 else None
         if dest is None and options:
-            dest = yield Choose(
-                options, f"The {att_name} force lost in {area}: retreat to which area?"
-            )
+            dest = yield Choose(options, f"The {att_name} force lost in {area}: retreat to which area?")
         if dest is None:
             a.set_force(attacker, [])
             yield Tell(
@@ -354,9 +317,7 @@ def _carry_out(
     if result == "defender_destroyed":
         if a.besieger == defender:
             a.besieger = None
-        if any(hostile(attacker, s) for s in a.sides()) and (
-            a.city is not None or a.fortress
-        ):
+        if any(hostile(attacker, s) for s in a.sides()) and (a.city is not None or a.fortress):
             yield Tell(f"The {def_name} force in {area} is destroyed.")
             yield from _besiege_holders(a, area, attacker, defender, gone="destroyed")
         elif a.city is not None:
@@ -373,9 +334,7 @@ def _carry_out(
     return BattleOutcome(result, rounds, None)
 
 
-def _besiege_holders(
-    a: AreaState, area: str, attacker: str, defender: str, gone: str
-) -> Proc:
+def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone: str) -> Proc:
     """After beating the besiegers of a city held by a third side: "Complex Battle 1": the
     force in the city stayed out of the battle; now the winners "must remain in place to
     besiege the city". Nothing when nobody hostile is left in the city or fortress."""
@@ -430,9 +389,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     after_tie = False
     while True:
         b_units, d_units = a.force(besieger), a.force(defender)
-        if combat.surrenders(
-            d_units, city=city, same_religion=same_religion, after_tie=after_tie
-        ):
+        if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie):
             a.besieger = None
             yield Tell(
                 f"Nobody defends {place}: it surrenders to the {b_name} force "
@@ -475,36 +432,20 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             a.fortress = a.fortress and not r.fortress_destroyed
             if r.sacked:
                 a.city = None
-            removed = [
-                x for x in (losses, "the fortress" if r.fortress_destroyed else "") if x
-            ]
+            removed = [x for x in (losses, "the fortress" if r.fortress_destroyed else "") if x]
             yield Tell(
                 f"Siege of {area}: {sums}. The besiegers win"
-                + (
-                    f": remove {' and '.join(removed)} from {area}"
-                    if removed
-                    else f" and take {place}"
-                )
-                + (
-                    f"; the even die sacks the city: remove the city of {area}."
-                    if r.sacked
-                    else "."
-                )
+                + (f": remove {' and '.join(removed)} from {area}" if removed else f" and take {place}")
+                + (f"; the even die sacks the city: remove the city of {area}." if r.sacked else ".")
             )
             return "besieger"
         if r.result == "besieger_retreats":
             a.besieger = None
-            yield Tell(
-                f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}."
-            )
+            yield Tell(f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}.")
             if r.besieger_survivors:
-                yield from _siege_retreat(
-                    board, state, area, besieger, list(r.besieger_survivors)
-                )
+                yield from _siege_retreat(board, state, area, besieger, list(r.besieger_survivors))
             return "defender"
-        yield Tell(
-            f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}."
-        )
+        yield Tell(f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}.")
         if r.result == "defender_holds":
             yield Tell(f"The {b_name} besiegers are gone: {place} holds.")
             return "defender"
@@ -519,9 +460,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         after_tie = True
 
 
-def _siege_retreat(
-    board: Board, state: GameState, area: str, side: str, units: list[Kind]
-) -> Proc:
+def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:
     """A beaten besieger retreats to "a friendly or empty area (it cannot be an area with
     another siege present)" picked at random by the area die; else along a road to such
     an area; else it is eliminated ("Phase 6")."""
@@ -532,25 +471,15 @@ def _siege_retreat(
 
     region = board.areas[area].region
     name = SIDE_NAMES[side]
-    dest = yield from pick_area(
-        board, region, ok, f"Retreat of the {name} besiegers of {area}: area die"
-    )
+    dest = yield from pick_area(board, region, ok, f"Retreat of the {name} besiegers of {area}: area die")
     if dest is None:
-        roads = [
-            d
-            for d in board.roads_in_map_order[area]
-            if ok(d) and board.areas[d].region != state.revolt
-        ]
+        roads = [d for d in board.roads_in_map_order[area] if ok(d) and board.areas[d].region != state.revolt]
         dest = roads[0] if roads else None
     if dest is None:
         state.areas[area].set_force(side, [])
-        yield Tell(
-            f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}."
-        )
+        yield Tell(f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}.")
         return None
     move_units(state, side, units, area, dest)
     cid = _el_cid_follows(state, side, area, dest)
-    yield Tell(
-        f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.{cid}"
-    )
+    yield Tell(f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.{cid}")
     return dest

@@ -97,9 +97,7 @@ class MapSpec(_Strict):
 
 # -- tables.toml ----------------------------------------------------------------
 
-RebellionResult = Literal[
-    "rebels", "proselytism", "peasant_revolt", "rebel_governor", "regional_revolt"
-]
+RebellionResult = Literal["rebels", "proselytism", "peasant_revolt", "rebel_governor", "regional_revolt"]
 EventName = Literal[
     "french_intervention",
     "bribery",
@@ -164,9 +162,7 @@ class ReinforcementTable(_Strict):
         if len(set(rolls)) != len(rolls):
             raise ValueError("reinforcements.rows: a roll appears twice")
         if sorted(set(rolls) | set(self.reroll)) != list(FACES) or set(rolls) & set(self.reroll):
-            raise ValueError(
-                "reinforcements: every face 1-6 must be either a row's roll or in reroll, once"
-            )
+            raise ValueError("reinforcements: every face 1-6 must be either a row's roll or in reroll, once")
         return self
 
 
@@ -426,7 +422,9 @@ def _load(map_file: Path, tables_file: Path) -> Board:
         ordered = sorted(r.areas, key=lambda a: min(a.faces))
         regions[r.number] = Region(r.number, r.name, tuple(a.name for a in ordered), r.colour)
         for a in ordered:
-            areas[a.name] = Area(a.name, r.number, tuple(sorted(a.faces)), a.name in mountains, port_of.get(a.name))
+            areas[a.name] = Area(
+                a.name, r.number, tuple(sorted(a.faces)), a.name in mountains, port_of.get(a.name)
+            )
     _check_names(tables, set(areas), tables_file)
     roads: dict[str, list[str]] = {name: [] for name in areas}
     for a, b in spec.roads:

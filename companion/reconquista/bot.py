@@ -88,7 +88,7 @@ class Bot:
         ranks = [_purchase_rank(o) for o in options]
         best = min(ranks)
         if best < len(PURCHASE_ORDER):
-            picks = [o for o, r in zip(options, ranks) if r == best]
+            picks = [o for o, r in zip(options, ranks, strict=True) if r == best]
             return picks[self.rng.randrange(len(picks))]
         stops = [o for o in options if _is_stop(o)]
         return stops[0] if stops else options[0]

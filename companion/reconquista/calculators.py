@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from companion.cli import EXIT_OK, UsageError
+
 if TYPE_CHECKING:
     from companion.reconquista import combat
 
@@ -27,7 +28,9 @@ _NOBODY = {"", "none", "0", "-"}
 
 def register(subparsers: Any) -> None:
     """Add ``reconquista`` and its calculators to the ``companion`` command's sub-commands."""
-    top = subparsers.add_parser("reconquista", help="Reconquista calculators: a siege roll, a battle round, odds")
+    top = subparsers.add_parser(
+        "reconquista", help="Reconquista calculators: a siege roll, a battle round, odds"
+    )
     calcs = top.add_subparsers(dest="calculator", metavar="CALCULATOR", required=True)
 
     p = calcs.add_parser("siege", help="resolve one siege roll with the dice rolled")
@@ -43,14 +46,20 @@ def register(subparsers: Any) -> None:
 
     p = calcs.add_parser("battle", help="resolve the first round of a battle with the dice rolled")
     _battle_options(p)
-    p.add_argument("--attacker-dice", metavar="D,..", required=True, help="one die per attacking unit, in SPEC order")
-    p.add_argument("--defender-dice", metavar="D,..", required=True, help="one die per defending unit, in SPEC order")
+    p.add_argument(
+        "--attacker-dice", metavar="D,..", required=True, help="one die per attacking unit, in SPEC order"
+    )
+    p.add_argument(
+        "--defender-dice", metavar="D,..", required=True, help="one die per defending unit, in SPEC order"
+    )
     _json_option(p)
     p.set_defaults(handler=_battle)
 
     p = calcs.add_parser("board", help="check a board file and print the board it describes")
     p.add_argument("--map", metavar="PATH", help="your own map file (default: the shipped board)")
-    p.add_argument("--tables", metavar="PATH", help="your own rules tables file (default: the shipped tables)")
+    p.add_argument(
+        "--tables", metavar="PATH", help="your own rules tables file (default: the shipped tables)"
+    )
     _json_option(p)
     p.set_defaults(handler=_board)
 
@@ -72,8 +81,12 @@ def _json_option(p: argparse.ArgumentParser) -> None:
 
 def _siege_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--besiegers", metavar="SPEC", required=True, help="the besieging force, e.g. 3A2G")
-    p.add_argument("--defenders", metavar="SPEC", required=True, help="the force inside, e.g. 2A1G, or 'none'")
-    p.add_argument("--city", action="store_true", help="there is a city (+1 to the defence; it can be sacked)")
+    p.add_argument(
+        "--defenders", metavar="SPEC", required=True, help="the force inside, e.g. 2A1G, or 'none'"
+    )
+    p.add_argument(
+        "--city", action="store_true", help="there is a city (+1 to the defence; it can be sacked)"
+    )
     p.add_argument("--fortress", action="store_true", help="there is a fortress (doubles the defence)")
     p.add_argument("--el-cid", choices=["besieger", "defender"], help="the side El Cid is with (+2)")
     p.add_argument(
@@ -86,9 +99,13 @@ def _siege_options(p: argparse.ArgumentParser) -> None:
 def _battle_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--attackers", metavar="SPEC", required=True, help="the moving force, e.g. 2A1G")
     p.add_argument("--defenders", metavar="SPEC", required=True, help="the force in the area, e.g. 1G2A")
-    p.add_argument("--city", action="store_true", help="the defenders hold a city in the area they can retreat into")
+    p.add_argument(
+        "--city", action="store_true", help="the defenders hold a city in the area they can retreat into"
+    )
     p.add_argument("--mountain", action="store_true", help="a mountainous area (the defenders strike first)")
-    p.add_argument("--el-cid", choices=["attacker", "defender"], help="the side El Cid is with (it strikes first)")
+    p.add_argument(
+        "--el-cid", choices=["attacker", "defender"], help="the side El Cid is with (it strikes first)"
+    )
 
 
 # -- input -------------------------------------------------------------------------------------
@@ -108,7 +125,9 @@ def _dice(flag: str, text: str) -> list[int]:
     dice: list[int] = []
     for face in faces:
         if not (face.isascii() and face.isdigit()):
-            raise UsageError(f"{flag}: '{face}' is not a die; give faces 1 to 6 separated by commas, like 5,3,4.")
+            raise UsageError(
+                f"{flag}: '{face}' is not a die; give faces 1 to 6 separated by commas, like 5,3,4."
+            )
         if not 1 <= int(face) <= 6:
             raise UsageError(f"{flag}: {int(face)} is not a die face; a die shows 1 to 6.")
         dice.append(int(face))
@@ -169,7 +188,9 @@ def _siege(args: argparse.Namespace) -> int:
     if args.dice is not None:
         dice = _dice("--dice", args.dice)
         if len(dice) != 2:
-            raise UsageError(f"--dice needs 2 dice, the besieger's then the defender's (like 4,3), not {len(dice)}.")
+            raise UsageError(
+                f"--dice needs 2 dice, the besieger's then the defender's (like 4,3), not {len(dice)}."
+            )
     gives_up = combat.surrenders(
         defenders, city=args.city, same_religion=args.same_religion, after_tie=args.after_tie
     )
@@ -205,7 +226,9 @@ def _siege(args: argparse.Namespace) -> int:
     head += f" held by {format_spec(defenders)}." if defenders else " with nobody inside."
     lines = [head]
     if roll.besieger_total is None or roll.defender_total is None or roll.besieger_die is None:
-        lines.append("Nobody defends it: it surrenders without a roll and is captured (any fortress is kept).")
+        lines.append(
+            "Nobody defends it: it surrenders without a roll and is captured (any fortress is kept)."
+        )
         return _emit(args, data, lines)
     assert roll.defender_die is not None
     lines.append("Besieger: " + _sum_text(roll.besieger_die, roll.modifiers.besieger, roll.besieger_total))
@@ -236,7 +259,9 @@ def _siege_result_text(roll: combat.SiegeRoll, fortress: bool) -> str:
         return f"The defender wins: the besiegers lose 1 unit ({_lost(roll.besieger_losses)}) and retreat. {left}"
     losses = f"the besiegers lose {_one(roll.besieger_losses)}, the defenders {_one(roll.defender_losses)}"
     if roll.result == "surrendered":
-        return f"A tie: {losses}; the place, left without units, surrenders and is captured (any fortress kept)."
+        return (
+            f"A tie: {losses}; the place, left without units, surrenders and is captured (any fortress kept)."
+        )
     if roll.result == "defender_holds":
         return f"A tie: {losses}; no besieger is left, so the defender holds."
     return f"A tie: {losses}; the siege goes on (roll again with --after-tie). {left}"
@@ -345,7 +370,9 @@ def _battle_odds(args: argparse.Namespace) -> int:
 
     attackers = _force("--attackers", args.attackers)
     defenders = _force("--defenders", args.defenders)
-    result = odds.battle_odds(attackers, defenders, city=args.city, mountain=args.mountain, el_cid=args.el_cid)
+    result = odds.battle_odds(
+        attackers, defenders, city=args.city, mountain=args.mountain, el_cid=args.el_cid
+    )
     where = " by a city" if args.city else ""
     where += " in the mountains" if args.mountain else ""
     cid = f"; El Cid with the {args.el_cid}s" if args.el_cid else ""
@@ -392,7 +419,11 @@ def _board(args: argparse.Namespace) -> int:
         lines.append(f"{r.number} {r.name}")
         for a in r.areas:
             area = board.areas[a]
-            faces = "-".join(str(f) for f in (area.faces[0], area.faces[-1])) if len(area.faces) > 1 else str(area.faces[0])
+            faces = (
+                "-".join(str(f) for f in (area.faces[0], area.faces[-1]))
+                if len(area.faces) > 1
+                else str(area.faces[0])
+            )
             marks = [m for m, on in (("mountain", area.mountain), (f"port {area.port}", area.port)) if on]
             roads = f"  roads to {', '.join(board.roads[a])}" if board.roads[a] else ""
             extra = f" ({', '.join(marks)})" if marks else ""

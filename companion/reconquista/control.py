@@ -86,7 +86,7 @@ def free_of_muslim_forces(area: AreaState) -> bool:
 
 
 def controls_santiago(state: GameState, area_name: str = SANTIAGO) -> bool:
-    """"You control Santiago de Compostela if it is free of Muslim or Rebel units
+    """ "You control Santiago de Compostela if it is free of Muslim or Rebel units
     (excluding the situation where there is a Muslim city but it is garrisoned by
     Christian armies and/or garrisons. A Muslim city without armies or garrisons in
     it would deny control)" ("Phase 3"). Rebel armies are Rebels too."""

@@ -23,7 +23,10 @@ def area_text(area: AreaState) -> str:
     """The line that describes ``area`` as it stands (what the edit box starts from)."""
     parts = [f"city {area.city}" if area.city else "no city", "fortress" if area.fortress else "no fortress"]
     for side in area.sides():
-        units = "".join(f"{n}{k.value}" for k, n in sorted(area.units[side].items(), key=lambda kv: list(Kind).index(kv[0])))
+        units = "".join(
+            f"{n}{k.value}"
+            for k, n in sorted(area.units[side].items(), key=lambda kv: list(Kind).index(kv[0]))
+        )
         parts.append(f"{TAG_OF[side]} {units}")
     parts.append(f"siege by {TAG_OF[area.besieger]}" if area.besieger else "no siege")
     return "; ".join(parts)
@@ -95,7 +98,9 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
     besieger = change.get("besieger")
     if besieger is not None:
         if besieger not in units:
-            raise ValueError(f"A {SIDE_NAMES.get(besieger, besieger)} siege needs {SIDE_NAMES.get(besieger, besieger)} units in {name}.")
+            raise ValueError(
+                f"A {SIDE_NAMES.get(besieger, besieger)} siege needs {SIDE_NAMES.get(besieger, besieger)} units in {name}."
+            )
         if city is None and not change.get("fortress"):
             raise ValueError(f"A siege needs a city or a fortress in {name}.")
     area = state.areas[name]

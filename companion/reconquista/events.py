@@ -101,14 +101,16 @@ def _list(faces: list[int]) -> str:
 
 
 def french_intervention(board: Board, state: GameState, move: Mover | None = None) -> Proc:
-    """"Roll a D6. This is the number of French Armies that appear [...] Roll another D6
+    """ "Roll a D6. This is the number of French Armies that appear [...] Roll another D6
     to determine their starting location [...] move this French force according to the
     Muslim reaction rules (Phase 5), except that this French force is hostile to all other
     forces". A start in the region in revolt is rolled again."""
     title = EVENT_NAMES["french_intervention"]
     table = board.tables.french_start
     if all(_in_revolt(board, state, a) for a in table.values()):
-        yield Tell(f"{title}: every starting area of the French is in {_revolt_name(board, state)}, in revolt: the French do not appear.")
+        yield Tell(
+            f"{title}: every starting area of the French is in {_revolt_name(board, state)}, in revolt: the French do not appear."
+        )
         return
     n = (yield Roll(1, 6, f"{title}: how many French armies appear (D6)"))[0]
     why = f"{title}: the French starting area (D6: {_faces(table)})"
@@ -131,7 +133,7 @@ def french_intervention(board: Board, state: GameState, move: Mover | None = Non
 
 
 def bribery(board: Board, state: GameState) -> Proc:
-    """"In Phase 3 (Income) you may use 2 income points to replace all Rebels in a single
+    """ "In Phase 3 (Income) you may use 2 income points to replace all Rebels in a single
     Area with a Christian Garrison.\""""
     state.effects.bribery = True
     yield Tell(
@@ -141,7 +143,7 @@ def bribery(board: Board, state: GameState) -> Proc:
 
 
 def mercenaries(board: Board, state: GameState) -> Proc:
-    """"Roll a D6. This is the number of mercenaries available [...] you may hire any number
+    """ "Roll a D6. This is the number of mercenaries available [...] you may hire any number
     of them at a cost of 1 income point each [...] Any Mercenary units that are not hired are
     added to the Muslim forces that rise in Phase 5.\""""
     title = EVENT_NAMES["mercenaries"]
@@ -159,7 +161,7 @@ def mercenaries(board: Board, state: GameState) -> Proc:
 
 
 def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> Proc:
-    """"Roll a D6. This is the number of Rebel armies that appear [...] Roll two dice (2D6)
+    """ "Roll a D6. This is the number of Rebel armies that appear [...] Roll two dice (2D6)
     to determine their starting location [...] move these Rebel forces according to the
     Muslim reaction rules (Phase 5), except that this Rebel force is hostile to all other
     forces". The first die picks the column (1-3, 4-6), the second the row; a start in the
@@ -168,7 +170,9 @@ def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> P
     table = board.tables.rebel_army_start
     starts = [*table.low.values(), *table.high.values()]
     if all(_in_revolt(board, state, a) for a in starts):
-        yield Tell(f"{title}: every starting area of the Rebel armies is in {_revolt_name(board, state)}, in revolt: they do not appear.")
+        yield Tell(
+            f"{title}: every starting area of the Rebel armies is in {_revolt_name(board, state)}, in revolt: they do not appear."
+        )
         return
     n = (yield Roll(1, 6, f"{title}: how many Rebel armies appear (D6)"))[0]
     why = f"{title}: the Rebel armies' starting area (2D6: the first die picks the column, 1-3 or 4-6, the second the row)"
@@ -191,7 +195,7 @@ def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> P
 
 
 def military_order(board: Board, state: GameState) -> Proc:
-    """"Place 1 Military Order in a city." (Quick Reference.) The player chooses among the
+    """ "Place 1 Military Order in a city." (Quick Reference.) The player chooses among the
     cities under Christian control outside the region in revolt; with none, nothing happens."""
     title = EVENT_NAMES["military_order"]
     options = [
@@ -205,7 +209,9 @@ def military_order(board: Board, state: GameState) -> Proc:
         return
     area = options[0]
     if len(options) > 1:
-        area = yield Choose(options, f"{title}: place the Military Order in which city under Christian control?")
+        area = yield Choose(
+            options, f"{title}: place the Military Order in which city under Christian control?"
+        )
     state.areas[area].add("christian", Kind.ORDER)
     yield Tell(f"{title}: place 1 Military Order in the city of {area}.")
 
@@ -214,7 +220,7 @@ def military_order(board: Board, state: GameState) -> Proc:
 
 
 def famine(board: Board, state: GameState) -> Proc:
-    """"Eliminate 1 unit out of every 3 per area." (Quick Reference; DESIGN.md: in each
+    """ "Eliminate 1 unit out of every 3 per area." (Quick Reference; DESIGN.md: in each
     area, each side loses floor(its units / 3), by the casualty order.) The region in
     revolt is spared."""
     title = EVENT_NAMES["famine"]
@@ -233,7 +239,11 @@ def famine(board: Board, state: GameState) -> Proc:
             removals.append(f"{describe(side, lost(before, survivors))} from {name}")
     spared = f" ({_revolt_name(board, state)}, in revolt, is spared)" if state.revolt is not None else ""
     if removals:
-        yield Tell(f"{title}: each side loses 1 unit in 3 in every area{spared}: remove " + "; remove ".join(removals) + ".")
+        yield Tell(
+            f"{title}: each side loses 1 unit in 3 in every area{spared}: remove "
+            + "; remove ".join(removals)
+            + "."
+        )
     else:
         yield Tell(f"{title}: no side has 3 units in one area{spared}, so nobody starves.")
 
@@ -242,14 +252,18 @@ def famine(board: Board, state: GameState) -> Proc:
 
 
 def el_cid(board: Board, state: GameState) -> Proc:
-    """"D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2 in siege." (Quick Reference.)
+    """ "D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2 in siege." (Quick Reference.)
     DESIGN.md: he joins a force of his side: the player chooses for the Christians; for
     the Muslims, the area with the most Muslim armies, lowest region/area on ties. Never
     in the region in revolt; with no force to join, he does not appear."""
     title = EVENT_NAMES["el_cid"]
     sides = board.tables.el_cid
     face = (
-        yield Roll(1, 6, f"{title}: which side he leads (D6: {_list(sides.christian)} Christian, {_list(sides.muslim)} Muslim)")
+        yield Roll(
+            1,
+            6,
+            f"{title}: which side he leads (D6: {_list(sides.christian)} Christian, {_list(sides.muslim)} Muslim)",
+        )
     )[0]
     side = "christian" if face in sides.christian else "muslim"
     areas = [a for a in board.area_order if not _in_revolt(board, state, a)]
@@ -257,7 +271,9 @@ def el_cid(board: Board, state: GameState) -> Proc:
     if side == "christian":
         options = [a for a in areas if state.areas[a].count("christian")]
         if not options:
-            yield Tell(f"{title} would lead the Christians, but no Christian force is on the map outside the region in revolt: he does not appear.")
+            yield Tell(
+                f"{title} would lead the Christians, but no Christian force is on the map outside the region in revolt: he does not appear."
+            )
             return
         area = options[0]
         if len(options) > 1:
@@ -267,31 +283,37 @@ def el_cid(board: Board, state: GameState) -> Proc:
         armies = {a: sum(state.areas[a].count("muslim", k) for k in ARMY_KINDS) for a in areas}
         most = max(armies.values(), default=0)
         if not most:
-            yield Tell(f"{title} would lead the Muslims, but no Muslim army is on the map outside the region in revolt: he does not appear.")
+            yield Tell(
+                f"{title} would lead the Muslims, but no Muslim army is on the map outside the region in revolt: he does not appear."
+            )
             return
         area = next(a for a in areas if armies[a] == most)  # all_areas order: lowest region/area first
         where = f"with the Muslim force in {area}, the area with the most Muslim armies ({most})"
     state.el_cid_area, state.el_cid_side = area, side
-    yield Tell(f"{title} (a {face}: he leads the {'Christians' if side == 'christian' else 'Muslims'}): place El Cid {where}; {effect}.")
+    yield Tell(
+        f"{title} (a {face}: he leads the {'Christians' if side == 'christian' else 'Muslims'}): place El Cid {where}; {effect}."
+    )
 
 
 # -- 9 Taxes, 10 Jihad, 11 Crusade, 12 Expulsion ---------------------------------------------
 
 
 def taxes(board: Board, state: GameState) -> Proc:
-    """"Taxes: 2 additional income. This turn only.\""""
+    """ "Taxes: 2 additional income. This turn only.\""""
     state.effects.taxes = True
     yield Tell(f"{EVENT_NAMES['taxes']}: +{board.tables.income.taxes} income in Phase 3, this turn only.")
 
 
 def jihad(board: Board, state: GameState) -> Proc:
-    """"Jihad: During the Muslim reaction, roll twice for forces in the region.\""""
+    """ "Jihad: During the Muslim reaction, roll twice for forces in the region.\""""
     state.effects.jihad = True
-    yield Tell(f"{EVENT_NAMES['jihad']}: during the Muslim reaction (Phase 5), roll twice for the forces raised in the region.")
+    yield Tell(
+        f"{EVENT_NAMES['jihad']}: during the Muslim reaction (Phase 5), roll twice for the forces raised in the region."
+    )
 
 
 def crusade(board: Board, state: GameState) -> Proc:
-    """"Crusade: D6 Crusaders available." DESIGN.md: free, placed by the player in Phase 3
+    """ "Crusade: D6 Crusaders available." DESIGN.md: free, placed by the player in Phase 3
     as if built, removed in Phase 7."""
     title = EVENT_NAMES["crusade"]
     n = (yield Roll(1, 6, f"{title}: how many crusader armies come (D6)"))[0]
@@ -303,9 +325,11 @@ def crusade(board: Board, state: GameState) -> Proc:
 
 
 def expulsion(board: Board, state: GameState) -> Proc:
-    """"Expulsion of Jews / Moriscos: Reduce income by 2. This turn only.\""""
+    """ "Expulsion of Jews / Moriscos: Reduce income by 2. This turn only.\""""
     state.effects.expulsion = True
-    yield Tell(f"{EVENT_NAMES['expulsion']}: income is reduced by {-board.tables.income.expulsion} in Phase 3 (never below 0), this turn only.")
+    yield Tell(
+        f"{EVENT_NAMES['expulsion']}: income is reduced by {-board.tables.income.expulsion} in Phase 3 (never below 0), this turn only."
+    )
 
 
 HANDLERS = {

@@ -42,7 +42,9 @@ def _el_cid(state: GameState, area: str, mine: str, theirs: str | None, a: str, 
     return None
 
 
-def forecast_move(board: Board, state: GameState, dest: str, units: list[Kind], side: str = "christian") -> Forecast:
+def forecast_move(
+    board: Board, state: GameState, dest: str, units: list[Kind], side: str = "christian"
+) -> Forecast:
     """The odds of moving ``units`` of ``side`` into ``dest`` now."""
     here = state.areas[dest]
     if not units or not enemy_forces(here, side):
@@ -59,7 +61,11 @@ def forecast_move(board: Board, state: GameState, dest: str, units: list[Kind], 
     city = here.city is not None and inside
     el_cid = _el_cid(state, dest, side, defender, "attacker", "defender")
     chances = odds.battle_odds(
-        attackers, enemy, city=city, mountain=board.areas[dest].mountain, el_cid=el_cid  # type: ignore[arg-type]
+        attackers,
+        enemy,
+        city=city,
+        mountain=board.areas[dest].mountain,
+        el_cid=el_cid,  # type: ignore[arg-type]
     )
     return Forecast("battle", chances, tuple(enemy), defender)
 

@@ -72,9 +72,7 @@ def muslims_can_recruit(board: Board, state: GameState) -> bool:
 def christians_remain(board: Board, state: GameState) -> bool:
     """Phase 7: the game ends "If there are no Cities under Christian control and no
     Christian forces remain"."""
-    return any(
-        controls_city(a, "christian") or a.count("christian") for a in state.areas.values()
-    )
+    return any(controls_city(a, "christian") or a.count("christian") for a in state.areas.values())
 
 
 def end_of_turn(board: Board, state: GameState) -> Proc:
@@ -119,7 +117,7 @@ def result_text(board: Board, state: GameState) -> str:
     """'Draw "El Cid", 17 VP': the result the victory points give now."""
     vp = victory_points(board, state).total
     band = result_band(board, vp)
-    return f"{band.name} \"{band.title}\", {vp} VP"
+    return f'{band.name} "{band.title}", {vp} VP'
 
 
 def final_score(board: Board, state: GameState) -> Proc:
@@ -127,7 +125,7 @@ def final_score(board: Board, state: GameState) -> Proc:
     vp = victory_points(board, state)
     band = result_band(board, vp.total)
     lines = "; ".join(f"{label}: {points}" for label, points in vp.lines) or "no points"
-    yield Tell(f"Victory points: {lines}. Total {vp.total}: {band.name} \"{band.title}\".")
+    yield Tell(f'Victory points: {lines}. Total {vp.total}: {band.name} "{band.title}".')
     return result_text(board, state)
 
 

@@ -68,9 +68,7 @@ def movable_units(state: GameState, spent: dict[str, Counts], area: str) -> Coun
     return {k: n for k in MOVABLE if k in here and (n := here[k] - gone.get(k, 0)) > 0}
 
 
-def destinations(
-    board: Board, state: GameState, spent: dict[str, Counts], origin: str
-) -> list[str]:
+def destinations(board: Board, state: GameState, spent: dict[str, Counts], origin: str) -> list[str]:
     """Where units of ``origin`` may go ("Phase 4: Movement of Armies").
 
     Every other area of the same region ("Garrisons can move to any area of the same
@@ -88,15 +86,9 @@ def destinations(
     if not units:
         return []
     out = list(board.others_in_region[origin])
-    if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(
-        state.areas[origin]
-    ):
+    if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(state.areas[origin]):
         areas = board.areas
-        out += [
-            d
-            for d in board.roads_in_map_order[origin]
-            if areas[d].region not in (region, state.revolt)
-        ]
+        out += [d for d in board.roads_in_map_order[origin] if areas[d].region not in (region, state.revolt)]
     return out
 
 
@@ -105,8 +97,7 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
     return [
         n
         for n in sorted(board.regions)
-        if n != state.revolt
-        and any(_can_move(board, state, a) for a in board.regions[n].areas)
+        if n != state.revolt and any(_can_move(board, state, a) for a in board.regions[n].areas)
     ]
 
 
@@ -155,7 +146,7 @@ def _forces_of(present: tuple[tuple[Kind, int], ...]) -> tuple[tuple[Kind, ...],
     # Every combination of counts, each kind's falling; product() walks the kinds' SPEC
     # pieces ('' for none) in step with their counts, so specs[i] writes combos[i].
     combos = list(product(*ranges))
-    pieces = [[f"{n}{_LETTERS[k]}" if n else "" for n in r] for k, r in zip(kinds, ranges)]
+    pieces = [[f"{n}{_LETTERS[k]}" if n else "" for n in r] for k, r in zip(kinds, ranges, strict=True)]
     specs = list(map("".join, product(*pieces)))
     if combos:  # the last combination is the empty part: every range ends at 0
         combos.pop()
@@ -189,21 +180,15 @@ def phase(board: Board, state: GameState) -> Proc:
     moves = 0
     while True:
         if moves >= MAX_MOVES:
-            yield Tell(
-                f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite)."
-            )
+            yield Tell(f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite).")
             return
         # Nothing changes on the board while the origin is chosen: its destinations stand.
         reachable = {a: destinations(board, state, spent, a) for a in board.regions[region].areas}
         origins = [a for a, dests in reachable.items() if dests]
         if not origins:
-            yield Tell(
-                f"No Christian unit in {answer} can move any more: Phase 4 ends."
-            )
+            yield Tell(f"No Christian unit in {answer} can move any more: Phase 4 ends.")
             return
-        origin = yield Choose(
-            [*origins, DONE], f"Move {moves + 1} in {answer}: from which area?"
-        )
+        origin = yield Choose([*origins, DONE], f"Move {moves + 1} in {answer}: from which area?")
         if origin == DONE:
             return
         dest = yield Choose(
@@ -218,9 +203,7 @@ def phase(board: Board, state: GameState) -> Proc:
         kinds, forces = _forces(units)
         chosen = next(iter(forces))
         if len(forces) > 1:
-            chosen = yield Choose(
-                list(forces), f"Move from {origin} to {dest}: which units?"
-            )
+            chosen = yield Choose(list(forces), f"Move from {origin} to {dest}: which units?")
         moving = [k for k, n in zip(kinds, forces[chosen], strict=True) for _ in range(n)]
         yield from _move(board, state, spent, origin, dest, moving, road)
         moves += 1
@@ -258,11 +241,7 @@ def _move(
             state.el_cid_area = dest
             cid = " El Cid goes with them."
     move_units(state, SIDE, units, origin, dest)
-    lifted = (
-        f" The siege of {origin} is lifted."
-        if besieging and src.besieger is None
-        else ""
-    )
+    lifted = f" The siege of {origin} is lifted." if besieging and src.besieger is None else ""
     yield Tell(f"Move {describe(SIDE, units)} from {origin} to {dest}.{lifted}{cid}")
     if not hostile_there:
         return

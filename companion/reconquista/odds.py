@@ -13,7 +13,7 @@ those of ``combat.py``; the tests check both against dice enumerated one by one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 from companion.reconquista import combat
@@ -38,7 +38,7 @@ def _units_of(counts: Counts) -> list[Kind]:
     return [kind for kind, n in zip(CASUALTY_ORDER, counts, strict=True) for _ in range(n)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _remove(counts: Counts, n: int) -> Counts:
     """The counts after n casualties, taken in casualty order."""
     out = list(counts)
@@ -51,7 +51,7 @@ def _remove(counts: Counts, n: int) -> Counts:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _binomial(n: int, face: int) -> Dist:
     p = (7 - face) / 6
     return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
@@ -65,7 +65,7 @@ def _convolve(a: Dist, b: Dist) -> Dist:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hit_dist(counts: Counts) -> Dist:
     """P(h hits) for a force rolling one die per unit."""
     by_face: dict[int, int] = {}
@@ -113,7 +113,7 @@ def _round_outcomes(a: Counts, d: Counts, first: Side | None) -> list[tuple[floa
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _battle(a: Counts, d: Counts, first: Side | None, later: Side | None, city: bool) -> BattleOdds:
     """Odds from the start of a round struck first by ``first``, later rounds by ``later``."""
     acc = [0.0, 0.0, 0.0, 0.0]
@@ -158,7 +158,7 @@ def battle_odds(
 # -- siege -----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _die_pairs(diff: int) -> tuple[float, float, float, float]:
     """For totals differing by ``diff`` = besieger modifier - defender modifier:
     P(besieger wins), P(wins on an even die), P(tie), over the 36 die pairs; and P(defender wins)."""
@@ -176,7 +176,7 @@ def _die_pairs(diff: int) -> tuple[float, float, float, float]:
     return win / 36, even / 36, tie / 36, lose / 36
 
 
-@lru_cache(maxsize=None)
+@cache
 def _siege(
     b: Counts,
     d: Counts,

@@ -157,9 +157,7 @@ def _points(board: Board, state: GameState, kind: str) -> str | None:
     return _NO_POINTS if cost(board, kind) > state.income else None
 
 
-def refusal(
-    board: Board, state: GameState, purchase_kind: str, area: str
-) -> str | None:
+def refusal(board: Board, state: GameState, purchase_kind: str, area: str) -> str | None:
     """One sentence saying why buying ``purchase_kind`` in ``area`` is not legal now,
     or None when it is ("Phase 3: Collect Income and Spend It", "Expenses", and the
     events Bribery, Mercenaries and Crusade). ``state.income`` is the points left.
@@ -278,7 +276,10 @@ class Offer:
 def _all_offers(board: Board) -> dict[str, dict[str, Offer]]:
     """Kind -> area -> the Offer of that purchase there, legal or not: an offer's text
     depends on the board alone, so each is written once a board, not at every judging."""
-    return {kind: {area: Offer(label(board, kind, area), kind, area) for area in board.area_order} for kind in KINDS}
+    return {
+        kind: {area: Offer(label(board, kind, area), kind, area) for area in board.area_order}
+        for kind in KINDS
+    }
 
 
 class _Menu:
@@ -324,7 +325,13 @@ class _Menu:
     def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
         """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it
         (``_place_refusal``: each area's refusals are read once and kept while it is unchanged)."""
-        board, state, refusals, offers, slot = self.board, self.state, self._refusals, self._offers[kind], _SLOT[kind]
+        board, state, refusals, offers, slot = (
+            self.board,
+            self.state,
+            self._refusals,
+            self._offers[kind],
+            _SLOT[kind],
+        )
         for area in areas:
             got = refusals.get(area)
             if got is None:
@@ -345,8 +352,7 @@ def options(board: Board, state: GameState) -> list[str]:
 def _crusader_places(board: Board, state: GameState) -> bool:
     """Whether a crusader could be placed anywhere (where an army could be built)."""
     return any(
-        board.areas[area].region != state.revolt
-        and _army_place(board, state, area) is None
+        board.areas[area].region != state.revolt and _army_place(board, state, area) is None
         for area in board.area_order
     )
 
@@ -381,9 +387,7 @@ def apply(board: Board, state: GameState, kind: str, area: str) -> str:
     if kind == "convert":
         a.city = "christian"
         kept = "; the fortress stays" if a.fortress else ""
-        return (
-            f"Replace the Muslim city of {area} with a Christian city{kept} ({paid})."
-        )
+        return f"Replace the Muslim city of {area} with a Christian city{kept} ({paid})."
     if kind == "bribe":
         n = a.count("rebel", Kind.REBEL)
         rebels_besieged = a.besieger == "rebel"
@@ -398,8 +402,7 @@ def apply(board: Board, state: GameState, kind: str, area: str) -> str:
         state.effects.bribery = False  # "a single Area": the bribe is paid once
         rebels = "1 Rebel" if n == 1 else f"{n} Rebels"
         return (
-            f"Remove {rebels} from {area} and place {unit_name('christian', Kind.GARRISON)} "
-            f"there ({paid})."
+            f"Remove {rebels} from {area} and place {unit_name('christian', Kind.GARRISON)} there ({paid})."
         )
     # Mercenaries and crusaders are Neutral Army counters serving as Christian armies.
     k = Kind.MERCENARY if kind == "mercenary" else Kind.CRUSADER
@@ -448,9 +451,7 @@ def phase(board: Board, state: GameState) -> Proc:
             choices.append(DONE)
         why = f"Phase 3: spend your income ({state.income} point{'s' * (state.income != 1)} left)"
         if fx.crusaders:
-            why += (
-                f"; {fx.crusaders} crusader{'s' * (fx.crusaders != 1)} to place first"
-            )
+            why += f"; {fx.crusaders} crusader{'s' * (fx.crusaders != 1)} to place first"
         answer = yield Choose(choices, why)
         if answer == DONE:
             break

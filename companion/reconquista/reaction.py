@@ -158,7 +158,10 @@ def _pick_tiered(board: Board, region: int, title: str, tiers: list[_Tier]) -> P
                 )
             continue
         area = yield from _pick(
-            board, region, tier.refuse, f"Muslim reaction, {title}: area die for {tier.label} in {board.regions[region].name}"
+            board,
+            region,
+            tier.refuse,
+            f"Muslim reaction, {title}: area die for {tier.label} in {board.regions[region].name}",
         )
         return area, tier
     return None
@@ -168,7 +171,7 @@ def _pick_tiered(board: Board, region: int, title: str, tiers: list[_Tier]) -> P
 
 
 def _free_for_muslims(a: AreaState) -> bool:
-    """"free of Christian or Rebel or Neutral Army forces": no unit of another side, and
+    """ "free of Christian or Rebel or Neutral Army forces": no unit of another side, and
     not an empty city of another religion (``control.free_of_enemy``, rules-notes
     "Enemy forces for every side")."""
     return free_of_enemy(a, MUSLIM)
@@ -183,7 +186,9 @@ def _region_refusal(board: Board, state: GameState, face: int) -> str | None:
     if face == NORTH_AFRICA:
         if _ports_open(board, state):
             return None
-        return f"North Africa, but every port is in {board.regions[state.revolt or 0].name}, which is in revolt"
+        return (
+            f"North Africa, but every port is in {board.regions[state.revolt or 0].name}, which is in revolt"
+        )
     name = board.regions[face].name
     if face == state.revolt:
         return f"{name}, which is in revolt"
@@ -193,7 +198,7 @@ def _region_refusal(board: Board, state: GameState, face: int) -> str | None:
 
 
 def _region_die(board: Board, state: GameState) -> Proc:
-    """"Roll a D6 to select a region [...] a result of 6 when rolling for the region means
+    """ "Roll a D6 to select a region [...] a result of 6 when rolling for the region means
     the force arrives from North Africa. If the selected region does not contain areas free
     of Christian or Rebel or Neutral Army forces, roll again." A region in revolt: "If it is
     selected for Muslim troop movements, re-roll". None (no roll) when no face can do."""
@@ -210,7 +215,7 @@ def _region_die(board: Board, state: GameState) -> Proc:
 
 
 def _muslim_cities(board: Board, state: GameState, region: int) -> int:
-    """"by number of Muslim-controlled cities in the region (including any besieged)":
+    """ "by number of Muslim-controlled cities in the region (including any besieged)":
     ``city_controller`` gives a besieged city to the side inside it."""
     return sum(1 for n in board.regions[region].areas if city_controller(state.areas[n]) == MUSLIM)
 
@@ -254,7 +259,7 @@ def _refuse_army_area(state: GameState) -> Callable[[str], str | None]:
 
 
 def _city_tiers(state: GameState) -> list[_Tier]:
-    """"Establish city - randomly select an area with a Muslim army / Garrison, or else with
+    """ "Establish city - randomly select an area with a Muslim army / Garrison, or else with
     no units. Place a Muslim city in this area." (One city per area: never where one is.)"""
 
     def with_muslims(n: str) -> str | None:
@@ -285,7 +290,7 @@ def describe_all(a: AreaState) -> str:
 
 
 def _fortress_tiers(state: GameState) -> list[_Tier]:
-    """"Build Fortress - Randomly select a Muslim-controlled city without a Fortress [...] If
+    """ "Build Fortress - Randomly select a Muslim-controlled city without a Fortress [...] If
     no such area exists, randomly select an area without a Fortress that contains a Muslim
     Army and / or Garrison [...] If no such area exists, nothing happens." """
 
@@ -296,7 +301,9 @@ def _fortress_tiers(state: GameState) -> list[_Tier]:
         if a.fortress:
             return "which already has a fortress"
         holder = city_controller(a)
-        return None if holder == MUSLIM else f"whose city is under {SIDE_NAMES[holder or 'christian']} control"
+        return (
+            None if holder == MUSLIM else f"whose city is under {SIDE_NAMES[holder or 'christian']} control"
+        )
 
     def with_muslims(n: str) -> str | None:
         a = state.areas[n]
@@ -316,7 +323,7 @@ def _fortress_tiers(state: GameState) -> list[_Tier]:
 
 
 def _garrison_tiers(state: GameState) -> list[_Tier]:
-    """"Garrison - Place a Muslim Garrison in a randomly selected Muslim-controlled city
+    """ "Garrison - Place a Muslim Garrison in a randomly selected Muslim-controlled city
     without a Garrison. If there is no such city, place a Muslim Garrison in a randomly
     selected area that contains Muslim forces or that is free of all Christian / Rebel
     forces. If this is not possible, then nothing happens." """
@@ -343,7 +350,7 @@ def _garrison_tiers(state: GameState) -> list[_Tier]:
 
 
 def _port(board: Board, state: GameState) -> Proc:
-    """"roll a D6 to see in which Area it lands - as indicated by the port symbol": a port in
+    """ "roll a D6 to see in which Area it lands - as indicated by the port symbol": a port in
     the region in revolt is rolled again (nobody moves into it)."""
     ports = ", ".join(f"{f} {n}" for f, n in board.ports.items())
     why = f"Muslim reaction, North Africa: port die ({ports})"
@@ -353,7 +360,9 @@ def _port(board: Board, state: GameState) -> Proc:
         area = board.ports[face]
         if board.areas[area].region != state.revolt:
             return area
-        prompt = f"{why}, rolled again (a {face} gave {area}, in {board.region_of(area).name}, which is in revolt)"
+        prompt = (
+            f"{why}, rolled again (a {face} gave {area}, in {board.region_of(area).name}, which is in revolt)"
+        )
 
 
 def _place(board: Board, state: GameState, region: int, result: Reinforcement) -> Proc:
@@ -367,7 +376,9 @@ def _place(board: Board, state: GameState, region: int, result: Reinforcement) -
             if _is_target(a, MUSLIM, result.count)
             else ""
         )
-        yield Tell(f"{result} from North Africa: place {unit_name(MUSLIM, Kind.ARMY, result.count)} in {port} (the port die).{enemy}")
+        yield Tell(
+            f"{result} from North Africa: place {unit_name(MUSLIM, Kind.ARMY, result.count)} in {port} (the port die).{enemy}"
+        )
         return port
     rname = board.regions[region].name
     if result.kind == "army":
@@ -380,10 +391,14 @@ def _place(board: Board, state: GameState, region: int, result: Reinforcement) -
             yield Tell(f"{title}: no area of {rname} is free of Christian and Rebel forces: nothing happens.")
             return None
         state.areas[where].add(MUSLIM, Kind.ARMY, result.count)
-        yield Tell(f"{title}: place {unit_name(MUSLIM, Kind.ARMY, result.count)} in {where} (free of Christian and Rebel forces).")
+        yield Tell(
+            f"{title}: place {unit_name(MUSLIM, Kind.ARMY, result.count)} in {where} (free of Christian and Rebel forces)."
+        )
         return where
     title = str(result)
-    tiers = {"city": _city_tiers, "fortress": _fortress_tiers, "garrison": _garrison_tiers}[result.kind](state)
+    tiers = {"city": _city_tiers, "fortress": _fortress_tiers, "garrison": _garrison_tiers}[result.kind](
+        state
+    )
     picked = yield from _pick_tiered(board, region, title, tiers)
     if picked is None:
         yield Tell(f"{title}: no area of {rname} is {tiers[-1].label}: nothing happens.")
@@ -403,7 +418,7 @@ def _place(board: Board, state: GameState, region: int, result: Reinforcement) -
 
 
 def _mercenaries(board: Board, state: GameState, region: int, army_areas: list[str]) -> Proc:
-    """"Any Mercenary units that are not hired are added to the Muslim forces that rise in
+    """ "Any Mercenary units that are not hired are added to the Muslim forces that rise in
     Phase 5": they join the first army placed; with no army placed they are placed as an
     army result would be, and march. Returns the area they went to, else None."""
     n = state.effects.mercenaries
@@ -422,10 +437,14 @@ def _mercenaries(board: Board, state: GameState, region: int, army_areas: list[s
         f"Muslim reaction, unhired mercenaries (no army was raised): area die for an area of {rname} free of Christian and Rebel forces",
     )  # fmt: skip
     if where is None:
-        yield Tell(f"Unhired mercenaries: no area of {rname} is free of Christian and Rebel forces: they leave.")
+        yield Tell(
+            f"Unhired mercenaries: no area of {rname} is free of Christian and Rebel forces: they leave."
+        )
         return None
     state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
-    yield Tell(f"Unhired mercenaries: no army was raised, so they are the Muslim force: place {who} in {where} (free of Christian and Rebel forces).")
+    yield Tell(
+        f"Unhired mercenaries: no army was raised, so they are the Muslim force: place {who} in {where} (free of Christian and Rebel forces)."
+    )
     return where
 
 
@@ -434,7 +453,9 @@ def phase(board: Board, state: GameState) -> Proc:
     results placed, the unhired mercenaries added, then every army force raised marches."""
     region = yield from _region_die(board, state)
     if region is None:
-        yield Tell("Muslim reaction: no region has an area free of Christian, Rebel and neutral forces, and no port can be reached: the Muslims raise nothing this turn.")
+        yield Tell(
+            "Muslim reaction: no region has an area free of Christian, Rebel and neutral forces, and no port can be reached: the Muslims raise nothing this turn."
+        )
         return None
     jihad = state.effects.jihad
     yield Tell(
@@ -496,7 +517,10 @@ def _targets(board: Board, state: GameState, side: str, region: int, exclude: st
 
 
 def _hops(
-    board: Board, state: GameState, side: str, exclude: str | None = None,
+    board: Board,
+    state: GameState,
+    side: str,
+    exclude: str | None = None,
     targets: dict[int, list[str]] | None = None,
 ) -> dict[int, int]:
     """Roads from each region to the nearest region holding a target (0: it holds one),
@@ -536,16 +560,17 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     rname = board.regions[region].name
     found = _targets(board, state, side, region, here)
     if found:
-        return _Step(board.next_area(here), f"the enemy is in {rname} ({_names(found)}), so on to the next higher-numbered area")
+        return _Step(
+            board.next_area(here),
+            f"the enemy is in {rname} ({_names(found)}), so on to the next higher-numbered area",
+        )
     # Nothing changes on the board while the route is worked out: each region's targets
     # are read once, for the hops and for the goal's name.
     targets = {n: found if n == region else _targets(board, state, side, n, here) for n in board.regions}
     hops = _hops(board, state, side, here, targets)
     links = board.region_links
-    if region in hops:
-        d = hops[region]
-    else:  # standing in the region in revolt: its roads out
-        d = min((hops[s] + 1 for s in links[region] if s in hops), default=0)
+    # Standing in the region in revolt (not in ``hops``): its roads out.
+    d = hops[region] if region in hops else min((hops[s] + 1 for s in links[region] if s in hops), default=0)
     if d <= 0:  # no region with an enemy can be reached
         return None
 
@@ -567,10 +592,7 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     while hops[goal] > 0:
         goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
     where = f"{board.regions[goal].name}, where the enemy is in {_names(targets[goal])}"
-    if nreg == goal:
-        towards = where
-    else:
-        towards = f"{board.regions[nreg].name}, on the way to {where}"
+    towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
     if exit_area == here:
         return _Step(road, f"no enemy in {rname}: by the road to {towards}")
     return _Step(
@@ -605,11 +627,19 @@ def _round_dice(
     elif first == "defender":
         def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice first ({letters(dfn)})")
         left = combat.remove_casualties(att, combat.hits(dfn, def_dice))
-        att_dice = (yield Roll(len(left), 6, f"{label}: {att_name} survivors' dice ({letters(left)})")) if left else []
+        att_dice = (
+            (yield Roll(len(left), 6, f"{label}: {att_name} survivors' dice ({letters(left)})"))
+            if left
+            else []
+        )
     else:
         att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice first ({letters(att)})")
         left = combat.remove_casualties(dfn, combat.hits(att, att_dice))
-        def_dice = (yield Roll(len(left), 6, f"{label}: {def_name} survivors' dice ({letters(left)})")) if left else []
+        def_dice = (
+            (yield Roll(len(left), 6, f"{label}: {def_name} survivors' dice ({letters(left)})"))
+            if left
+            else []
+        )
     return list(att_dice), list(def_dice)
 
 
@@ -640,7 +670,9 @@ def _relief(board: Board, state: GameState, side: str, area: str) -> Proc:
         r = combat.battle_round(att, dfn, att_dice, def_dice, city=False, first=first)
         a.set_force(side, list(r.attacker_survivors))
         a.set_force(enemy, list(r.defender_survivors))
-        losses = [describe(s, list(g)) for s, g in ((side, r.attacker_losses), (enemy, r.defender_losses)) if g]
+        losses = [
+            describe(s, list(g)) for s, g in ((side, r.attacker_losses), (enemy, r.defender_losses)) if g
+        ]
         yield Tell(
             f"{label}: {name} {r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}, {ename} {r.defender_hits}. "
             + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
@@ -649,7 +681,9 @@ def _relief(board: Board, state: GameState, side: str, area: str) -> Proc:
             yield Tell(f"Both forces in {area} are destroyed.")
             return "stop"
         if r.result == "attacker_destroyed":
-            yield Tell(f"The {name} force and the defenders of {area} are destroyed; the {ename} siege goes on.")
+            yield Tell(
+                f"The {name} force and the defenders of {area} are destroyed; the {ename} siege goes on."
+            )
             return "stop"
         if r.result == "defender_destroyed":
             yield Tell(f"The {ename} besiegers are destroyed: {area} is relieved.")
@@ -659,14 +693,18 @@ def _relief(board: Board, state: GameState, side: str, area: str) -> Proc:
             dest = retreat_area(board, state, area, enemy)
             if dest is None:
                 a.set_force(enemy, [])
-                yield Tell(f"The {ename} besiegers have nowhere to retreat: remove {describe(enemy, units)} from {area}. {area} is relieved.")
+                yield Tell(
+                    f"The {ename} besiegers have nowhere to retreat: remove {describe(enemy, units)} from {area}. {area} is relieved."
+                )
             else:
                 move_units(state, enemy, units, area, dest)
                 follows = ""
                 if state.el_cid_area == area and state.el_cid_side == enemy:
                     state.el_cid_area = dest
                     follows = " El Cid goes with them."
-                yield Tell(f"The {ename} besiegers retreat: move {describe(enemy, units)} from {area} to {dest}.{follows} {area} is relieved.")
+                yield Tell(
+                    f"The {ename} besiegers retreat: move {describe(enemy, units)} from {area} to {dest}.{follows} {area} is relieved."
+                )
             return "on"
         # 'attacker_retreats' or a tie ('continue'): into the walls, the siege stays.
         how = "A tie" if r.result == "continue" else f"The {name} force is beaten"
@@ -678,7 +716,7 @@ def _relief(board: Board, state: GameState, side: str, area: str) -> Proc:
 
 
 def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
-    """"If the Battle results in a siege situation [...] the Muslim force will leave behind a
+    """ "If the Battle results in a siege situation [...] the Muslim force will leave behind a
     number of armies equal to the number of units in the area and the rest will continue
     the movement [...] for a City with a Fortress and a Garrison, 3 Armies will stay."
     Returns the armies that move on (none: the whole force stays)."""
@@ -689,7 +727,9 @@ def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
     fname = _force_name(side)
     count = f"{need} unit{'s' * (need != 1)} there: {', '.join(parts)}"
     if len(force) <= need:
-        yield Tell(f"The whole {fname} ({describe(side, force)}) stays in {here} to besiege it ({count}); its movement ends.")
+        yield Tell(
+            f"The whole {fname} ({describe(side, force)}) stays in {here} to besiege it ({count}); its movement ends."
+        )
         return []
     stay, rest = force[:need], force[need:]
     yield Tell(
@@ -700,7 +740,7 @@ def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
 
 
 def _must_hold(a: AreaState, side: str, force: list[Kind]) -> bool:
-    """"if it leaves an area with a City or Fortress in which there is not already a Muslim
+    """ "if it leaves an area with a City or Fortress in which there is not already a Muslim
     Garrison present, it must leave behind an Army" (unless armies of its own already stay
     there: the besiegers a siege left)."""
     if a.city is None and not a.fortress:
@@ -742,7 +782,9 @@ def march(
         nonlocal with_cid
         if reaction and not with_cid and state.el_cid_side == side and state.el_cid_area == area:
             with_cid = True
-            yield Tell(f"El Cid, with the {SIDE_NAMES[side]}s, is in {area}: he joins the {fname} and moves with it.")
+            yield Tell(
+                f"El Cid, with the {SIDE_NAMES[side]}s, is in {area}: he joins the {fname} and moves with it."
+            )
 
     every = f"every {SIDE_NAMES[side]} army there, " if reaction else ""
     yield Tell(f"The {fname} marches from {here} with {every}{describe(side, force)}.")
@@ -780,7 +822,9 @@ def march(
                 force = _movers(state.areas[here], side)
                 if not force:
                     # A relief won by the city's garrisons alone: "Muslim Garrisons never move".
-                    yield Tell(f"No {SIDE_NAMES[side]} army is left in {here} to march on (garrisons never move).")
+                    yield Tell(
+                        f"No {SIDE_NAMES[side]} army is left in {here} to march on (garrisons never move)."
+                    )
                     return here
                 if state.areas[here].besieger == side:
                     force = yield from _besiege(state, side, here, force)
@@ -797,12 +841,16 @@ def march(
             )
             return here
         if forced is not None:
-            step: _Step | None = _Step(forced, "after its retreat the force goes on to the next higher-numbered area")
+            step: _Step | None = _Step(
+                forced, "after its retreat the force goes on to the next higher-numbered area"
+            )
             forced = None
         else:
             step = route(board, state, side, here)
         if step is None:
-            yield Tell(f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there.")
+            yield Tell(
+                f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there."
+            )
             return here
         dest = step.dest
         if dest in visited:
@@ -830,7 +878,9 @@ def march(
         if with_cid:
             state.el_cid_area = dest
             cid = " El Cid goes with it."
-        yield Tell(f"{fname} moves {here} -> {dest}: {step.reason}. Move {describe(side, force)} from {here} to {dest}{left}.{cid}")
+        yield Tell(
+            f"{fname} moves {here} -> {dest}: {step.reason}. Move {describe(side, force)} from {here} to {dest}{left}.{cid}"
+        )
         prev, here = here, dest
         visited.add(here)
         arrived = True
@@ -865,7 +915,9 @@ def _fight(board: Board, state: GameState, side: str, here: str, prev: str | Non
     if isinstance(out, BattleOutcome) and out.result == "attacker_retreats":
         if out.attacker_area is None:
             if prev is None:
-                yield Tell(f"The {fname} came into {here} from no area of the map, so it has nowhere to fall back to.")
+                yield Tell(
+                    f"The {fname} came into {here} from no area of the map, so it has nowhere to fall back to."
+                )
             return "stop", here
         if out.attacker_area != here:
             return "retreated", out.attacker_area

@@ -64,7 +64,7 @@ def phase(board: Board, state: GameState) -> Proc:
 
 
 def _region_die(board: Board) -> Proc:
-    """"Roll a D6 to select the affected region [...] If the result to determine the
+    """ "Roll a D6 to select the affected region [...] If the result to determine the
     region is a 6, roll again to determine the region and roll twice on the table";
     a further 6 is rolled again too (there is no sixth region). Returns (region, double)."""
     face = (yield Roll(1, 6, _region_die_why(board)))[0]
@@ -72,7 +72,9 @@ def _region_die(board: Board) -> Proc:
     while face not in board.regions:
         double = True
         face = (
-            yield Roll(1, 6, f"Rebellions: region die again (a {face}: roll for the region, two results in it)")
+            yield Roll(
+                1, 6, f"Rebellions: region die again (a {face}: roll for the region, two results in it)"
+            )
         )[0]
     return face, double
 
@@ -148,9 +150,7 @@ def _table_key(board: Board) -> str:
             runs[-1] = (runs[-1][0], face, table[face])
         else:
             runs.append((face, face, table[face]))
-    return ", ".join(
-        (f"{a}-{b}" if a != b else f"{a}") + f" {RESULT_NAMES[r]}" for a, b, r in runs
-    )
+    return ", ".join((f"{a}-{b}" if a != b else f"{a}") + f" {RESULT_NAMES[r]}" for a, b, r in runs)
 
 
 def _would_lose_last_city(state: GameState, trial: GameState, struck: Collection[str], side: str) -> bool:
@@ -185,7 +185,7 @@ def _resolve(board: Board, state: GameState, region: int, result: str) -> Proc:
 
 
 def _rebels(board: Board, state: GameState, region: int, lead: str) -> Proc:
-    """"Place a Rebel unit in a randomly determined area that does not contain a Garrison,
+    """ "Place a Rebel unit in a randomly determined area that does not contain a Garrison,
     Army or Military Order. If no viable area exists, randomly select a single area and
     remove a single unit (priority according to the combat removal rules).\""""
     rname = board.regions[region].name
@@ -195,7 +195,10 @@ def _rebels(board: Board, state: GameState, region: int, lead: str) -> Proc:
         return not any(a.count(s, k) for s in a.sides() for k in HOLDING_KINDS)
 
     area = yield from pick_area(
-        board, region, viable, f"Rebellions, Rebels: area die for {rname} (an area without a Garrison, Army or Military Order)"
+        board,
+        region,
+        viable,
+        f"Rebellions, Rebels: area die for {rname} (an area without a Garrison, Army or Military Order)",
     )
     if area is not None:
         a = state.areas[area]
@@ -221,8 +224,10 @@ def _rebels(board: Board, state: GameState, region: int, lead: str) -> Proc:
     a.remove(side, kind)
     return (
         f"Rebels in {area} (a unit lost)",
-        (f"{lead}no area of {rname} is without a Garrison, Army or Military Order, so {area} "
-        f"loses a unit instead: remove {unit_name(side, kind)} from {area}."),
+        (
+            f"{lead}no area of {rname} is without a Garrison, Army or Military Order, so {area} "
+            f"loses a unit instead: remove {unit_name(side, kind)} from {area}."
+        ),
     )
 
 
@@ -240,13 +245,19 @@ def first_casualty(a: AreaState) -> tuple[str, Kind]:
 
 
 def _proselytism(board: Board, state: GameState, region: int, lead: str) -> Proc:
-    """"Select a city at random in the Region. If it is Muslim, change that city to
+    """ "Select a city at random in the Region. If it is Muslim, change that city to
     Christian. If it is Christian, change that city to Muslim. If there are no cities in
     the region, treat this result as Rebels (a result of 1 or 2).\""""
     rname = board.regions[region].name
-    area = yield from _random_city(board, state, region, f"Rebellions, Proselytism: area die for a city of {rname}")
+    area = yield from _random_city(
+        board, state, region, f"Rebellions, Proselytism: area die for a city of {rname}"
+    )
     if area is None:
-        return (yield from _rebels(board, state, region, f"{lead}there is no city in {rname}, so it counts as Rebels: "))
+        return (
+            yield from _rebels(
+                board, state, region, f"{lead}there is no city in {rname}, so it counts as Rebels: "
+            )
+        )
     a = state.areas[area]
     old = a.city
     assert old is not None  # _random_city picks an area with a city
@@ -254,8 +265,10 @@ def _proselytism(board: Board, state: GameState, region: int, lead: str) -> Proc
     a.city = new
     return (
         f"Proselytism in {area}",
-        (f"{lead}the city of {area} changes religion: replace the {SIDE_NAMES[old]} city of {area} "
-        f"with a {SIDE_NAMES[new]} city{' (the fortress stays)' if a.fortress else ''}."),
+        (
+            f"{lead}the city of {area} changes religion: replace the {SIDE_NAMES[old]} city of {area} "
+            f"with a {SIDE_NAMES[new]} city{' (the fortress stays)' if a.fortress else ''}."
+        ),
     )
 
 
@@ -267,7 +280,7 @@ def _random_city(board: Board, state: GameState, region: int, why: str) -> Proc:
 
 
 def _peasant_revolt(board: Board, state: GameState, region: int, lead: str) -> Proc:
-    """"Randomly select an area with Garrison(s), but without an Army or Military Order.
+    """ "Randomly select an area with Garrison(s), but without an Army or Military Order.
     Remove all Garrisons and replace them with a single Rebel unit. If there are no
     Garrisons, treat this result as Rebels (a result of 1 or 2)." Garrisons of every side
     go; with no such area (no Garrison, or each beside an army), Rebels."""
@@ -281,7 +294,10 @@ def _peasant_revolt(board: Board, state: GameState, region: int, lead: str) -> P
         )
 
     area = yield from pick_area(
-        board, region, qualifies, f"Rebellions, Peasant Revolt: area die for {rname} (an area with Garrisons and no Army or Military Order)"
+        board,
+        region,
+        qualifies,
+        f"Rebellions, Peasant Revolt: area die for {rname} (an area with Garrisons and no Army or Military Order)",
     )
     if area is None:
         return (
@@ -294,7 +310,9 @@ def _peasant_revolt(board: Board, state: GameState, region: int, lead: str) -> P
         )
     a = state.areas[area]
     before = city_controller(a)
-    gone = [unit_name(s, Kind.GARRISON, a.count(s, Kind.GARRISON)) for s in a.sides() if a.count(s, Kind.GARRISON)]
+    gone = [
+        unit_name(s, Kind.GARRISON, a.count(s, Kind.GARRISON)) for s in a.sides() if a.count(s, Kind.GARRISON)
+    ]
     for s in a.sides():
         a.remove(s, Kind.GARRISON, a.count(s, Kind.GARRISON))
     a.add("rebel", Kind.REBEL)
@@ -309,15 +327,21 @@ def _peasant_revolt(board: Board, state: GameState, region: int, lead: str) -> P
 
 
 def _rebel_governor(board: Board, state: GameState, region: int, lead: str) -> Proc:
-    """"Select a city at random in the Region. Replace all Armies, Military Orders and
+    """ "Select a city at random in the Region. Replace all Armies, Military Orders and
     Garrisons in the city with the same number of Rebel counters. If no units are
     present, or the city is already under Rebel control, place a single Rebel unit. If
     there are no cities in the Region, treat this result as Rebels." The units in the
     city are those of the side inside; besiegers stand outside and stay."""
     rname = board.regions[region].name
-    area = yield from _random_city(board, state, region, f"Rebellions, Rebel Governor: area die for a city of {rname}")
+    area = yield from _random_city(
+        board, state, region, f"Rebellions, Rebel Governor: area die for a city of {rname}"
+    )
     if area is None:
-        return (yield from _rebels(board, state, region, f"{lead}there is no city in {rname}, so it counts as Rebels: "))
+        return (
+            yield from _rebels(
+                board, state, region, f"{lead}there is no city in {rname}, so it counts as Rebels: "
+            )
+        )
     a = state.areas[area]
     before = city_controller(a)
     inside = [s for s in a.sides() if s != a.besieger and s != "rebel"]
@@ -347,17 +371,22 @@ def _rebel_governor(board: Board, state: GameState, region: int, lead: str) -> P
 
 
 def _regional_revolt(board: Board, state: GameState, region: int, lead: str) -> Outcome:
-    """"This entire region is excluded from the game for this entire turn. It generates no
+    """ "This entire region is excluded from the game for this entire turn. It generates no
     income. No one can move into it or build." A second 6 in a double: it stays in revolt."""
     rname = board.regions[region].name
     if state.revolt == region:
-        return (f"Regional Revolt in {rname}", f"{lead}{rname} is already in revolt this turn and stays in revolt.")
+        return (
+            f"Regional Revolt in {rname}",
+            f"{lead}{rname} is already in revolt this turn and stays in revolt.",
+        )
     state.revolt = region
     return (
         f"Regional Revolt in {rname}",
-        (f"{lead}place the Region in Revolt marker on {rname}: the region is out of the game this turn "
-        "(no income from it, no one moves into it or builds there; random events and the Muslim "
-        "reaction go elsewhere)."),
+        (
+            f"{lead}place the Region in Revolt marker on {rname}: the region is out of the game this turn "
+            "(no income from it, no one moves into it or builds there; random events and the Muslim "
+            "reaction go elsewhere)."
+        ),
     )
 
 
@@ -373,7 +402,7 @@ def _rebels_hold(a: AreaState) -> None:
 
 
 def _fell(a: AreaState, area: str, before: str | None) -> str:
-    """" In all cases, if a city falls into Rebel hands, any Fortress present stays in place.\""""
+    """ " In all cases, if a city falls into Rebel hands, any Fortress present stays in place.\""""
     if a.city is None or before == "rebel" or city_controller(a) != "rebel":
         return ""
     return f" The city of {area} falls into Rebel hands" + (" (the fortress stays)." if a.fortress else ".")

@@ -62,7 +62,7 @@ def bot_answer(driver: Driver, bot: Bot, board: Any) -> None:
     elif isinstance(prompt, Choose):
         driver.submit(bot.choose(board, driver.state, prompt), "player")
     else:
-        raise RuntimeError(f"game {driver.seed}: the bot cannot answer {prompt!r}")
+        raise TypeError(f"game {driver.seed}: the bot cannot answer {prompt!r}")
 
 
 def play_game(seed: int, *, check: bool = False) -> GameResult:
@@ -86,7 +86,7 @@ def play_game(seed: int, *, check: bool = False) -> GameResult:
     state = driver.state
     vp = victory_points(board, state).total
     band = result_band(board, vp)
-    return GameResult(seed, f"{band.name} \"{band.title}\"", vp, state.turn, prompts)
+    return GameResult(seed, f'{band.name} "{band.title}"', vp, state.turn, prompts)
 
 
 def simulate(games: int, seed: int, *, check: bool = False) -> Report:
@@ -97,7 +97,7 @@ def simulate(games: int, seed: int, *, check: bool = False) -> Report:
         report.games += 1
         try:
             r = play_game(seed + i, check=check)
-        except Exception as exc:  # a bug in the engine: count it and go on
+        except Exception as exc:  # noqa: BLE001 -- a bug in the engine: count it and go on
             report.errors += 1
             if report.first_error is None:
                 report.first_error = f"game seed {seed + i}: {type(exc).__name__}: {exc}"

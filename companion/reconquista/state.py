@@ -201,7 +201,6 @@ class Effects:
         }
 
 
-
 #: The phases as the rules name them, by the name the state carries: the board screen's
 #: status line, the replay and the game report all say them this way.
 PHASE_TITLES = {
@@ -215,6 +214,7 @@ PHASE_TITLES = {
     "end": "Phase 7: End of turn",
     "over": "Game over",
 }
+
 
 @dataclass
 class GameState:

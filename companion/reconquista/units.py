@@ -48,7 +48,7 @@ HIT_ON: dict[Kind, int] = {
     Kind.GARRISON: 5,
     Kind.REBEL: 5,
     Kind.ORDER: 3,
-    **{k: 4 for k in ARMY_KINDS},
+    **dict.fromkeys(ARMY_KINDS, 4),
 }
 
 #: Casualties are removed in this order (DESIGN.md: mercenaries first, then
@@ -70,7 +70,7 @@ SIEGE_ATTACK: dict[Kind, int] = {
     Kind.GARRISON: 1,
     Kind.REBEL: 1,
     Kind.ORDER: 3,
-    **{k: 2 for k in ARMY_KINDS},
+    **dict.fromkeys(ARMY_KINDS, 2),
 }
 
 #: Siege, defender: "+1 for each Garrison / Rebel, +2 for each Army / Military Order".
@@ -78,7 +78,7 @@ SIEGE_DEFENCE: dict[Kind, int] = {
     Kind.GARRISON: 1,
     Kind.REBEL: 1,
     Kind.ORDER: 2,
-    **{k: 2 for k in ARMY_KINDS},
+    **dict.fromkeys(ARMY_KINDS, 2),
 }
 
 _SPEC_PART = re.compile(r"(\d+)(MO|MC|CR|RA|A|G|R|F)")

@@ -224,7 +224,9 @@ def face_test(sides: int, source: str, counts: tuple[int, ...] | list[int]) -> F
 
 def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str], list[int]]:
     """(sides, source) -> counts per face, over the effective Roll answers in ``scope``."""
-    sql = effective_cte(scope) + """
+    sql = (
+        effective_cte(scope)
+        + """
 SELECT CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
        effective.source AS source,
        CAST(d.value AS INTEGER) AS face,
@@ -234,6 +236,7 @@ WHERE effective.source IN ('physical', 'app')
   AND json_extract(effective.prompt, '$.kind') = 'roll'
 GROUP BY sides, source, face
 """
+    )
     out: dict[tuple[int, str], list[int]] = {}
     with store._guard(), store.engine.connect() as con:
         rows = con.execute(text(sql), scope.params()).all()

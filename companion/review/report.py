@@ -25,17 +25,21 @@ def stats_lines(stats: Stats) -> list[str]:
         lines += ["", f"Reconquista: {r.sessions} sessions, {len(r.games)} finished."]
         if r.games:
             mean = r.mean_vp
-            lines.append(f"  Victory points: mean {mean:.1f}, best {max(g.vp for g in r.games)}, "
-                         f"worst {min(g.vp for g in r.games)}.")
+            lines.append(
+                f"  Victory points: mean {mean:.1f}, best {max(g.vp for g in r.games)}, "
+                f"worst {min(g.vp for g in r.games)}."
+            )
             lines += _counts("Results", r.results)
             lines.append("  Games, oldest first:")
             for g in r.games:
                 when = f"{g.ended:%Y-%m-%d %H:%M}"
-                lines.append(f"    #{g.session_id:<6} {when}  {g.vp:>3} VP  {g.result} \"{g.title}\"")
+                lines.append(f'    #{g.session_id:<6} {when}  {g.vp:>3} VP  {g.result} "{g.title}"')
         lines += _counts("Rebellion results", r.rebellions)
         if r.rebellions_refused:
-            lines.append(f"    ({r.rebellions_refused} more refused and rolled again: they would have "
-                         "eliminated a side's last city)")
+            lines.append(
+                f"    ({r.rebellions_refused} more refused and rolled again: they would have "
+                "eliminated a side's last city)"
+            )
         lines += _counts("Events", r.events)
         lines += _counts("Muslim reaction: where it rose", r.reaction_regions)
         lines += _counts("Muslim reaction: reinforcements", r.reinforcements)

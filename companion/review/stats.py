@@ -318,7 +318,7 @@ SELECT s.id, s.ended,
               instr(s.summary, '", ') - instr(s.summary, ' "') - 2) AS title,
        CAST(substr(s.summary, instr(s.summary, '", ') + 3) AS INTEGER) AS vp
 FROM session AS s
-WHERE {scope.where('s')} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
+WHERE {scope.where("s")} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
 ORDER BY s.ended, s.id
 """,
         scope.params(),
@@ -329,7 +329,7 @@ ORDER BY s.ended, s.id
         f"""
 SELECT substr(s.summary, 1, instr(s.summary, ' "') - 1) AS result, COUNT(*)
 FROM session AS s
-WHERE {scope.where('s')} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
+WHERE {scope.where("s")} AND s.status = 'finished' AND instr(s.summary, '", ') > 0
 GROUP BY result
 """,
         scope.params(),
@@ -380,9 +380,14 @@ GROUP BY result
             reinforcements[str(result)] = reinforcements.get(str(result), 0) + n
     region_keys = [default.regions[n].name for n in sorted(default.regions)] + ["north_africa"]
     region_labels.update({k: k for k in region_keys[:-1]} | {"north_africa": "North Africa"})
-    reinforcement_keys = ["Establish city", "Build Fortress", "Garrison"] + sorted(
-        {k for k in reinforcements if k.endswith(("army", "armies"))}, key=lambda k: int(k.split()[0])
-    )
+    reinforcement_keys = [
+        "Establish city",
+        "Build Fortress",
+        "Garrison",
+        *sorted(
+            {k for k in reinforcements if k.endswith(("army", "armies"))}, key=lambda k: int(k.split()[0])
+        ),
+    ]
 
     return ReconquistaStats(
         sessions=_count_sessions(store, scope, "reconquista"),
@@ -412,7 +417,7 @@ def simancas_stats(store: Store, session_id: int | None = None) -> SimancasStats
         f"""
 SELECT COALESCE(json_extract(h.value, '$.winner'), 'tie') AS winner, COUNT(*)
 FROM session AS s, json_each(s.state, '$.hands') AS h
-WHERE {scope.where('s')} AND json_valid(s.state)
+WHERE {scope.where("s")} AND json_valid(s.state)
 GROUP BY winner
 """,
         scope.params(),
@@ -422,7 +427,7 @@ GROUP BY winner
         f"""
 SELECT json_extract(s.state, '$.winner') AS winner, COUNT(*)
 FROM session AS s
-WHERE {scope.where('s')} AND s.status = 'finished' AND json_valid(s.state)
+WHERE {scope.where("s")} AND s.status = 'finished' AND json_valid(s.state)
 GROUP BY winner
 """,
         scope.params(),
@@ -471,7 +476,7 @@ def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats
         f"""
 SELECT CASE WHEN b.value LIKE '%, taken' THEN 'saracens' ELSE 'defenders' END AS winner, COUNT(*)
 FROM session AS s, json_each(s.state, '$.battles') AS b
-WHERE {scope.where('s')} AND json_valid(s.state)
+WHERE {scope.where("s")} AND json_valid(s.state)
   AND b.value LIKE 'Saracens against %' AND (b.value LIKE '%, taken' OR b.value LIKE '%, held')
 GROUP BY winner
 """,
@@ -522,7 +527,10 @@ def statistics(store: Store, game: str | None = None, session_id: int | None = N
 
     titles = {g.id: g.title for g in GAMES}
     counts = {str(r[0]): int(r[1]) for r in by_game}
-    wanted = (lambda g: game is None or game == g)
+
+    def wanted(g):
+        return game is None or game == g
+
     return Stats(
         scope=scope.describe(),
         reconquista=reconquista_stats(store, session_id) if wanted("reconquista") else None,

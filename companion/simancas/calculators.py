@@ -33,9 +33,15 @@ def register(subparsers: Any) -> None:
             "victim is simply one of the destroyed cards."
         ),
     )
-    p.add_argument("--moors", metavar="NAMES", default="", help='the cards the Moors placed, e.g. "Jund Cavalry, Woods"')
-    p.add_argument("--christians", metavar="NAMES", default="", help='the cards the Christians placed, e.g. "Knights"')
-    p.add_argument("--destroyed", metavar="NAMES", default="", help="the placed cards that were destroyed, either side's")
+    p.add_argument(
+        "--moors", metavar="NAMES", default="", help='the cards the Moors placed, e.g. "Jund Cavalry, Woods"'
+    )
+    p.add_argument(
+        "--christians", metavar="NAMES", default="", help='the cards the Christians placed, e.g. "Knights"'
+    )
+    p.add_argument(
+        "--destroyed", metavar="NAMES", default="", help="the placed cards that were destroyed, either side's"
+    )
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_total)
 

@@ -194,7 +194,9 @@ class Deck:
         close = difflib.get_close_matches(key, list(self._by_fold), n=1, cutoff=0.6)
         shown = text.strip()
         if close:
-            raise UnknownCard(f"There is no card called '{shown}'; did you mean {self._by_fold[close[0]].name}?")
+            raise UnknownCard(
+                f"There is no card called '{shown}'; did you mean {self._by_fold[close[0]].name}?"
+            )
         raise UnknownCard(f"There is no card called '{shown}' in the deck.")
 
 

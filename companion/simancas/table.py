@@ -247,7 +247,9 @@ class Table:
             if effect.effect == "draw":
                 out.append(f"{us} draw {cards} ({card.name})")
             elif effect.effect == "enemy_discards":
-                out.append(f"{them} discard {n} random card{'' if n == 1 else 's'} from their hand ({card.name})")
+                out.append(
+                    f"{them} discard {n} random card{'' if n == 1 else 's'} from their hand ({card.name})"
+                )
         for t in chosen:
             out.append(f"{them} discard {t} from the table ({card.name})")
         if wanted > len(chosen):
@@ -351,7 +353,9 @@ class Table:
             for m in source.modifiers
             if _reaches(m, source_side, source, side, card)
         )
-        return CardScore(name, side, card.force, bonuses, max(0, card.force + sum(b.amount for b in bonuses)), False)
+        return CardScore(
+            name, side, card.force, bonuses, max(0, card.force + sum(b.amount for b in bonuses)), False
+        )
 
     def scores(self) -> list[CardScore]:
         """Every placed card's score, the Moors' then the Christians', each in the order placed."""

@@ -34,7 +34,18 @@ INSERT_EVENT = insert(E)
 UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
 _MIGRATING = threading.Lock()
 EVENTS_OF = (
-    select(E.c.seq, E.c.step, E.c.kind, E.c.turn, E.c.phase, E.c.prompt, E.c.answer, E.c.source, E.c.digest, E.c.at)
+    select(
+        E.c.seq,
+        E.c.step,
+        E.c.kind,
+        E.c.turn,
+        E.c.phase,
+        E.c.prompt,
+        E.c.answer,
+        E.c.source,
+        E.c.digest,
+        E.c.at,
+    )
     .where(E.c.session_id == bindparam("session"))
     .order_by(E.c.seq)
 )
@@ -345,7 +356,9 @@ class Store:
     def resume(self, session_id: int, game: Any) -> Driver:
         """The session as it stands after its logged steps, its next answers committed here."""
         info = self.session(session_id)
-        return Driver.resume(game, info.seed, info.config, self.log(session_id).steps, self.recorder(session_id))
+        return Driver.resume(
+            game, info.seed, info.config, self.log(session_id).steps, self.recorder(session_id)
+        )
 
     def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.
@@ -369,12 +382,8 @@ class SessionRecorder:
         self.store = store
         self.session_id = session_id
         with store._guard(), store.engine.connect() as con:
-            last = con.execute(
-                select(func.max(E.c.seq)).where(E.c.session_id == session_id)
-            ).scalar()
-            self.dice_mode = con.execute(
-                select(S.c.dice_mode).where(S.c.id == session_id)
-            ).scalar() or ""
+            last = con.execute(select(func.max(E.c.seq)).where(E.c.session_id == session_id)).scalar()
+            self.dice_mode = con.execute(select(S.c.dice_mode).where(S.c.id == session_id)).scalar() or ""
         self.next_seq = 0 if last is None else last + 1
 
     def record(self, record: Record) -> None:
@@ -384,51 +393,51 @@ class SessionRecorder:
         if step.prompt.kind == "roll":
             mode = step.source if mode in ("", step.source) else "mixed"
         self._write(
-            dict(
-                step=record.index,
-                kind="answer",
-                turn=record.turn,
-                phase=record.phase,
-                prompt=json.dumps(step.prompt.to_dict(), ensure_ascii=False),
-                answer=json.dumps(step.answer),
-                source=step.source,
-                digest=record.digest,
-                at=t,
-            ),
-            dict(
-                dice_mode=mode,
-                last_activity=t,
-                steps=record.index + 1,
-                summary=record.summary,
-                state=record.state_json,
-                status="finished" if record.finished else "active",
-                ended=t if record.finished else None,
-            ),
+            {
+                "step": record.index,
+                "kind": "answer",
+                "turn": record.turn,
+                "phase": record.phase,
+                "prompt": json.dumps(step.prompt.to_dict(), ensure_ascii=False),
+                "answer": json.dumps(step.answer),
+                "source": step.source,
+                "digest": record.digest,
+                "at": t,
+            },
+            {
+                "dice_mode": mode,
+                "last_activity": t,
+                "steps": record.index + 1,
+                "summary": record.summary,
+                "state": record.state_json,
+                "status": "finished" if record.finished else "active",
+                "ended": t if record.finished else None,
+            },
         )
         self.dice_mode = mode
 
     def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
         t = self.store.now()
         self._write(
-            dict(
-                step=index,
-                kind="rewind",
-                turn=None,
-                phase=None,
-                prompt="null",
-                answer="null",
-                source=None,
-                digest=None,
-                at=t,
-            ),
-            dict(
-                last_activity=t,
-                steps=index,
-                summary=summary,
-                state=state_json,
-                status="finished" if finished else "active",
-                ended=t if finished else None,
-            ),
+            {
+                "step": index,
+                "kind": "rewind",
+                "turn": None,
+                "phase": None,
+                "prompt": "null",
+                "answer": "null",
+                "source": None,
+                "digest": None,
+                "at": t,
+            },
+            {
+                "last_activity": t,
+                "steps": index,
+                "summary": summary,
+                "state": state_json,
+                "status": "finished" if finished else "active",
+                "ended": t if finished else None,
+            },
         )
 
     def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:

@@ -52,9 +52,13 @@ def explain(exc: BaseException, path: str) -> StoreError:
     if "readonly" in text or "read-only" in text:
         return StoreError(f"The database {path} is read-only; make it writable or choose another with --db.")
     if "unable to open" in text:
-        return StoreError(f"The database {path} cannot be opened or created; check that its folder exists and is writable.")
+        return StoreError(
+            f"The database {path} cannot be opened or created; check that its folder exists and is writable."
+        )
     if "not a database" in text:
-        return StoreError(f"{path} is not a Tabletop Companion database (it is not an SQLite file); choose another with --db.")
+        return StoreError(
+            f"{path} is not a Tabletop Companion database (it is not an SQLite file); choose another with --db."
+        )
     if "malformed" in text or "corrupt" in text:
         return StoreError(f"The database {path} is corrupt; restore a copy or choose another with --db.")
     if "full" in text:

@@ -32,15 +32,21 @@ class EditDialog(ModalScreen[str | None]):
             yield Static(
                 Text.assemble(
                     "One line, for example:\n",
-                    ("  castle Tortosa Anna", "bold"), "   Anna holds Tortosa\n",
-                    ("  castle Tortosa empty", "bold"), "  nobody holds it\n",
-                    ("  army Anna 4", "bold"), "           Anna has 4 army points\n",
-                    ("  saracen Miravet", "bold"), "       the Saracen figure is on Miravet (or: saracen start)",
+                    ("  castle Tortosa Anna", "bold"),
+                    "   Anna holds Tortosa\n",
+                    ("  castle Tortosa empty", "bold"),
+                    "  nobody holds it\n",
+                    ("  army Anna 4", "bold"),
+                    "           Anna has 4 army points\n",
+                    ("  saracen Miravet", "bold"),
+                    "       the Saracen figure is on Miravet (or: saracen start)",
                 )
             )
             yield Input(placeholder=HELP, id="ed-line")
             yield Static(id="ed-error")
-            yield Static("Enter applies it (logged as a step of its own); escape cancels.", classes="dialog-hint")
+            yield Static(
+                "Enter applies it (logged as a step of its own); escape cancels.", classes="dialog-hint"
+            )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

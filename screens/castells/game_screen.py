@@ -82,7 +82,7 @@ def battle_panel(state: CastellsState) -> Text:
     if b.target is not None:
         out.append(f": {b.defender.name} needs {b.target} hit{'s' if b.target != 1 else ''}", style="bold")
     out.append("\n")
-    for role, side in (("attacker", b.attacker), ("defender", b.defender)):
+    for side in (b.attacker, b.defender):
         out.append(f"{side.name[:10]:<10} ", style="bold")
         if not side.rolls:
             out.append("not rolled yet\n", style="dim")
@@ -232,7 +232,9 @@ class CastellsScreen(Screen[None]):
             mark = "▸ " if i == state.active and state.phase != "over" else "  "
             held = sum(1 for o in state.owners.values() if o == p.name)
             first = " (starts)" if i == 0 else ""
-            table.add_row(Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""), str(p.army), str(held))
+            table.add_row(
+                Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""), str(p.army), str(held)
+            )
         return table
 
     @staticmethod
@@ -282,7 +284,11 @@ class CastellsScreen(Screen[None]):
         options.display, options.disabled = isinstance(p, Choose), not isinstance(p, Choose)
         if isinstance(p, Roll):
             title.update(f"Roll {p.n} {'die' if p.n == 1 else 'dice'}")
-            why.update(Text.assemble((p.why, "bold"), ("\nType the dice you rolled and Enter, or r: the app rolls.", "dim")))
+            why.update(
+                Text.assemble(
+                    (p.why, "bold"), ("\nType the dice you rolled and Enter, or r: the app rolls.", "dim")
+                )
+            )
             field.placeholder = "e.g. 5 2 6 1 3, or r"
             field.value = ""
             field.focus()
@@ -294,7 +300,11 @@ class CastellsScreen(Screen[None]):
             field.focus()
         elif isinstance(p, Choose):
             title.update("Draw from the bag" if is_draw(p) else "Choose")
-            hint = "\nPick what came out of the bag (number or arrows + Enter), or r: the app draws." if is_draw(p) else ""
+            hint = (
+                "\nPick what came out of the bag (number or arrows + Enter), or r: the app draws."
+                if is_draw(p)
+                else ""
+            )
             why.update(Text.assemble((p.why, "bold"), (hint, "dim")))
             options.clear_options()
             options.add_options(
@@ -309,7 +319,12 @@ class CastellsScreen(Screen[None]):
             self.set_focus(None)
         else:
             title.update("The game is over")
-            why.update(Text.assemble((GAME.summary(self.state), "bold"), ("\nctrl+z takes back the last answer; escape goes back.", "dim")))
+            why.update(
+                Text.assemble(
+                    (GAME.summary(self.state), "bold"),
+                    ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
+                )
+            )
             self.set_focus(None)
         self.query_one("#cs-message", Static).update(Text(message, style="bold red" if error else "green"))
 

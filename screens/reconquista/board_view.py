@@ -25,7 +25,16 @@ SIDE_STYLE = {
 }
 SIDE_TAG = {"christian": "C", "muslim": "M", "rebel": "R", "french": "F", "rebel_army": "RA"}
 CITY_MARK = {"christian": ("✝", "bold #7fb2ff"), "muslim": ("☪", "bold #6fd47a")}
-KIND_ORDER = (Kind.ARMY, Kind.ORDER, Kind.GARRISON, Kind.MERCENARY, Kind.CRUSADER, Kind.REBEL, Kind.FRENCH, Kind.REBEL_ARMY)
+KIND_ORDER = (
+    Kind.ARMY,
+    Kind.ORDER,
+    Kind.GARRISON,
+    Kind.MERCENARY,
+    Kind.CRUSADER,
+    Kind.REBEL,
+    Kind.FRENCH,
+    Kind.REBEL_ARMY,
+)
 
 LEGEND = Text.assemble(
     ("✝", CITY_MARK["christian"][1]), " Christian city  ",
@@ -66,7 +75,9 @@ def area_line(board: Board, state: GameState, name: str, width: int = 11) -> Tex
         line.append(f" {SIDE_TAG[side]}{units}{'⚔' if besieging else ''}", style=SIDE_STYLE[side])
     if state.el_cid_area == name:
         line.append(" ★", style="bold #ffd75f")
-        line.append(SIDE_TAG.get(state.el_cid_side or "", ""), style=SIDE_STYLE.get(state.el_cid_side or "", ""))
+        line.append(
+            SIDE_TAG.get(state.el_cid_side or "", ""), style=SIDE_STYLE.get(state.el_cid_side or "", "")
+        )
     return line
 
 

@@ -188,7 +188,10 @@ class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
         with Vertical():
             yield Static("Correct the board by hand", classes="dialog-title")
             yield Static("Pick the area, then write everything it holds on your table.")
-            yield OptionList(*(Option(Text.assemble((a, "bold"), f"  {t}"), id=a) for a, t in self.areas.items()), id="edit-areas")
+            yield OptionList(
+                *(Option(Text.assemble((a, "bold"), f"  {t}"), id=a) for a, t in self.areas.items()),
+                id="edit-areas",
+            )
             yield Input(id="edit-text")
             yield Static(
                 "e.g. city muslim; fortress; M 1A1G; C 2A; siege by C  (sides: C M R F RA; 'no city', 'no siege')",

@@ -120,7 +120,11 @@ class ReconquistaScreen(Screen[None]):
         state = driver.state
         self.sub_title = f"Reconquista · session {self.session_id}"
         self.query_one(BoardView).show(state)
-        points = f" · {state.income} point{'s' if state.income != 1 else ''} to spend" if state.phase == "income" else ""
+        points = (
+            f" · {state.income} point{'s' if state.income != 1 else ''} to spend"
+            if state.phase == "income"
+            else ""
+        )
         revolt = f" · {self.board.regions[state.revolt].name} in revolt" if state.revolt else ""
         self.query_one("#rq-status", Static).update(
             Text.assemble(
@@ -156,7 +160,7 @@ class ReconquistaScreen(Screen[None]):
         vp = victory_points(self.board, state)
         band = result_band(self.board, vp.total)
         lines = [f"{label}: {points}" for label, points in vp.lines] or ["No victory points."]
-        return "\n".join([*lines, f"Total {vp.total}: {band.name} \"{band.title}\"."])
+        return "\n".join([*lines, f'Total {vp.total}: {band.name} "{band.title}".'])
 
     def _odds(self, prompt: Prompt) -> tuple[str, dict[str, str]]:
         """The exact odds before the player commits an attack or a siege roll: a line for
@@ -200,7 +204,11 @@ class ReconquistaScreen(Screen[None]):
         elif isinstance(step.prompt, Roll):
             who = "app" if step.source == "app" else "table"
             line = Text.assemble(
-                (where, "dim"), step.prompt.why, ": ", (" ".join(map(str, answer or [])), "bold"), (f" ({who})", "dim")
+                (where, "dim"),
+                step.prompt.why,
+                ": ",
+                (" ".join(map(str, answer or [])), "bold"),
+                (f" ({who})", "dim"),
             )
         else:
             line = Text.assemble((where, "dim"), step.prompt.why, " → ", (str(answer), "bold"))
@@ -320,7 +328,9 @@ class ReconquistaScreen(Screen[None]):
                 self._show(str(exc), error=True)
                 return
             self.done_tells = []
-            self.query_one("#rq-log", RichLog).write(Text(f"↶ took back {len(taken)} step(s)", style="yellow"))
+            self.query_one("#rq-log", RichLog).write(
+                Text(f"↶ took back {len(taken)} step(s)", style="yellow")
+            )
             self._show(f"Took back: {taken[0].prompt.describe()}.")
 
         if rolls:
@@ -403,4 +413,3 @@ class ReconquistaScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
-

@@ -75,7 +75,11 @@ class PromptPanel(Vertical):
         options.disabled = options_off
         checklist.display = bool(done_tells) or isinstance(prompt, Tell)
         if isinstance(prompt, Roll):
-            title.update(f"Roll {prompt.n}d{prompt.sides}" if prompt.sides != 6 else f"Roll {prompt.n} {'die' if prompt.n == 1 else 'dice'}")
+            title.update(
+                f"Roll {prompt.n}d{prompt.sides}"
+                if prompt.sides != 6
+                else f"Roll {prompt.n} {'die' if prompt.n == 1 else 'dice'}"
+            )
             how = {
                 "physical": "Type the dice you rolled and press Enter.",
                 "app": "The app rolls.",

@@ -128,7 +128,12 @@ class Matcher:
         # Best score; then the side whose turn it is; then the option the words cover best
         # ("light cav" is Light Cavalry before Basque Light Cavalry); then the engine's order.
         hits.sort(
-            key=lambda se: (-se[0], se[1].side is not None and se[1].side != prefer, len(se[1].words), se[1].index)
+            key=lambda se: (
+                -se[0],
+                se[1].side is not None and se[1].side != prefer,
+                len(se[1].words),
+                se[1].index,
+            )
         )
         return [e.text for _, e in hits]
 
@@ -200,7 +205,9 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
         any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
     )
     if card is None:
-        rest = " ".join(q for q in query if q not in _VERBS and _side_named([q]) is None and not _asks_restore(q))
+        rest = " ".join(
+            q for q in query if q not in _VERBS and _side_named([q]) is None and not _asks_restore(q)
+        )
         try:
             card = deck.find(rest or shown)
         except UnknownCard as exc:
@@ -218,7 +225,9 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
             return problem
         return f"Did you mean '{SIDE_NAMES[side]} discard {TYPE_NAMES[by]} to destroy {card.name}'?"
     if table.is_destroyed(card.name):
-        return f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake."
+        return (
+            f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake."
+        )
     problem = table.placement_problem(side, card)
     if problem:
         return problem

@@ -124,7 +124,9 @@ def side_table(table: Table, side: Side) -> RenderableType:
             name.append(b.source)
         if s.floored:
             name.append("\n  below 0 counts as 0", style="dim")
-        out.add_row(name, Text(type_text(card.types), style="dim"), str(s.base), Text(str(s.score), style="bold"))
+        out.add_row(
+            name, Text(type_text(card.types), style="dim"), str(s.base), Text(str(s.score), style="bold")
+        )
     return out
 
 

@@ -28,7 +28,9 @@ def play(db: str, session_id: int) -> None:
     store = Store(db)
     info = store.session(session_id)
     log = store.log(session_id)
-    driver = Driver.resume(GAME, info.seed, info.config or RECONQUISTA_CONFIG, log.steps, store.recorder(session_id))
+    driver = Driver.resume(
+        GAME, info.seed, info.config or RECONQUISTA_CONFIG, log.steps, store.recorder(session_id)
+    )
     out = sys.stdout
 
     def committed(index: int, digest: str) -> None:

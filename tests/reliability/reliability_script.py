@@ -41,7 +41,7 @@ def answer_one(driver: Driver) -> None:
     elif isinstance(prompt, Enter):
         driver.type(prompt.default)
     else:
-        raise RuntimeError(f"the script cannot answer {prompt!r}")
+        raise TypeError(f"the script cannot answer {prompt!r}")
 
 
 def play_to_end(driver: Driver, after_step: Callable[[int, str], None] | None = None) -> str:

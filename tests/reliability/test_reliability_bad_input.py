@@ -32,13 +32,55 @@ from companion.store.db import Store
 
 EXAMPLES_PER_COMMAND = 30
 EXAMPLES_PER_GAME = 300
-SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+SETTINGS = {
+    "deadline": None,
+    "suppress_health_check": list(HealthCheck),
+    "derandomize": True,
+    "database": None,
+}
 
 UNKNOWN_NAMES = [
-    "Atlantis", "zaragoza!", "Jund Cavalry Cavalry", "nobody", "dragon", "none", "-", "0", "-1", "7",
-    "99999999999999999999", "1e9", "3.5", "NaN", "２", "³", "2d0", "0d6", "21d6", "2d101", "  ", "",
-    "1A1G1MO1Z", "A", "0A", "-2A", "reconquista", "castells", "dice", "simancas", "chess", "active",
-    "finished", "json", "csv", "md", "pdf", "moors", "christians", "besieger", "defender",
+    "Atlantis",
+    "zaragoza!",
+    "Jund Cavalry Cavalry",
+    "nobody",
+    "dragon",
+    "none",
+    "-",
+    "0",
+    "-1",
+    "7",
+    "99999999999999999999",
+    "1e9",
+    "3.5",
+    "NaN",
+    "２",
+    "³",
+    "2d0",
+    "0d6",
+    "21d6",
+    "2d101",
+    "  ",
+    "",
+    "1A1G1MO1Z",
+    "A",
+    "0A",
+    "-2A",
+    "reconquista",
+    "castells",
+    "dice",
+    "simancas",
+    "chess",
+    "active",
+    "finished",
+    "json",
+    "csv",
+    "md",
+    "pdf",
+    "moors",
+    "christians",
+    "besieger",
+    "defender",
 ]
 NUMBERS = st.integers(min_value=-(10**12), max_value=10**12).map(str)
 VALUES = st.one_of(st.text(max_size=30), NUMBERS, st.sampled_from(UNKNOWN_NAMES))
@@ -69,7 +111,9 @@ def argv_for(draw: st.DrawFn, path: tuple[str, ...], parser: argparse.ArgumentPa
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction) or action.dest == "db":
             continue
-        values = VALUES if action.choices is None else st.one_of(st.sampled_from(list(action.choices)), VALUES)
+        values = (
+            VALUES if action.choices is None else st.one_of(st.sampled_from(list(action.choices)), VALUES)
+        )
         if not action.option_strings:
             argv.append(draw(values))  # a positional: always given, maybe wrong
         elif draw(st.booleans()):
@@ -135,7 +179,9 @@ def no_side_effects(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
     monkeypatch.setattr(serve.socket, "getaddrinfo", local_only)
     real_simulate = simulate.simulate
-    monkeypatch.setattr(simulate, "simulate", lambda n, seed, check=False: real_simulate(min(n, 2), seed, check=check))
+    monkeypatch.setattr(
+        simulate, "simulate", lambda n, seed, check=False: real_simulate(min(n, 2), seed, check=check)
+    )
 
 
 def _is_ip(text: str) -> bool:
@@ -206,7 +252,9 @@ def positions(store: Store, game_id: str) -> Iterator[tuple[str, list[Step], int
 
 def bad_values(prompt: Any) -> st.SearchStrategy[Any]:
     names = list(getattr(prompt, "options", ())) or ["x"]
-    near = st.sampled_from(names).map(lambda o: o + "!") | st.sampled_from(names).map(lambda o: o.upper() + " ")
+    near = st.sampled_from(names).map(lambda o: o + "!") | st.sampled_from(names).map(
+        lambda o: o.upper() + " "
+    )
     ints = st.integers(min_value=-(10**9), max_value=10**9)
     return st.one_of(
         st.text(max_size=20),
@@ -262,21 +310,30 @@ def test_every_prompt_refuses_bad_answers_and_changes_nothing(
                 return
             elif how == "edit":
                 change = data.draw(
-                    st.dictionaries(st.sampled_from(["area", "city", "units", "fortress", "siege", "x"] + UNKNOWN_NAMES[:5]),
-                                    st.one_of(st.text(max_size=8), st.integers(-5, 99), st.booleans()), max_size=3)
+                    st.dictionaries(
+                        st.sampled_from(
+                            ["area", "city", "units", "fortress", "siege", "x", *UNKNOWN_NAMES[:5]]
+                        ),
+                        st.one_of(st.text(max_size=8), st.integers(-5, 99), st.booleans()),
+                        max_size=3,
+                    )
                 )
                 driver.edit(edit_prompt(data.draw(st.text(max_size=10)), change))
             else:
                 if not steps:
                     return
                 index = data.draw(st.integers(-3, len(steps) + 3))
-                driver.correct(index, data.draw(bad_values(steps[min(max(index, 0), len(steps) - 1)].prompt)), "physical")
+                driver.correct(
+                    index, data.draw(bad_values(steps[min(max(index, 0), len(steps) - 1)].prompt)), "physical"
+                )
         except (BadAnswer, CompanionError) as exc:
             message = str(exc)
             # One sentence; the answer refused may be quoted as given (a newline in it included).
             said = message.replace(str(given), "") if given is not None else message
             assert message and "\n" not in said and "Traceback" not in message
-            assert (driver.snapshot(), list(driver.steps), driver.pending) == before, f"{how} changed the game"
+            assert (driver.snapshot(), list(driver.steps), driver.pending) == before, (
+                f"{how} changed the game"
+            )
             assert len(store.events(sid)) == events_before, f"{how} wrote to the store"
             tried["refused"] += 1
         else:

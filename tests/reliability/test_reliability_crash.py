@@ -11,6 +11,7 @@ uninterrupted game with the same seed. Runs go two at a time (the machine has tw
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import random
@@ -61,10 +62,8 @@ def kill_at_random_moment(run: Run, db: Path, session_id: int) -> Outcome:
         bufsize=0,
     )
     assert proc.stdout is not None and proc.stderr is not None
-    try:
+    with contextlib.suppress(OSError):
         fcntl.fcntl(proc.stdout.fileno(), F_SETPIPE_SZ, 4096)
-    except OSError:
-        pass
     lines: list[bytes] = []
     while len(lines) < run.kill_after:
         line = proc.stdout.readline()
@@ -92,7 +91,9 @@ def kill_at_random_moment(run: Run, db: Path, session_id: int) -> Outcome:
 def event_rows(db: Path, session_id: int) -> list[tuple[int, int, str]]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        return list(con.execute("SELECT seq, step, kind FROM event WHERE session_id=? ORDER BY seq", (session_id,)))
+        return list(
+            con.execute("SELECT seq, step, kind FROM event WHERE session_id=? ORDER BY seq", (session_id,))
+        )
     finally:
         con.close()
 
@@ -136,7 +137,9 @@ def check_and_resume(outcome: Outcome, db: Path, session_id: int, ref: tuple[str
     return len(log.steps) / want_steps, lost
 
 
-def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(tmp_path: Path, figures: Counter[str]) -> None:
+def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
+    tmp_path: Path, figures: Counter[str]
+) -> None:
     rng = random.Random(20261130)
     refs: dict[int, tuple[str, int]] = {}
     seed = 7000
@@ -151,7 +154,9 @@ def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(tmp_path: Path, 
         seed = GAME_SEEDS[n % len(GAME_SEEDS)]
         total = refs[seed][1]
         # Anywhere from before the first answer to near the end (the pipe lets it run ~150 steps ahead).
-        runs.append(Run(n, seed, rng.randrange(0, max(1, total - 200)), rng.choice([0, 0, rng.uniform(0, 0.003)])))
+        runs.append(
+            Run(n, seed, rng.randrange(0, max(1, total - 200)), rng.choice([0, 0, rng.uniform(0, 0.003)]))
+        )
 
     sessions = {}
     for run in runs:

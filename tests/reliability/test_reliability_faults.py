@@ -55,10 +55,14 @@ def make_db(path: Path, sessions: int = 3, rolls: int = 4) -> Path:
 
 def contents(db: Path, immutable: bool = False) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Every session row and event row (only read; ``immutable`` for a file on a read-only disk)."""
-    con = sqlite3.connect(f"file:{db}?immutable=1", uri=True) if immutable else sqlite3.connect(db, timeout=10)
+    con = (
+        sqlite3.connect(f"file:{db}?immutable=1", uri=True) if immutable else sqlite3.connect(db, timeout=10)
+    )
     try:
         sessions = list(con.execute("SELECT id, game, steps, status, state FROM session ORDER BY id"))
-        events = list(con.execute("SELECT session_id, seq, step, kind, answer FROM event ORDER BY session_id, seq"))
+        events = list(
+            con.execute("SELECT session_id, seq, step, kind, answer FROM event ORDER BY session_id, seq")
+        )
         return sessions, events
     finally:
         con.close()
@@ -226,7 +230,9 @@ async def test_read_only_database(tmp_path: Path, figures: Counter[str], notes: 
     notes["read_only"] = how
 
 
-def test_full_disk(tmp_path: Path, figures: Counter[str], notes: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_full_disk(
+    tmp_path: Path, figures: Counter[str], notes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     where = tmp_path / "small"
     if mount_tmpfs(where, "8m"):
         notes["full_disk"] = "an 8 MiB tmpfs mount, filled to the last byte"
@@ -318,6 +324,7 @@ async def test_full_disk_in_the_app(tmp_path: Path, figures: Counter[str], notes
             if mounted:
                 fill(where)
             else:
+
                 def full(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
                     if statement.lstrip().upper().startswith(("INSERT", "UPDATE")):
                         raise sqlite3.OperationalError("database or disk is full")
@@ -354,7 +361,11 @@ async def test_corrupt_database(tmp_path: Path, where: str, figures: Counter[str
             raw[page : page + 12] = b"\xa5" * 12  # every b-tree page header
     db.write_bytes(bytes(raw))
     digest = sha(db)
-    runs = [cli("--db", str(db), "history"), cli("--db", str(db), "show", "1"), cli("--db", str(db), "replay", "1")]
+    runs = [
+        cli("--db", str(db), "history"),
+        cli("--db", str(db), "show", "1"),
+        cli("--db", str(db), "replay", "1"),
+    ]
     status, error = await home_status(str(db))
     for proc in runs:
         one_sentence(*finish(proc), "corrupt")
@@ -488,10 +499,18 @@ def test_every_data_file_missing_or_malformed(tmp_path: Path, figures: Counter[s
         db = tmp_path / f"d{i}.db"
         make_db(db, sessions=1, rolls=2)
         procs.append(
-            (name, how, db, contents(db), subprocess.Popen(
-                [sys.executable, "-c", DATA_PROBE, str(copy), str(db), json.dumps(cli_runs)],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            ))
+            (
+                name,
+                how,
+                db,
+                contents(db),
+                subprocess.Popen(
+                    [sys.executable, "-c", DATA_PROBE, str(copy), str(db), json.dumps(cli_runs)],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                ),
+            )
         )
         while sum(p.poll() is None for *_x, p in procs) >= 2:  # two at a time: two cores
             time.sleep(0.05)
@@ -517,7 +536,7 @@ def test_every_data_file_missing_or_malformed(tmp_path: Path, figures: Counter[s
         assert named >= 1, f"nothing reported the {how} {name}: {said}"
         # No session was created for a game whose data is broken, and nothing else changed.
         assert contents(db)[1] == before[1]
-        assert {row[1] for row in contents(db)[0][len(before[0]):]} <= {
+        assert {row[1] for row in contents(db)[0][len(before[0]) :]} <= {
             game for game, _s, notes in said["app"] if not any(file_name in n for n in notes)
         }
         consistent(db)
@@ -541,7 +560,9 @@ def test_opening_the_database_again_in_one_process_keeps_the_first_stores_commit
     driver.roll()
     first.close()
     sessions, events = contents(db)
-    assert [e for e in events if e[0] == sid][-1][3] == "answer" and len([e for e in events if e[0] == sid]) == 2
+    assert [e for e in events if e[0] == sid][-1][3] == "answer" and len(
+        [e for e in events if e[0] == sid]
+    ) == 2
     assert next(s for s in sessions if s[0] == sid)[2] == 2
     consistent(db)
     figures["faults"] += 1

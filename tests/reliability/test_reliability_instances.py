@@ -14,7 +14,9 @@ APP = Path(__file__).resolve().parent / "app_process.py"
 SESSIONS, ROLLS = 4, 60  # each instance: 4 Dice tray sessions of 60 app rolls (121 events each)
 
 
-def test_two_instances_write_at_once_and_every_event_is_there_once(tmp_path: Path, figures: Counter[str]) -> None:
+def test_two_instances_write_at_once_and_every_event_is_there_once(
+    tmp_path: Path, figures: Counter[str]
+) -> None:
     db = tmp_path / "shared.db"
     Store(str(db)).close()  # made once, so neither instance races the other to create the schema
     procs = [
