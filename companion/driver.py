@@ -32,21 +32,13 @@ class EngineFault(CompanionError):
     """The game engine failed on an answer; nothing was recorded."""
 
 
-@dataclass(init=False)
+@dataclass(frozen=True)
 class Step:
-    """One answered prompt. Never changed once logged; not frozen only because a frozen
-    dataclass costs three times as much to build, and a headless game builds a thousand.
-    Its __init__ is written out for the same reason: compiled (setup.py), it runs five
-    times as fast as the one the dataclass writes."""
+    """One answered prompt; never changed once logged."""
 
     prompt: Prompt
     answer: Answer
     source: str
-
-    def __init__(self, prompt: Prompt, answer: Answer, source: str) -> None:
-        self.prompt = prompt
-        self.answer = answer
-        self.source = source
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,3 @@ class ReplayDivergence(CompanionError):
     def __init__(self, step: int, message: str) -> None:
         super().__init__(message)
         self.step = step
-
-
-class InvariantError(AssertionError):
-    """A game state broke a rule of the table: a bug, never a player's mistake. Kept here,
-    outside the compiled engine, because mypyc cannot compile a subclass of AssertionError."""

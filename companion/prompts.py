@@ -6,41 +6,30 @@ engine cannot tell physical dice from app dice, or a live game from a replay.
 
 Answers are plain JSON values so the log can store them as they are:
 ``Roll`` -> list of ints, ``Choose`` and ``Enter`` -> str, ``Tell`` -> None.
-
-Each prompt's ``kind`` is a property, not a class attribute: this module is compiled by
-mypyc (setup.py), whose frozen dataclasses cannot carry one.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 
 class BadAnswer(ValueError):
     """An answer that does not fit its prompt; the message is one sentence for a person."""
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Roll:
     """Roll ``n`` dice of ``sides`` faces; the answer is the list of faces, in order."""
+
+    kind: ClassVar[str] = "roll"
 
     n: int = 1
     sides: int = 6
     why: str = ""
-
-    # Written out (here and in Tell): compiled, it builds the prompt five times as fast as
-    # the __init__ a frozen dataclass writes for itself, and a game makes a thousand prompts.
-    def __init__(self, n: int = 1, sides: int = 6, why: str = "") -> None:
-        object.__setattr__(self, "n", n)
-        object.__setattr__(self, "sides", sides)
-        object.__setattr__(self, "why", why)
-
-    @property
-    def kind(self) -> str:
-        return "roll"
 
     @property
     def label(self) -> str:
@@ -83,14 +72,14 @@ class Roll:
 class Choose:
     """Pick one of ``options``; the answer is the option text."""
 
+    kind: ClassVar[str] = "choose"
+
     options: tuple[str, ...]
     why: str = ""
 
-    @property
-    def kind(self) -> str:
-        return "choose"
-
-    def __init__(self, options: Any, why: str = "") -> None:
+    def __init__(self, options: Iterable[Any], why: str = "") -> None:
+        # Any iterable of options is kept as a tuple of their texts: prompts compare equal
+        # however their options were listed.
         object.__setattr__(self, "options", tuple(map(str, options)))
         object.__setattr__(self, "why", why)
         if not self.options:
@@ -118,18 +107,13 @@ class Choose:
         return (self.why or "Choose") + f" ({' / '.join(self.options)})"
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Tell:
     """An instruction for the physical board; the answer is an acknowledgement (None)."""
 
+    kind: ClassVar[str] = "tell"
+
     text: str
-
-    def __init__(self, text: str) -> None:
-        object.__setattr__(self, "text", text)
-
-    @property
-    def kind(self) -> str:
-        return "tell"
 
     def check(self, value: Any) -> None:
         if value is not None:
@@ -154,14 +138,12 @@ class Enter:
     takes ``default`` when there is one.
     """
 
+    kind: ClassVar[str] = "enter"
+
     why: str
     pattern: str
     hint: str
     default: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "enter"
 
     def check(self, value: Any) -> str:
         if not isinstance(value, str) or not re.fullmatch(self.pattern, value.strip()):
@@ -191,12 +173,10 @@ class Edit:
     manual correction. It is logged like an answer (its answer is None) and replayed in
     its place; ``change`` is the game's own description of it, as canonical JSON text."""
 
+    kind: ClassVar[str] = "edit"
+
     what: str
     change: str
-
-    @property
-    def kind(self) -> str:
-        return "edit"
 
     def check(self, value: Any) -> None:
         if value is not None:

@@ -2,9 +2,9 @@
 
 Every prompt and answer of every game (app dice, the simple bot) is hashed, 100 games
 to a hash. A change anywhere in the engine that changes a single Tell, die or choice
-of these games changes a hash. It guards the speed work and the compiled build
-(setup.py): the compiled engine must play exactly the games the pure one does. When a
-rule change is meant to change the games, the failure message gives the new hash to put here.
+of these games changes a hash. It guards refactoring: a change meant to keep the rules as
+they are must keep every hash. When a rule change is meant to change the games, the
+failure message gives the new hash to put here.
 """
 
 from __future__ import annotations

@@ -292,8 +292,8 @@ def test_random_add_remove_keeps_units_positive(
 
 
 def test_the_effects_snapshot_names_every_field() -> None:
-    """Effects.snapshot lists its fields by name (the compiled engine has no __dict__): a
-    field added and left out of it would be missing from the log and from resume checks."""
+    """Effects.snapshot holds every field: one left out would be missing from the log and
+    from the resume checks."""
     effects = Effects(
         event="jihad", bribery=True, mercenaries=3, crusaders=2, taxes=True, expulsion=True, jihad=True
     )

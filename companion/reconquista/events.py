@@ -45,8 +45,7 @@ Mover = Callable[[Board, GameState, str, str], Proc]
 def phase(board: Board, state: GameState, move: Mover | None = None) -> Proc:
     """Phase 2: roll 2D6, look the total up and carry the event out. ``move`` moves the
     French or Rebel armies an event places: ``reaction.move_force`` unless a test gives
-    a stand-in (a parameter, not a patched module attribute: the compiled engine calls
-    its own functions directly)."""
+    a stand-in, to check the event's own part apart from the march."""
     dice = yield Roll(2, 6, "Events: 2D6, the total picks the event")
     event = board.tables.events[sum(dice)]
     state.effects.event = event

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import InvariantError
 from companion.games import Procedure
 from companion.prompts import Tell
 from companion.reconquista import events, movement, purchases, reaction, rebellions
@@ -24,6 +23,10 @@ from companion.reconquista.units import Kind
 LAST_TURN = 20
 NEUTRAL = (Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY)
 _NEUTRAL_KINDS = frozenset(NEUTRAL)
+
+
+class InvariantError(AssertionError):
+    """A game state broke a rule of the table: a bug of the engine, never a player's mistake."""
 
 
 def check_invariants(board: Board, state: GameState) -> None:

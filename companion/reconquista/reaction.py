@@ -494,14 +494,12 @@ def move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
 # -- the march --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class _Step:
+    """One move of a marching force: where it goes, and why there."""
+
     dest: str
     reason: str
-
-    def __init__(self, dest: str, reason: str) -> None:  # see prompts.Roll: faster compiled
-        object.__setattr__(self, "dest", dest)
-        object.__setattr__(self, "reason", reason)
 
 
 #: What picks a marching force's next move: (board, state, side, area) -> the move, or None.
