@@ -7,7 +7,7 @@ rounds until one is not a tie) and by a city. Every memo cache of ``odds`` is
 cleared before each timed run (outside the timing), so each run computes from
 scratch. Prints the median and p90 in milliseconds against the target.
 
-Target (DESIGN.md, "What good looks like"): exact odds of a siege or battle in under 5 ms.
+Target (docs/design.md, "What good looks like"): exact odds of a siege or battle in under 5 ms.
 
 Run from the repository root:  python bench/odds.py [--n 500]
 """

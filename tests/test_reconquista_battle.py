@@ -468,7 +468,7 @@ def test_el_cid_rolls_first_every_round(board: Board, state: GameState) -> None:
 
 
 def test_el_cid_wins_over_the_mountain(board: Board, state: GameState) -> None:
-    """Quick Reference, 8 El Cid: "Attacks first"; DESIGN.md: "El Cid's side rolls first
+    """Quick Reference, 8 El Cid: "Attacks first"; docs/design.md: "El Cid's side rolls first
     instead (El Cid wins over the mountain)". With El Cid, Christians attacking into
     mountainous Pamplona roll first."""
     place(state, "Pamplona", [("muslim", A, 1), ("christian", A, 1)])
@@ -480,7 +480,7 @@ def test_el_cid_wins_over_the_mountain(board: Board, state: GameState) -> None:
 
 
 def test_el_cid_goes_with_his_retreating_force(board: Board, state: GameState) -> None:
-    """DESIGN.md, El Cid: "joins a force of its side"; Phase 4, Battle: the beaten force
+    """docs/design.md, El Cid: "joins a force of its side"; Phase 4, Battle: the beaten force
     "must retreat to a single Area". (Fixed: El Cid stayed behind in the battle area.)"""
     place(state, "Barcelona", city="christian")
     place(state, "Tarragona", [("muslim", A, 3), ("christian", A, 2)])
@@ -566,7 +566,7 @@ def test_siege_order(board: Board, state: GameState) -> None:
 def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die: int, sacked: bool) -> None:
     """Phase 6: "If the besieger beats the defender's roll, all defenders are eliminated, as
     well as any Fortress, if present. On an even result, the City is also eliminated"
-    (DESIGN.md: the besieger's unmodified die). Besiegers 3A +6; Toledo 1G, city and
+    (docs/design.md: the besieger's unmodified die). Besiegers 3A +6; Toledo 1G, city and
     fortress: (1 + 1) x 2 = +4."""
     toledo = place(
         state,
@@ -662,7 +662,7 @@ def test_siege_retreat_nowhere_eliminates_the_besiegers(board: Board, state: Gam
 
 
 def test_siege_retreat_takes_el_cid_along(board: Board, state: GameState) -> None:
-    """DESIGN.md, El Cid: "joins a force of its side" and gets "+2 in sieges"; Phase 6: the
+    """docs/design.md, El Cid: "joins a force of its side" and gets "+2 in sieges"; Phase 6: the
     beaten besiegers retreat, and he with them. (Fixed: he stayed at the siege.) Besiegers
     1 + 3 + 2 = 6 against 6 + 3 = 9."""
     _castilla_for_a_siege(state)
@@ -816,7 +816,7 @@ def test_pick_area_with_nothing_qualifying_rolls_nothing(board: Board) -> None:
 )
 def test_pick_area_maps_faces_by_the_map(board: Board, face: int, area: str) -> None:
     """Phase 4, Example of a Simple Battle: "Tarragona has order 4, and the highest-numbered
-    adjacent Area is Zaragoza (order 5, 6)": area numbers are die faces (DESIGN.md: Aragón
+    adjacent Area is Zaragoza (order 5, 6)": area numbers are die faces (docs/design.md: Aragón
     is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6)."""
     prompts, out = drive(pick_area(board, 2, lambda name: True, "Area die"), [[face]])
     assert out == area

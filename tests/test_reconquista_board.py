@@ -1,4 +1,4 @@
-"""The Reconquista board and rules tables: the shipped data matches DESIGN.md and the
+"""The Reconquista board and rules tables: the shipped data matches docs/design.md and the
 rulebook, and every broken map.toml / tables.toml is refused with one clear sentence."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from companion.reconquista.units import Kind
 MAP = data_path("reconquista/map.toml")
 TABLES = data_path("reconquista/tables.toml")
 
-# DESIGN.md, "Reconquista: the default board (reconstructed)".
+# docs/design.md, "Reconquista: the default board (reconstructed)".
 DESIGN_REGIONS: dict[int, tuple[str, dict[str, tuple[int, ...]]]] = {
     1: ("Asturias", {"Santiago": (1, 2), "Oviedo": (3,), "Galicia": (4,), "León": (5, 6)}),
     2: ("Aragón", {"Pamplona": (1, 2), "Barcelona": (3,), "Tarragona": (4,), "Zaragoza": (5, 6)}),
@@ -65,13 +65,13 @@ def board() -> Board:
 
 
 def test_regions_numbers_and_names(board: Board) -> None:
-    """DESIGN.md: five regions, 1 Asturias, 2 Aragón, 3 Castilla, 4 Portugal, 5 Al-Ándalus."""
+    """docs/design.md: five regions, 1 Asturias, 2 Aragón, 3 Castilla, 4 Portugal, 5 Al-Ándalus."""
     assert {n: r.name for n, r in board.regions.items()} == {n: v[0] for n, v in DESIGN_REGIONS.items()}
     assert all(n == r.number for n, r in board.regions.items())
 
 
 def test_each_area_faces_region_and_order(board: Board) -> None:
-    """DESIGN.md: "Area numbers are die faces ... An area's order is its lowest face";
+    """docs/design.md: "Area numbers are die faces ... An area's order is its lowest face";
     The Map: "Each of these 5 regions is subdivided into 4 Areas"."""
     expected = {name: (n, faces) for n, (_, areas) in DESIGN_REGIONS.items() for name, faces in areas.items()}
     assert len(board.areas) == 20
@@ -94,12 +94,12 @@ def test_rulebook_orders_of_tarragona_and_zaragoza(board: Board) -> None:
 
 
 def test_all_areas_lowest_region_first(board: Board) -> None:
-    """DESIGN.md's table read row by row, each region in area order."""
+    """docs/design.md's table read row by row, each region in area order."""
     assert board.all_areas() == [a for _, (_, areas) in sorted(DESIGN_REGIONS.items()) for a in areas]
 
 
 def test_roads_exactly_design_and_both_ways(board: Board) -> None:
-    """DESIGN.md: "Roads (both ways)" — the ten listed and no other."""
+    """docs/design.md: "Roads (both ways)" — the ten listed and no other."""
     shipped = {frozenset((a, b)) for a, dests in board.roads.items() for b in dests}
     assert shipped == DESIGN_ROADS
     for a, dests in board.roads.items():
@@ -112,14 +112,14 @@ def test_roads_exactly_design_and_both_ways(board: Board) -> None:
 
 
 def test_mountains(board: Board) -> None:
-    """DESIGN.md: "Mountainous: Oviedo, Pamplona, Granada"."""
+    """docs/design.md: "Mountainous: Oviedo, Pamplona, Granada"."""
     assert {n for n, a in board.areas.items() if a.mountain} == {"Oviedo", "Pamplona", "Granada"}
 
 
 def test_ports(board: Board) -> None:
     """Phase 5: "roll a D6 to see in which Area it lands - as indicated by the port symbol and
     the corresponding number on the map (Sevilla, Algeciras, Granada, Murcia, Valencia or
-    Tarragona)"; DESIGN.md numbers them 1 to 6 in that order."""
+    Tarragona)"; docs/design.md numbers them 1 to 6 in that order."""
     assert board.ports == DESIGN_PORTS
     assert {n: a.port for n, a in board.areas.items() if a.port is not None} == {
         v: k for k, v in DESIGN_PORTS.items()
@@ -157,7 +157,7 @@ def test_next_area_wraps(board: Board, area: str, nxt: str) -> None:
     ],
 )
 def test_area_for(board: Board, region: int, face: int, area: str) -> None:
-    """DESIGN.md: "Area numbers are die faces": the area die's face picks the area."""
+    """docs/design.md: "Area numbers are die faces": the area die's face picks the area."""
     assert board.area_for(region, face) == area
 
 
@@ -247,7 +247,7 @@ def test_el_cid_sides(board: Board) -> None:
 def test_reinforcement_table(board: Board) -> None:
     """Phase 5: "Roll | 0 | 1 | 2 | 3 or 4 | North Africa": 1 Establish city, Build Fortress x3,
     1 Army; 2 Build Fortress, Garrison x3, 2 Armies; 3 Garrison, Garrison, 1 Army, 1 Army,
-    3 Armies; 4 Garrison, 1 Army, 1 Army, 2 Armies, 4 Armies. DESIGN.md: rows 1-4, roll again
+    3 Armies; 4 Garrison, 1 Army, 1 Army, 2 Armies, 4 Armies. docs/design.md: rows 1-4, roll again
     on 5 or 6."""
     t = board.tables.reinforcements
     assert t.die == 6
@@ -526,7 +526,7 @@ def test_shipped_text_loads_from_a_copy(tmp_path: Path) -> None:
 
 
 def test_user_map_with_swapped_faces_and_new_name_is_used(tmp_path: Path) -> None:
-    """DESIGN.md: the README must say "how to edit data/reconquista/map.toml to match a printed
+    """docs/design.md: the README must say "how to edit data/reconquista/map.toml to match a printed
     board": a valid edited map loads and decides area_for, order and next_area."""
     text = _edit(MAP, '{ name = "Oviedo", faces = [3] }', '{ name = "Oviedo", faces = [4] }')
     text = text.replace('{ name = "Galicia", faces = [4] }', '{ name = "Galicia", faces = [3] }')

@@ -116,7 +116,7 @@ def test_bad_dice_are_one_sentence(dice: list[int]) -> None:
 
 def test_casualty_order() -> None:
     """Battle: "Garrisons and/or Rebels are removed first, then Military Orders, and finally
-    Armies" (DESIGN.md: mercenaries before all: "they are the first unit eliminated")."""
+    Armies" (docs/design.md: mercenaries before all: "they are the first unit eliminated")."""
     force = [A, MO, G, MC, R]
     assert remove_casualties(force, 1) == [A, MO, G, R]
     assert remove_casualties(force, 2) == [A, MO, R]
@@ -265,7 +265,7 @@ def test_a_first_strike_that_kills_everyone_leaves_nothing_to_roll() -> None:
 
 def test_first_striker() -> None:
     """Battle: mountain: "the enemy forces roll to hit first", but on a tie "this time the defenders
-    do not hit first in a mountainous area"; El Cid: "Attacks first" (DESIGN.md: over the mountain)."""
+    do not hit first in a mountainous area"; El Cid: "Attacks first" (docs/design.md: over the mountain)."""
     assert first_striker(mountain=False, el_cid=None, first_round=True) is None
     assert first_striker(mountain=True, el_cid=None, first_round=True) == "defender"
     assert first_striker(mountain=True, el_cid=None, first_round=False) is None
@@ -301,7 +301,7 @@ def amounts(lines: tuple[Modifier, ...]) -> dict[str, int]:
 )
 def test_besieger_modifiers(spec: str, label: str, amount: int) -> None:
     """Phase 6: Resolve Sieges: "+1 to the roll for each Garrison. +2 for each Army. +3 for each
-    Military Order in the attacking force." (mercenaries, crusaders are armies: DESIGN.md)."""
+    Military Order in the attacking force." (mercenaries, crusaders are armies: docs/design.md)."""
     mods = siege_modifiers(P(spec), P("1G"), city=True, fortress=False)
     assert amounts(mods.besieger) == {label: amount}
     assert mods.besieger_total == amount
@@ -331,7 +331,7 @@ def test_fortress_doubles_the_whole_defence() -> None:
 
 
 def test_a_fortress_alone_gives_no_city_bonus() -> None:
-    """Phase 6: Resolve Sieges: "+1 (for the city itself)": no city, no +1 (DESIGN.md)."""
+    """Phase 6: Resolve Sieges: "+1 (for the city itself)": no city, no +1 (docs/design.md)."""
     mods = siege_modifiers(P("1A"), P("1G"), city=False, fortress=True)
     assert "city" not in amounts(mods.defender)
     assert mods.defender_total == 2
@@ -349,7 +349,7 @@ def test_el_cid_siege_bonus_for_either_side() -> None:
 
 
 def test_el_cid_needs_a_force_to_be_with() -> None:
-    """Random event 8, El Cid (DESIGN.md: "joins a force of its side"): an emptied side has no El Cid."""
+    """Random event 8, El Cid (docs/design.md: "joins a force of its side"): an emptied side has no El Cid."""
     mods = siege_modifiers(P("1A"), [], city=True, fortress=False, el_cid="defender")
     assert mods.defender_total == 1
 
@@ -375,7 +375,7 @@ def test_besieger_must_beat_the_defender() -> None:
 
 def test_even_die_sacks_the_city() -> None:
     """Phase 6: Resolve Sieges: "On an even result, the City is also eliminated (sacked and
-    destroyed!)" (DESIGN.md: the besieger's unmodified die is even)."""
+    destroyed!)" (docs/design.md: the besieger's unmodified die is even)."""
     r = roll("1A", "1G", 4, 1)
     assert r.outcome == "besieger" and r.sacked is True and r.result == "sacked"
     r = roll("3A", "1G", 5, 6)  # total 11 (odd die) beats 8

@@ -235,7 +235,7 @@ def test_free_of_muslim_forces(a: AreaState, free: bool) -> None:
 def test_crusader_or_hired_mercenary_in_a_muslim_city_is_a_christian_army(kind: Kind) -> None:
     """Phase 4: the road exception is "a Muslim city, provided it contains at least one Christian
     army"; Event 4: hired mercenaries are placed "as an army. They are treated as armies during
-    your turn"; DESIGN.md: crusaders are "D6 crusader armies ... placed by the player in Phase 3
+    your turn"; docs/design.md: crusaders are "D6 crusader armies ... placed by the player in Phase 3
     as if built". So they hold a Muslim city for the road rule (docs/rules-notes.md)."""
     assert free_of_muslim_forces(area("muslim", [("christian", kind, 1)]))
 

@@ -342,7 +342,7 @@ def test_military_order_with_no_christian_city_does_nothing(board: Board, state:
 
 def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: GameState) -> None:
     """Phase 2, 7 Famine (Quick Reference: "Eliminate 1 unit out of every 3 per area.";
-    DESIGN.md: in each area, each side loses floor(its units / 3), by the casualty order).
+    docs/design.md: in each area, each side loses floor(its units / 3), by the casualty order).
     Córdoba (1 garrison, 2 armies) loses its garrison; 6 Christians in Toledo lose 2 (the
     garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1."""
     place(
@@ -388,7 +388,7 @@ def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(
     board: Board, state: GameState, face: int
 ) -> None:
     """Phase 2, 8 El Cid (Quick Reference: "D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2
-    in siege."; DESIGN.md: he joins a force of his side, the player chooses for the
+    in siege."; docs/design.md: he joins a force of his side, the player chooses for the
     Christians). At setup the Christians stand in Pamplona and Oviedo."""
     prompts, _ = drive(events.phase(board, state), [[4, 4], [face], "Pamplona"])
     assert rolls(prompts)[1].why == "El Cid: which side he leads (D6: 1-3 Christian, 4-6 Muslim)"
@@ -403,7 +403,7 @@ def test_el_cid_for_the_christians_joins_the_force_the_player_chooses(
 def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(
     board: Board, state: GameState, face: int
 ) -> None:
-    """Phase 2, 8 El Cid; DESIGN.md: "for the Muslims, the area with the most Muslim armies":
+    """Phase 2, 8 El Cid; docs/design.md: "for the Muslims, the area with the most Muslim armies":
     Córdoba's 2 armies at setup. No choice is asked."""
     prompts, _ = drive(events.phase(board, state), [[4, 4], [face]])
     assert chooses(prompts) == []
@@ -412,7 +412,7 @@ def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(
 
 
 def test_el_cid_muslim_ties_go_to_the_lowest_region_and_area(board: Board, state: GameState) -> None:
-    """DESIGN.md, El Cid: "the area with the most Muslim armies, lowest region/area on ties":
+    """docs/design.md, El Cid: "the area with the most Muslim armies, lowest region/area on ties":
     with Córdoba down to one army, Zaragoza (Aragón, region 2) beats Toledo (3) and
     Córdoba (5); garrisons do not count."""
     state.areas["Córdoba"].remove("muslim", A)
@@ -438,7 +438,7 @@ def test_el_cid_is_never_placed_in_the_region_in_revolt(board: Board, state: Gam
 def test_el_cid_with_no_force_to_join_does_not_appear(
     board: Board, state: GameState, face: int, side: str
 ) -> None:
-    """DESIGN.md, El Cid "joins a force of its side": with no Christian force (or no Muslim
+    """docs/design.md, El Cid "joins a force of its side": with no Christian force (or no Muslim
     army) on the map he does not appear."""
     for name, a in state.areas.items():
         place(state, name, [("muslim", G, 1)] if side == "Muslim" else [], city=a.city)
@@ -468,7 +468,7 @@ def test_jihad(board: Board, state: GameState) -> None:
 
 @pytest.mark.parametrize("n", [1, 4])
 def test_crusade_rolls_the_crusaders_for_phase_3(board: Board, state: GameState, n: int) -> None:
-    """Phase 2, 11 Crusade: "D6 Crusaders available." DESIGN.md: free, placed by the player
+    """Phase 2, 11 Crusade: "D6 Crusaders available." docs/design.md: free, placed by the player
     in Phase 3 as if built. Nothing is placed now."""
     prompts, _ = drive(events.phase(board, state), [[6, 5], [n]])
     assert rolls(prompts)[1].why == "Crusade: how many crusader armies come (D6)"

@@ -171,7 +171,7 @@ def test_garrisons_never_take_a_road(board: Board, state: GameState) -> None:
 @pytest.mark.parametrize("kind", [A, MO, MC, CR])
 def test_army_like_units_take_roads(board: Board, state: GameState, kind: Kind) -> None:
     """Phase 4: "Armies can move to any area of the same region. In addition, they can move
-    along a Road to another Region". Hired mercenaries and crusaders are armies (DESIGN.md);
+    along a Road to another Region". Hired mercenaries and crusaders are armies (docs/design.md);
     a Military Order is army-like (rules-notes, battles reading 1)."""
     place(state, "León", [("christian", kind, 1)], city="christian")
     assert destinations(board, state, {}, "León") == [
@@ -355,7 +355,7 @@ def test_defenders_may_leave_a_besieged_city(board: Board, state: GameState) -> 
 
 
 def test_el_cid_goes_with_the_last_units(board: Board, state: GameState) -> None:
-    """DESIGN.md, El Cid: "joins a force of its side": when every Christian unit leaves his
+    """docs/design.md, El Cid: "joins a force of its side": when every Christian unit leaves his
     area, he goes with them (no question)."""
     empty(state, "Galicia")
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
@@ -375,7 +375,7 @@ def test_el_cid_goes_with_the_last_units(board: Board, state: GameState) -> None
 def test_el_cid_with_units_staying_behind_is_a_choice(
     board: Board, state: GameState, answer: str, where: str
 ) -> None:
-    """DESIGN.md, El Cid: "the player chooses for the Christians": with units staying in his
+    """docs/design.md, El Cid: "the player chooses for the Christians": with units staying in his
     area, the player says whether he goes with the moving force."""
     empty(state, "Galicia")
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"

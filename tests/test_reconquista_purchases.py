@@ -658,7 +658,7 @@ def test_no_more_mercenaries_than_the_event_gave(board: Board, state: GameState)
 
 
 def test_crusaders_only_after_their_event(board: Board, state: GameState) -> None:
-    """Phase 2, event 11, Crusade: "D6 Crusaders available"; DESIGN.md: "placed by the
+    """Phase 2, event 11, Crusade: "D6 Crusaders available"; docs/design.md: "placed by the
     player in Phase 3 as if built". Without the event, none."""
     assert refusal(board, rich(state, 0), "crusader", "Oviedo") == (
         "No crusader is left to place this turn: they come with the Crusade event (11)."
@@ -668,7 +668,7 @@ def test_crusaders_only_after_their_event(board: Board, state: GameState) -> Non
 
 
 def test_crusaders_are_free_and_must_be_placed_before_done(board: Board, state: GameState) -> None:
-    """DESIGN.md, Crusade: "D6 crusader armies, free, placed by the player in Phase 3 as if
+    """docs/design.md, Crusade: "D6 crusader armies, free, placed by the player in Phase 3 as if
     built". Done is not offered while crusaders are left; they cost nothing."""
     state.effects.crusaders = 2
     prompts, _ = drive(
@@ -694,7 +694,7 @@ def test_crusaders_are_free_and_must_be_placed_before_done(board: Board, state: 
 
 
 def test_crusaders_with_no_place_are_lost(board: Board, state: GameState) -> None:
-    """DESIGN.md, Crusade: placed "as if built", so only where an army could be built; with
+    """docs/design.md, Crusade: placed "as if built", so only where an army could be built; with
     no such place they are lost (told), and the phase goes on."""
     place(
         state,

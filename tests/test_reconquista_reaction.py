@@ -9,7 +9,7 @@ Muslim city, a Rebel city, the siege leave-behind count, the retreat back and on
 Africa landing on an enemy, El Cid, the guards that end every march, the French and Rebel
 armies; and a property over random states and dice. Every rule test quotes the rulebook.
 
-The default board (DESIGN.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
+The default board (docs/design.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
 Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
 1-2, Toledo 3, Cuenca 4, Valencia 5-6; Portugal 4 is Porto 1-2, Lisboa 3, Badajoz 4,
 Sevilla 5-6; Al-Ándalus 5 is Algeciras 1-2, Córdoba 3, Murcia 4, Granada 5-6. Roads:
@@ -197,7 +197,7 @@ def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> N
 
 
 def test_the_table_is_rolled_again_on_5_and_6(board: Board, quiet: GameState) -> None:
-    """DESIGN.md, "Muslim reinforcement table": "the seed prints rows 1-4 only. Roll a D6
+    """docs/design.md, "Muslim reinforcement table": "the seed prints rows 1-4 only. Roll a D6
     and roll again on 5 or 6." Each new Roll says why."""
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [5], [6], [2], [4]])
     r = rolls(prompts)
@@ -673,7 +673,7 @@ def test_roads_two_regions_away(board: Board, quiet: GameState) -> None:
 
 
 def test_of_two_roads_the_first_in_map_order(board: Board, quiet: GameState) -> None:
-    """Tie-break (docs/notes/reaction.md): Córdoba's roads lead to Toledo (Castilla) and
+    """Tie-break (docs/rules-notes.md, "Phase 5"): Córdoba's roads lead to Toledo (Castilla) and
     Badajoz (Portugal), both regions with an enemy: the road to the area first in map order
     (Castilla is region 3): Toledo."""
     place(quiet, "Cuenca", [("christian", A, 1)])
@@ -727,7 +727,7 @@ def test_an_army_is_left_in_a_city_without_a_muslim_garrison(board: Board, quiet
 
 def test_a_lone_army_that_must_stay_ends_the_march(board: Board, quiet: GameState) -> None:
     """Phase 5, the same rule with a force of one army: it cannot leave the city without
-    leaving an army, so it stays and the march ends (docs/notes/reaction.md)."""
+    leaving an army, so it stays and the march ends (docs/rules-notes.md, "Phase 5")."""
     place(quiet, "Toledo", [("muslim", A, 1)], city="muslim", fortress=True)
     place(quiet, "Valencia", [("christian", A, 1)])
     prompts, out = march(board, quiet, "Toledo", [])
@@ -1062,7 +1062,7 @@ def test_a_rebel_city_stays_out_and_is_besieged(board: Board, quiet: GameState) 
 
 
 def test_el_cid_joins_the_muslim_force_he_meets(board: Board, quiet: GameState) -> None:
-    """Quick Reference, event 8 and DESIGN.md: El Cid "joins a force of its side": met on
+    """Quick Reference, event 8 and docs/design.md: El Cid "joins a force of its side": met on
     the way (Córdoba), he moves with the Muslim force and his side strikes first."""
     quiet.el_cid_area, quiet.el_cid_side = "Córdoba", "muslim"
     place(quiet, "Algeciras", [("muslim", A, 1), ("muslim", G, 1)], city="muslim")
@@ -1090,7 +1090,7 @@ def test_a_christian_el_cid_does_not_join(board: Board, quiet: GameState) -> Non
 
 
 def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quiet: GameState) -> None:
-    """DESIGN.md, Termination: "no area entered twice while looking for an enemy". A route
+    """docs/design.md, Termination: "no area entered twice while looking for an enemy". A route
     made to circle forever (as a wrong map or rule could) is stopped before it enters
     Córdoba a second time."""
 
@@ -1108,7 +1108,7 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
 
 
 def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState) -> None:
-    """DESIGN.md, Termination: "a step budget as a last guard, logged if hit"."""
+    """docs/design.md, Termination: "a step budget as a last guard, logged if hit"."""
     place(quiet, "Algeciras", [("christian", A, 1)])
     prompts, out = drive(reaction.march(board, quiet, "muslim", "Córdoba", reaction=True, budget=2), [])
     check_invariants(board, quiet)
@@ -1147,7 +1147,7 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
 
 
 def test_french_leave_no_army_behind_and_pick_nobody_up(board: Board, quiet: GameState) -> None:
-    """move_force (docs/notes/reaction.md): the French leave no army in a fortress or city
+    """move_force (docs/rules-notes.md, "Phase 5"): the French leave no army in a fortress or city
     they leave and gather no other French army. From the fortress of Pamplona, past the
     French army in Barcelona (which stays), to the Christians of Tarragona, then Zaragoza."""
     place(quiet, "Pamplona", [("french", F, 2)], fortress=True)

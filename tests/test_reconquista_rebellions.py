@@ -3,7 +3,7 @@ dice: the region die (a 6: roll again, two results), every table result with eac
 the roll again that keeps the last Christian- or Muslim-controlled city, and a property over
 random tables and dice. Every rule test quotes the rulebook section it holds the code to.
 
-The default board (DESIGN.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
+The default board (docs/design.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
 Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
 1-2, Toledo 3, Cuenca 4, Valencia 5-6; Portugal 4 is Porto 1-2, Lisboa 3, Badajoz 4,
 Sevilla 5-6; Al-Ándalus 5 is Algeciras 1-2, Córdoba 3, Murcia 4, Granada 5-6.

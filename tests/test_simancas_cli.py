@@ -42,7 +42,7 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_json_itemises_every_card(capsys: pytest.CaptureFixture[str]) -> None:
-    """DESIGN.md, force totals: each placed card max(0, base + modifiers), destroyed cards 0;
+    """docs/design.md, force totals: each placed card max(0, base + modifiers), destroyed cards 0;
     Card list: "Cavalry Detachments ... All Your other Cavalry get +1", "Woods ... All Cavalry
     get -1", "River ... Enemy Troops get -1"."""
     data = run_json(
@@ -100,7 +100,7 @@ def test_a_tie_and_an_empty_side(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_text_gives_one_line_a_card_then_the_totals(capsys: pytest.CaptureFixture[str]) -> None:
-    """DESIGN.md: "A placed, not-destroyed card scores max(0, ...)" - the text says when the floor acts."""
+    """docs/design.md: "A placed, not-destroyed card scores max(0, ...)" - the text says when the floor acts."""
     lines = run_text(
         capsys,
         "--moors",

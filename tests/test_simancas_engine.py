@@ -1,7 +1,7 @@
 """The Battle of Simancas table (companion/simancas/table.py): force totals with every
 modifier, the floor at 0, dual types, the placing and destroying rules, Mercenaries and Rout.
 
-Every rule test quotes the rulebook section (or DESIGN.md "Battle of Simancas: force
+Every rule test quotes the rulebook section (or docs/design.md "Battle of Simancas: force
 totals") it holds the code to.
 """
 
@@ -72,7 +72,7 @@ def test_enemy_modifiers_reach_only_the_other_sides_cards(side: Side) -> None:
 
 @pytest.mark.parametrize("side", SIDES)
 def test_all_modifiers_reach_both_sides(side: Side) -> None:
-    """Card list: "Woods T 2 B All Cavalry get -1" - DESIGN.md: "all X get ±n" (both sides)."""
+    """Card list: "Woods T 2 B All Cavalry get -1" - docs/design.md: "all X get ±n" (both sides)."""
     t = Table(DECK)
     t.place(side, "Woods")
     t.place(side, "Lancers")
@@ -158,7 +158,7 @@ def test_each_kind_of_bonus(booster: str, target: str, amount: int) -> None:
 
 
 def test_a_score_never_goes_below_zero() -> None:
-    """DESIGN.md, force totals: "A placed, not-destroyed card scores max(0, base force + every
+    """docs/design.md, force totals: "A placed, not-destroyed card scores max(0, base force + every
     modifier that applies to it)" - Arab Cavalry 3 -1 -1 -1 -1 scores 0, not -1."""
     t = table(["Arab Cavalry"], ["Woods", "River", "Weak Points", "Eclipse"])
     s = t.score("Arab Cavalry")
@@ -171,7 +171,7 @@ def test_a_score_never_goes_below_zero() -> None:
 
 def test_a_card_of_two_types_gets_each_bonus_once() -> None:
     """Card list: "Berber Light Cavalry K 5 M Also counts as Cavalry" - a bonus for either type
-    reaches it, but a modifier naming both types counts once (DESIGN.md: "once per modifier")."""
+    reaches it, but a modifier naming both types counts once (docs/design.md: "once per modifier")."""
     t = table(["Berber Light Cavalry", "Charge", "Bows", "Daggers", "Great Host", "Scimitars"])
     assert mods(t, "Berber Light Cavalry") == [("Charge", 3), ("Bows", 2), ("Daggers", 1), ("Scimitars", 1)]
     # Great Host is Infantry and Cavalry: Scimitars' "Infantry and Cavalry +1" once, Daggers' troops once.
@@ -186,7 +186,7 @@ def test_nobility_counts_as_cavalry_and_leader() -> None:
 
 def test_destroyed_cards_neither_score_nor_give() -> None:
     """BATTLE PHASE: "add up the Force value of all The placed cards they have that were not
-    destroyed"; DESIGN.md: modifiers come from "the placed, not-destroyed cards of both sides"."""
+    destroyed"; docs/design.md: modifiers come from "the placed, not-destroyed cards of both sides"."""
     t = table(["Jund Cavalry", "Charge"], ["Woods"])
     t.tactic("christians", "I", "Woods")  # Infantry destroys a placed Terrain
     assert mods(t, "Jund Cavalry") == [("Charge", 3)]
@@ -481,7 +481,7 @@ def test_tactics_table_is_the_rulebooks() -> None:
 
 
 def test_the_engine_imports_no_screen_or_database_code() -> None:
-    """DESIGN.md: "Engines are pure" - nothing under companion/simancas/ pulls in Textual or SQL."""
+    """docs/design.md: "Engines are pure" - nothing under companion/simancas/ pulls in Textual or SQL."""
     code = (
         "import sys, companion.simancas.cards, companion.simancas.table, companion.simancas.game, "
         "companion.simancas.calculators\n"

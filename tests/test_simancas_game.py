@@ -274,7 +274,7 @@ def test_a_whole_match_to_five_hands() -> None:
 
 
 def test_the_same_answers_give_the_same_state() -> None:
-    """DESIGN.md: "resume / replay - re-run the procedure feeding the logged answers"."""
+    """docs/design.md: "resume / replay - re-run the procedure feeding the logged answers"."""
     live = play(MATCH)
     assert live.finished
     for k in (0, 5, 17, len(live.steps)):

@@ -111,7 +111,7 @@ def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: s
 
 
 def _el_cid_follows(state: GameState, side: str, src: str, dest: str) -> str:
-    """El Cid "joins a force of its side" (DESIGN.md): when the last units of his side
+    """El Cid "joins a force of its side" (docs/design.md): when the last units of his side
     leave ``src`` for ``dest`` (a retreat), he goes with them. Returns the words for the
     Tell ('' when he stays where he is)."""
     if el_cid_with(state, src, side) and not state.areas[src].count(side):

@@ -106,7 +106,7 @@ def first_striker(mountain: bool, el_cid: Side | None, first_round: bool) -> Sid
     "Normally, this occurs simultaneously for both sides, except in mountainous Areas,
     where the enemy forces roll to hit first, or if one side has El Cid" (Battle); the
     mountain counts in the first round only ("this time the defenders do not hit first
-    in a mountainous area"), El Cid every round and over the mountain (DESIGN.md).
+    in a mountainous area"), El Cid every round and over the mountain (docs/design.md).
     """
     if el_cid is not None:
         return el_cid
@@ -266,7 +266,7 @@ def siege_modifiers(
     fortress: bool,
     el_cid: SiegeSide | None = None,
 ) -> SiegeModifiers:
-    """The itemised modifiers of a siege roll (Phase 6: Resolve Sieges; DESIGN.md "Siege modifiers").
+    """The itemised modifiers of a siege roll (Phase 6: Resolve Sieges; docs/design.md "Siege modifiers").
 
     Besieger: +1 a Garrison or Rebel, +2 an army of any kind, +3 a Military Order, +2
     El Cid. Defender: +1 the city (only if there is one), +1 a Garrison or Rebel, +2 an

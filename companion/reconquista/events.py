@@ -8,7 +8,7 @@ and then moved at once by ``reaction.move_force`` (or the stand-in a test gives 
 ``move``); the Military Order and El Cid are placed; famine takes its losses. The
 region in revolt is spared: "If it is affected by a random event, roll again to have
 the event in another Region".
-docs/notes/events.md lists every reading.
+docs/rules-notes.md ("Phase 2") lists every reading.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def military_order(board: Board, state: GameState) -> Proc:
 
 
 def famine(board: Board, state: GameState) -> Proc:
-    """ "Eliminate 1 unit out of every 3 per area." (Quick Reference; DESIGN.md: in each
+    """ "Eliminate 1 unit out of every 3 per area." (Quick Reference; docs/design.md: in each
     area, each side loses floor(its units / 3), by the casualty order.) The region in
     revolt is spared."""
     title = EVENT_NAMES["famine"]
@@ -252,7 +252,7 @@ def famine(board: Board, state: GameState) -> Proc:
 
 def el_cid(board: Board, state: GameState) -> Proc:
     """ "D6: 1-3 Christian, 4-6 Muslim. Attacks first. +2 in siege." (Quick Reference.)
-    DESIGN.md: he joins a force of his side: the player chooses for the Christians; for
+    docs/design.md: he joins a force of his side: the player chooses for the Christians; for
     the Muslims, the area with the most Muslim armies, lowest region/area on ties. Never
     in the region in revolt; with no force to join, he does not appear."""
     title = EVENT_NAMES["el_cid"]
@@ -312,7 +312,7 @@ def jihad(board: Board, state: GameState) -> Proc:
 
 
 def crusade(board: Board, state: GameState) -> Proc:
-    """ "Crusade: D6 Crusaders available." DESIGN.md: free, placed by the player in Phase 3
+    """ "Crusade: D6 Crusaders available." docs/design.md: free, placed by the player in Phase 3
     as if built, removed in Phase 7."""
     title = EVENT_NAMES["crusade"]
     n = (yield Roll(1, 6, f"{title}: how many crusader armies come (D6)"))[0]

@@ -3,7 +3,7 @@
 The player selects one region; then, move after move, picks an origin area of that
 region, a legal destination and the units that go. A force entering enemy forces
 stops there and ``battle.engage`` decides battle, siege or nothing; the force may
-move on afterwards. The readings taken are in docs/notes/movement.md.
+move on afterwards. The readings taken are in docs/rules-notes.md ("Phase 4").
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ SIDE = "christian"
 MOVABLE: tuple[Kind, ...] = tuple(k for k in Kind if k in SIDE_KINDS[SIDE])
 
 #: The units that may take a road: "Armies can [...] move along a Road to another
-#: Region"; hired mercenaries and crusaders are armies (DESIGN.md) and a Military
+#: Region"; hired mercenaries and crusaders are armies (docs/design.md) and a Military
 #: Order is army-like (docs/rules-notes.md, battles reading 1). Garrisons never.
 ROAD_KINDS = frozenset({Kind.ARMY, Kind.ORDER, Kind.MERCENARY, Kind.CRUSADER})
 
@@ -227,7 +227,7 @@ def _move(
     besieging = src.besieger == SIDE
     cid = ""
     if state.el_cid_area == origin and state.el_cid_side == SIDE:
-        # El Cid "joins a force of its side" (DESIGN.md): alone he cannot stay behind;
+        # El Cid "joins a force of its side" (docs/design.md): alone he cannot stay behind;
         # with Christians staying, the player says whom he leads.
         goes = True
         if src.count(SIDE) > len(units):

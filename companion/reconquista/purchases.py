@@ -4,7 +4,7 @@ The income is counted by ``control.income`` and told line by line; then the play
 buys, one purchase at a time, from the purchases legal now, until "Done". Which
 purchases are legal is decided in one place, ``refusal``: ``options`` offers exactly
 the (kind, area) pairs it does not refuse, so the screens' explanations and the
-phase's choices cannot disagree. The readings taken are in docs/notes/purchases.md.
+phase's choices cannot disagree. The readings taken are in docs/rules-notes.md ("Phase 3").
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ _ACTION = {
 
 def cost(board: Board, kind: str) -> int:
     """The points a purchase costs, from tables.toml ("Expenses"); crusaders are free
-    (DESIGN.md, "Crusade": "free, placed by the player in Phase 3 as if built")."""
+    (docs/design.md, "Crusade": "free, placed by the player in Phase 3 as if built")."""
     if kind == "crusader":
         return 0
     return getattr(board.tables.costs, _COST_ENTRY[kind])
@@ -203,7 +203,7 @@ def _event_refusal(state: GameState, kind: str) -> str | None:
 
 
 #: The purchases that need a place where an army could be built: mercenaries are
-#: placed "as an army", crusaders "as if built" (DESIGN.md).
+#: placed "as an army", crusaders "as if built" (docs/design.md).
 _ARMY_LIKE = frozenset({"army", "garrison", "mercenary", "crusader"})
 
 

@@ -15,7 +15,7 @@ nothing picked up.
 
 Every step is a Tell with its reason. The march always ends: no area is entered
 twice while looking for an enemy, and ``STEP_BUDGET`` moves is the last guard.
-Every reading of the rules taken here is in docs/notes/reaction.md.
+Every reading of the rules taken here is in docs/rules-notes.md, "Phase 5".
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def _muslim_cities(board: Board, state: GameState, region: int) -> int:
 
 
 def _table(board: Board, state: GameState, region: int) -> Proc:
-    """Roll on the reinforcement table (again on its ``reroll`` faces, DESIGN.md) and
+    """Roll on the reinforcement table (again on its ``reroll`` faces, docs/design.md) and
     return the result: the column by the Muslim-controlled cities (3 or more: the last),
     or the North Africa column (armies)."""
     t = board.tables.reinforcements

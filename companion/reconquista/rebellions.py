@@ -7,7 +7,7 @@ is first worked out on a copy of the state, its random picks included: if it
 would eliminate the last Christian-controlled or Muslim-controlled city it does
 not stand and the table is rolled again ("To prevent the game from ending
 because of a rebellion"); an accepted result is told as one board instruction
-and then becomes the real state. docs/notes/rebellions.md lists every reading.
+and then becomes the real state. docs/rules-notes.md ("Phase 1") lists every reading.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def trial_copy(state: GameState, only: Collection[str] | None = None) -> GameSta
     """A copy of ``state`` whose areas can change without touching ``state``: every area
     and its unit counts are new objects (kinds are immutable; the effects object is shared,
     and a rebellion never changes it). It equals ``copy.deepcopy(state)`` for what a
-    rebellion changes (areas, revolt) at a fifth of the cost: DESIGN.md wants a whole game
+    rebellion changes (areas, revolt) at a fifth of the cost: docs/design.md wants a whole game
     in under 5 ms, and this runs every turn.
 
     With ``only``, just those areas are copied and the others are the state's own objects,

@@ -1,7 +1,7 @@
 """The kinds of unit and their numbers in combat: to-hit, casualty order, siege modifiers.
 
 Every number here comes from the rulebook's Battle and Phase 6 sections and the
-decisions in DESIGN.md ("Battle", "Siege modifiers"). A kind is side-less: the
+decisions in docs/design.md ("Battle", "Siege modifiers"). A kind is side-less: the
 side a unit fights for is kept by the state (see ``state.py``).
 """
 
@@ -39,7 +39,7 @@ KIND_NAMES: dict[Kind, str] = {
     Kind.REBEL_ARMY: "Rebel army",
 }
 
-#: Armies of every kind: they hit on 4-6 and count +2 in sieges (DESIGN.md).
+#: Armies of every kind: they hit on 4-6 and count +2 in sieges (docs/design.md).
 ARMY_KINDS = frozenset({Kind.ARMY, Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY})
 
 #: Battle: the lowest face that hits. "Garrison or Rebel: 5 or 6. Army: 4, 5 or 6.
@@ -51,7 +51,7 @@ HIT_ON: dict[Kind, int] = {
     **dict.fromkeys(ARMY_KINDS, 4),
 }
 
-#: Casualties are removed in this order (DESIGN.md: mercenaries first, then
+#: Casualties are removed in this order (docs/design.md: mercenaries first, then
 #: Garrisons/Rebels, then Military Orders, then Armies). Among armies, the
 #: neutral ones that leave in Phase 7 anyway go before the player's own.
 CASUALTY_ORDER: tuple[Kind, ...] = (
