@@ -212,24 +212,20 @@ class Driver:
         what is on screen always equals what is stored."""
         if self.recorder is not None:
             index = len(self.steps)
-            text = canonical(self.snapshot())  # once: the digest and the stored state share it
-            record = Record(
-                index,
-                step,
-                where[0],
-                where[1],
-                digest(text),
-                text,
-                self.finished,
-                self.game.summary(self.state),
-            )
             try:
-                self.recorder.record(record)
+                self.recorder.record(self._record(index, step, where))
             except BaseException:
                 self._rebuild(self.steps[:index])
                 raise
         self.steps.append(step)
         return step
+
+    def _record(self, index: int, step: Step, where: tuple[Any, Any]) -> Record:
+        """The Record of ``step``, logged at ``index``, with the state it led to (the state now)."""
+        text = canonical(self.snapshot())  # once: the digest and the stored state share it
+        return Record(
+            index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
+        )
 
     def edit(self, prompt: Edit) -> Step:
         """Log and apply a manual correction of the table; the waiting prompt stays waiting.
@@ -313,11 +309,7 @@ class Driver:
             raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
         old = list(self.steps)
         old[index].prompt.check(value)
-        # Try the new answer on a scratch copy first: a failure must leave the log untouched.
-        scratch = Driver.resume(self.game, self.seed, self.config, old[:index])
-        scratch.submit(value, source)
-        self._rewind(index)
-        self.submit(value, source)
+        self._replace(index, value, source)
         report = Correction(index)
         tail = old[index + 1 :]
         p = 0
@@ -346,6 +338,36 @@ class Driver:
                 break
         report.dropped.extend(tail[p:])
         return report
+
+    def _replace(self, index: int, value: Any, source: str) -> None:
+        """Go back to before step ``index`` and answer it with ``value``, durably. The answer
+        is tried in memory first (the game re-run once, up to ``index``), and only then is
+        the recorder told: an engine failure leaves the whole log as it was, and a recorder
+        failure leaves what is on screen equal to what is stored."""
+        old = list(self.steps)
+        recorder, self.recorder = self.recorder, None
+        try:
+            self._rebuild(old[:index])
+            where = self.game.where(self.state)
+            left = canonical(self.snapshot()), self.finished, self.game.summary(self.state)
+            step = self.submit(value, source)
+        except BaseException:
+            self._rebuild(old)
+            raise
+        finally:
+            self.recorder = recorder
+        if recorder is None:
+            return
+        try:
+            recorder.rewind(index, *left)
+        except BaseException:
+            self._rebuild(old)
+            raise
+        try:
+            recorder.record(self._record(index, step, where))
+        except BaseException:
+            self._rebuild(old[:index])
+            raise
 
 
 def verify(

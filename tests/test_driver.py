@@ -466,12 +466,46 @@ def test_correction_with_an_answer_that_does_not_fit_changes_nothing() -> None:
 
 def test_correction_that_breaks_the_engine_keeps_the_log() -> None:
     """A failed correction must not cost the player the answers after it."""
-    driver = Driver(Faulty(), 2)
+    recorder = FakeRecorder()
+    driver = Driver(Faulty(), 2, recorder=recorder)
     play_skirmish(driver, ["attack", "1 2", "continue"])
-    before = state_tuple(driver)
+    before, records = state_tuple(driver), len(recorder.records)
     with pytest.raises(EngineFault):
         driver.correct(1, [6, 6], "physical")
     assert state_tuple(driver) == before
+    assert recorder.rewinds == [] and len(recorder.records) == records  # the store was not told
+
+
+class FailingRewind(FakeRecorder):
+    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+        raise OSError("the disk is full")
+
+
+def test_correction_whose_rewind_fails_keeps_the_whole_log() -> None:
+    """The store could not withdraw the later answers: nothing was changed there, so the
+    session stays as it was, every answer in place."""
+    recorder = FailingRewind()
+    driver = skirmish(SKIRMISH_ANSWERS, recorder)
+    before = state_tuple(driver)
+    with pytest.raises(OSError, match="disk is full"):
+        driver.correct(4, "defend", "player")
+    assert state_tuple(driver) == before
+
+
+def test_correction_whose_new_answer_cannot_be_recorded_stops_before_it() -> None:
+    """The later answers were withdrawn, then the corrected answer failed to be stored: the
+    session is what the store holds, the steps before the corrected one, asking it again."""
+    recorder = FakeRecorder(fail_at=4)
+    driver = Driver(SKIRMISH, 7, recorder=FakeRecorder())
+    play_skirmish(driver, SKIRMISH_ANSWERS)
+    driver.recorder = recorder
+    old = list(driver.steps)
+    with pytest.raises(OSError, match="disk is full"):
+        driver.correct(4, "defend", "player")
+    assert recorder.rewinds[-1][0] == 4
+    assert driver.steps == old[:4]
+    assert driver.pending == old[4].prompt
+    assert driver.snapshot() == Driver.resume(SKIRMISH, 7, None, old[:4]).snapshot()
 
 
 # -- resume and verify -----------------------------------------------------------------------
