@@ -14,13 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from companion.errors import CompanionError
-
-EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(CompanionError):
-    """Bad usage or bad input on the command line."""
+from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, CompanionError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):

@@ -5,9 +5,17 @@ Front ends print the message and nothing else: no traceback reaches a user.
 
 from __future__ import annotations
 
+#: The exit codes of the ``companion`` command: done; a replay that diverged or a simulation
+#: with errors; bad usage or bad input (one sentence on standard error).
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
 
 class CompanionError(Exception):
     """Base of every error the app explains to the user in one sentence."""
+
+
+class UsageError(CompanionError):
+    """Bad usage or bad input on the command line."""
 
 
 class StoreError(CompanionError):

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.errors import CompanionError
-from companion.prompts import Answer, Prompt
+from companion.prompts import Prompt
 
-Procedure = Generator[Prompt, Answer, Any]
+#: A game's procedure: it yields prompts and is sent their answers. The answer's type
+#: follows the prompt (a Roll's is list[int], a Choose's or an Enter's str, a Tell's None),
+#: which a generator's send type cannot say: Any.
+Procedure = Generator[Prompt, Any, Any]
 
 
 class GameNotAvailable(CompanionError):
@@ -95,5 +98,5 @@ def load(game_id: str) -> Game:
     e = entry(game_id)
     if e.module is None:
         raise GameNotAvailable(f"{e.title} is not playable in this version yet.")
-    module: Any = importlib.import_module(e.module)
-    return module.GAME
+    game: Game = importlib.import_module(e.module).GAME
+    return game

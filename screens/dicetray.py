@@ -195,7 +195,7 @@ class DiceTrayScreen(Screen[None]):
         try:
             while driver.steps:
                 step = driver.undo()
-                if step is not None and step.prompt.kind == "roll":
+                if step is not None and isinstance(step.prompt, Roll):
                     values = " ".join(str(v) for v in step.answer or [])
                     self._fill_fields()
                     self._show(f"Took back {step.prompt.why}: {values}.")

@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.games import GAMES
+from companion.prompts import Choose, Prompt
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
 PAGE = 100
@@ -58,12 +59,12 @@ def game_title(game_id: str) -> str:
 ASKED_WIDTH = 40
 
 
-def asked(prompt: Any) -> str:
+def asked(prompt: Prompt) -> str:
     """The question of a step as the log lists it: a long list of choices is left out (a
     Simancas turn offers over a hundred; the answer says which was taken), and the text is
     cut at ASKED_WIDTH."""
     text = prompt.describe()
-    if prompt.kind == "choose" and len(prompt.options) > 6:
+    if isinstance(prompt, Choose) and len(prompt.options) > 6:
         text = prompt.why or "Choose"
     return text if len(text) <= ASKED_WIDTH else text[: ASKED_WIDTH - 1] + "…"
 

@@ -20,7 +20,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from companion.castells.game import Castells
 from companion.driver import Driver
+from companion.reconquista.game import Reconquista
+from companion.simancas.table import SIDE_NAMES, SIDES
 
 
 class StateView(Widget):
@@ -44,7 +47,7 @@ class ReconquistaView(StateView):
 
     def __init__(self, driver: Driver, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.board = driver.game.board_of(driver.state)  # the session's own map, if it has one
+        self.board = Reconquista.board_of(driver.state)  # the session's own map, if it has one
 
     def compose(self) -> ComposeResult:
         from screens.reconquista.board_view import BoardView
@@ -100,7 +103,8 @@ class SimancasView(StateView):
 
         match = driver.state
         totals = match.table.totals()
-        for side, title in (("moors", "Moors"), ("christians", "Christians")):
+        for side in SIDES:
+            title = SIDE_NAMES[side]
             panel = self.query_one(f"#sv-{side}")
             panel.border_title = title
             panel.border_subtitle = f"total {totals[side]}"
@@ -130,7 +134,7 @@ class CastellsView(StateView):
         from screens.castells.game_screen import CastellsScreen, battle_panel
 
         state = driver.state
-        board = driver.game.board_of(state)
+        board = Castells.board_of(state)
         self.query_one("#cv-status", Static).update(CastellsScreen.status_text(state, board))
         self.query_one("#cv-players", Static).update(CastellsScreen.players_table(state))
         self.query_one("#cv-bag", Static).update(CastellsScreen.bag_text(state, board))

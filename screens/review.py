@@ -84,7 +84,8 @@ class ReviewScreen(Screen[None]):
         except CompanionError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
-        self.app.call_from_thread(self._fill, figures)
+        # mypy cannot match a coroutine function with Textual's Callable[..., T | Awaitable[T]].
+        self.app.call_from_thread(self._fill, figures)  # type: ignore[arg-type]
 
     def _failed(self, message: str) -> None:
         body = self.query_one("#review-body")

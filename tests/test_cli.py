@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from companion import dicetray
-from companion.cli import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, main
+from companion.cli import main
 from companion.driver import Driver
+from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE
 from companion.store.db import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import EXIT_OK, EXIT_USAGE, main
+from companion.cli import main
+from companion.errors import EXIT_OK, EXIT_USAGE
 from companion.reconquista import odds
 from companion.reconquista.units import parse_spec
 

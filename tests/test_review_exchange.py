@@ -22,8 +22,9 @@ from test_review_helpers import (
     why_starts,
 )
 
-from companion.cli import EXIT_OK, EXIT_USAGE, main
+from companion.cli import main
 from companion.driver import digest, verify
+from companion.errors import EXIT_OK, EXIT_USAGE
 from companion.games import load
 from companion.review.exchange import (
     CSV_COLUMNS,

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from companion import serve
-from companion.cli import EXIT_OK, EXIT_USAGE, main
+from companion.cli import main
+from companion.errors import EXIT_OK, EXIT_USAGE
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import EXIT_OK, EXIT_USAGE, main
+from companion.cli import main
+from companion.errors import EXIT_OK, EXIT_USAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from companion.cli import EXIT_OK, UsageError
+from companion.errors import EXIT_OK, UsageError
 
 MAX_DICE = 12
 MAX_ROLLS = 10

@@ -16,7 +16,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from companion.cli import EXIT_OK, UsageError
+from companion.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from companion.reconquista import combat

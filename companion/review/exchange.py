@@ -385,11 +385,12 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
     last = _utc(doc.steps[-1].at) if doc.steps else _utc(sess.last_activity)
     ended = (_utc(sess.ended) if sess.ended else last) if finished else None
     summary = game.summary(driver.state) if doc.steps else ""
+    status = "finished" if finished else "active"
     session_row = {
         "game": sess.game,
         "seed": sess.seed,
         "dice_mode": _dice_mode(doc.steps),
-        "status": "finished" if finished else "active",
+        "status": status,
         "started": _utc(sess.started),
         "last_activity": max(_utc(sess.last_activity), last),
         "ended": ended,
@@ -415,4 +416,4 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
         for i, (s, step) in enumerate(zip(doc.steps, steps, strict=True))
     ]
     new_id = store.insert_session(session_row, events)
-    return Imported(new_id, sess.game, len(doc.steps), session_row["status"], summary)
+    return Imported(new_id, sess.game, len(doc.steps), status, summary)

@@ -528,7 +528,7 @@ def statistics(store: Store, game: str | None = None, session_id: int | None = N
     titles = {g.id: g.title for g in GAMES}
     counts = {str(r[0]): int(r[1]) for r in by_game}
 
-    def wanted(g):
+    def wanted(g: str) -> bool:
         return game is None or game == g
 
     return Stats(

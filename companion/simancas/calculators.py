@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from companion.cli import EXIT_OK
+from companion.errors import EXIT_OK
 
 if TYPE_CHECKING:
     from companion.simancas.table import CardScore

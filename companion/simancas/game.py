@@ -54,7 +54,7 @@ class HandResult:
     winner: Side | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"hand": self.number, **self.totals, "winner": self.winner}
+        return {"hand": self.number, **{side: self.totals[side] for side in SIDES}, "winner": self.winner}
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, event, func, insert, select, update
+from sqlalchemy import CursorResult, Engine, bindparam, event, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import create_engine
@@ -54,6 +54,13 @@ EVENTS_OF = (
 def now() -> datetime:
     """The current time, in UTC."""
     return datetime.now(UTC)
+
+
+def _new_id(result: CursorResult[Any]) -> int:
+    """The id of the one row an INSERT just wrote."""
+    key = result.inserted_primary_key
+    assert key is not None, "an INSERT of one row reports its key"
+    return int(key[0])
 
 
 @dataclass(frozen=True)
@@ -266,7 +273,7 @@ class Store:
                     state="{}",
                 )
             )
-            return int(result.inserted_primary_key[0])
+            return _new_id(result)
 
     def session(self, session_id: int) -> SessionInfo:
         with self._guard(), self.engine.connect() as con:
@@ -369,7 +376,7 @@ class Store:
         """
         with self._guard(), self.engine.begin() as con:
             result = con.execute(insert(S).values(**session))
-            session_id = int(result.inserted_primary_key[0])
+            session_id = _new_id(result)
             if events:
                 con.execute(INSERT_EVENT, [{"session_id": session_id, **ev} for ev in events])
         return session_id

@@ -81,7 +81,8 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
 
     def __init__(self, steps: list[Step]) -> None:
         super().__init__()
-        self.rolls = [(i, s) for i, s in enumerate(steps) if isinstance(s.prompt, Roll)][-40:]
+        #: The last 40 rolls: (step index, its Roll, the step).
+        self.rolls = [(i, s.prompt, s) for i, s in enumerate(steps) if isinstance(s.prompt, Roll)][-40:]
         self.picked: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -93,14 +94,14 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
                     Option(
                         Text.assemble(
                             (f"{i + 1:>4} ", "dim"),
-                            step.prompt.why[:48],
+                            roll.why[:48],
                             " → ",
                             (" ".join(map(str, step.answer or [])), "bold"),
                             (f" ({step.source})", "dim"),
                         ),
                         id=str(i),
                     )
-                    for i, step in reversed(self.rolls)
+                    for i, roll, step in reversed(self.rolls)
                 ),
                 id="corr-rolls",
             )
@@ -115,19 +116,21 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
         dice = self.query_one("#corr-dice", Input)
         dice.display = True
         dice.focus()
-        step = dict(self.rolls)[self.picked]
-        self.query_one("#corr-message", Static).update(f"Step {self.picked + 1}: {step.prompt.describe()}")
+        self.query_one("#corr-message", Static).update(f"Step {self.picked + 1}: {self._roll().describe()}")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.picked is None:
             return
-        prompt = dict(self.rolls)[self.picked].prompt
         try:
-            values = prompt.parse(event.value)
+            values = self._roll().parse(event.value)
         except BadAnswer as exc:
             self.query_one("#corr-message", Static).update(Text(str(exc), style="bold red"))
             return
-        self.dismiss((self.picked, list(values or [])))
+        self.dismiss((self.picked, values))
+
+    def _roll(self) -> Roll:
+        """The Roll of the step picked."""
+        return next(roll for i, roll, _ in self.rolls if i == self.picked)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -142,11 +145,11 @@ def correction_text(driver: Driver, index: int, values: list[int], report: Corre
         body.append("\nMake these changes on the board:\n", style="bold")
         for t in report.new_tells:
             body.append(f"  • {t.text}\n")
-    undone = [s for s in report.dropped if isinstance(s.prompt, Tell)]
+    undone = [p for p in (s.prompt for s in report.dropped) if isinstance(p, Tell)]
     if undone:
         body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
-        for s in undone:
-            body.append(f"  • {s.prompt.text}\n")
+        for t in undone:
+            body.append(f"  • {t.text}\n")
     if driver.pending is not None:
         body.append(f"\nThe game now asks: {driver.pending.describe()}")
     return body

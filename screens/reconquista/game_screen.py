@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
-from companion.prompts import BadAnswer, Choose, Prompt, Roll, Tell
+from companion.prompts import BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
@@ -197,7 +197,7 @@ class ReconquistaScreen(Screen[None]):
     def _log(self, step: Step, turn: int | None, phase: str | None) -> None:
         where = f"T{turn} " if turn is not None else ""
         answer = step.answer
-        if step.source == "edit":
+        if isinstance(step.prompt, Edit):
             line = Text.assemble((where, "dim"), ("✎ ", "yellow"), step.prompt.describe())
         elif isinstance(step.prompt, Tell):
             line = Text.assemble((where, "dim"), ("✓ ", "green"), step.prompt.text)
@@ -286,12 +286,14 @@ class ReconquistaScreen(Screen[None]):
         driver = self.driver
         if driver is None or not isinstance(driver.pending, Tell):
             return
+        told: Prompt | None = driver.pending
         try:
-            while isinstance(driver.pending, Tell):
+            while isinstance(told, Tell):
                 turn, phase = driver.state.turn, driver.state.phase
                 step = driver.ack()
-                self.done_tells.append(step.prompt.text)  # type: ignore[union-attr]
+                self.done_tells.append(told.text)
                 self._log(step, turn, phase)
+                told = driver.pending
         except CompanionError as exc:
             self._show(str(exc), error=True)
             return
@@ -316,7 +318,7 @@ class ReconquistaScreen(Screen[None]):
         while cut > 0 and not self._player_step(driver.steps[cut]):
             cut -= 1
         taken = driver.steps[cut:]
-        rolls = [s for s in taken if isinstance(s.prompt, Roll)]
+        rolls = [(s.prompt, s.answer) for s in taken if isinstance(s.prompt, Roll)]
 
         def rewind(yes: bool | None = True) -> None:
             if not yes:
@@ -334,7 +336,7 @@ class ReconquistaScreen(Screen[None]):
             self._show(f"Took back: {taken[0].prompt.describe()}.")
 
         if rolls:
-            dice = "; ".join(f"{s.prompt.why}: {' '.join(map(str, s.answer or []))}" for s in rolls[:3])
+            dice = "; ".join(f"{roll.why}: {answer_text(answer)}" for roll, answer in rolls[:3])
             self.app.push_screen(ConfirmDialog(f"Take back these dice? {dice}"), rewind)
         else:
             rewind()

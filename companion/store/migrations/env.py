@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlmodel import SQLModel
 
-from companion.store.models import SQLModel
+import companion.store.models  # noqa: F401 -- registers the tables in SQLModel.metadata
 
 connection = context.config.attributes["connection"]
 context.configure(
