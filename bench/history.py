@@ -19,7 +19,7 @@ table filled (``App._display`` with a non-empty update, wrapped on the instance)
 
 Both screens are measured at 120x40 and again at 170x50.
 
-Targets (docs/design.md / issue 9): history under 200 ms, log under 100 ms.
+Targets (docs/design.md, "What good looks like"): history under 200 ms, log under 100 ms.
 
     python bench/history.py [--runs N] [--rebuild] [--sessions N] [--events N]
 """

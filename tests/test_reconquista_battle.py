@@ -768,7 +768,7 @@ def test_taking_a_city_nobody_defends_names_only_what_is_removed(board: Board, s
 
 def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: GameState) -> None:
     """Phase 6: "both sides lose 1 unit [...] and the siege continues": with no besieger
-    left there is nobody to continue (docs/rules-notes.md 16). 1 + 2 = 1 + 2."""
+    left there is nobody to continue (docs/rules-notes.md, battles reading 16). 1 + 2 = 1 + 2."""
     salamanca = place(
         state, "Salamanca", [("muslim", G, 1), ("christian", A, 1)], city="muslim", besieger="christian"
     )

@@ -175,9 +175,9 @@ def test_north_africa_can_land_when_no_region_can_rise(board: Board, quiet: Game
 
 
 def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> None:
-    """Common brief: "if nothing qualifies, no roll is asked". A map whose ports all lie in
-    Al-Ándalus, in revolt, and Christians in every other area: no face of the region die
-    can be used, so none is rolled and the phase says so."""
+    """docs/design.md, "Random selections": "if nothing qualifies, no roll is asked". A map
+    whose ports all lie in Al-Ándalus, in revolt, and Christians in every other area: no
+    face of the region die can be used, so none is rolled and the phase says so."""
     for name in board.all_areas():
         place(quiet, name, [("christian", A, 1)])
     quiet.revolt = 5
@@ -197,8 +197,8 @@ def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> N
 
 
 def test_the_table_is_rolled_again_on_5_and_6(board: Board, quiet: GameState) -> None:
-    """docs/design.md, "Muslim reinforcement table": "the seed prints rows 1-4 only. Roll a D6
-    and roll again on 5 or 6." Each new Roll says why."""
+    """docs/design.md, "Muslim reinforcement table": "the rulebook prints rows 1-4 only ... Roll a
+    D6 and roll again on 5 or 6." Each new Roll says why."""
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [5], [6], [2], [4]])
     r = rolls(prompts)
     assert r[2].why.endswith("rolled again (a 5 is not a row of the table)")

@@ -40,7 +40,7 @@ SiegeResult = Literal["surrendered", "captured", "sacked", "besieger_retreats", 
 #: Kinds that make a defended city or fortress give battle (with a second unit).
 #: "at least one is an army (Rebels are not armies)": armies of every kind, and the
 #: Military Order, which fights and defends at least as well as an army
-#: (docs/rules-notes.md, "Battle or siege: Military Orders").
+#: (docs/rules-notes.md, battles reading 1).
 FIELD_KINDS = ARMY_KINDS | {Kind.ORDER}
 
 _RANK = {kind: i for i, kind in enumerate(CASUALTY_ORDER)}

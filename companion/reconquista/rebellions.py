@@ -119,7 +119,7 @@ def trial_copy(state: GameState, only: Collection[str] | None = None) -> GameSta
     and its unit counts are new objects (kinds are immutable; the effects object is shared,
     and a rebellion never changes it). It equals ``copy.deepcopy(state)`` for what a
     rebellion changes (areas, revolt) at a fifth of the cost: docs/design.md wants a whole game
-    in under 5 ms, and this runs every turn.
+    replayed within 30 ms, and this runs every turn.
 
     With ``only``, just those areas are copied and the others are the state's own objects,
     to be read, never changed: a table result changes nothing but the areas of the region
