@@ -54,6 +54,6 @@ class EventRow(SQLModel, table=True):
     phase: str | None = None
     prompt: str = "null"  # JSON
     answer: str = "null"  # JSON
-    source: str | None = None  # 'physical', 'app', 'player', 'ack'
+    source: str | None = None  # 'physical', 'app', 'player', 'ack' or 'edit' (a correction by hand)
     digest: str | None = None  # fingerprint of the state after this event
     at: datetime
