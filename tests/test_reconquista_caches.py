@@ -1,8 +1,7 @@
 """The shortcuts the Reconquista engine takes for speed give what the plain rules give.
 
 The board's derived data (map order, roads in map order, region links, next areas) is
-computed once; the purchase menu is kept through Phase 3 and only the area a purchase
-changed is judged again; a rebellion is worked out on a copy of its own region only;
+computed once; a rebellion is worked out on a copy of its own region only;
 the sub-forces of a move are listed from count tuples. Each is checked here against the
 plain definition it replaces, over the shipped board and over whole random games.
 """
@@ -17,8 +16,8 @@ from itertools import product
 import pytest
 
 from companion.driver import Driver
-from companion.prompts import Choose, Roll, Tell
-from companion.reconquista import movement, purchases, rebellions
+from companion.prompts import Roll, Tell
+from companion.reconquista import movement, rebellions
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.bot import Bot
 from companion.reconquista.game import GAME
@@ -67,40 +66,6 @@ def test_region_links_and_next_areas_follow_the_map(board: Board) -> None:
         ordered = board.region_of(area).areas
         assert board.next_area(area) == ordered[(ordered.index(area) + 1) % len(ordered)]
     assert board.region_numbers == {r.name: n for n, r in board.regions.items()}
-
-
-# -- Phase 3: the menu kept through the phase -------------------------------------------------
-
-
-def _play(seed: int, pick: str) -> Driver:
-    """A whole game; ``pick``: 'bot' (the simple bot) or 'random' (any offered option).
-    At every Phase 3 choice the options asked must be the purchases legal now, listed
-    from scratch."""
-    driver = Driver(GAME, seed)
-    board = GAME.board_of(driver.state)
-    bot, rng = Bot(seed), random.Random(seed)
-    while driver.pending is not None:
-        prompt = driver.pending
-        if isinstance(prompt, Roll):
-            driver.roll()
-        elif isinstance(prompt, Tell):
-            driver.ack()
-        else:
-            assert isinstance(prompt, Choose)
-            if driver.state.phase == "income":
-                offered = [o for o in prompt.options if o != purchases.DONE]
-                assert offered == purchases.options(board, driver.state)
-                for o in purchases.offers(board, driver.state):
-                    assert purchases.refusal(board, driver.state, o.kind, o.area) is None
-            answer = bot.choose(board, driver.state, prompt) if pick == "bot" else rng.choice(prompt.options)
-            driver.submit(answer, "player")
-    return driver
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("pick", ["bot", "random"])
-def test_the_purchase_menu_kept_through_the_phase_is_the_menu_from_scratch(seed: int, pick: str) -> None:
-    _play(seed, pick)
 
 
 # -- Phase 1: a rebellion worked out on a copy of its region --------------------------------
