@@ -96,7 +96,7 @@ class Bot:
     # -- Phase 4 -----------------------------------------------------------------
 
     def _move(self, board: Board, state: GameState, prompt: Choose, options: Sequence[str]) -> str:
-        regions = board.region_numbers
+        regions = {r.name: n for n, r in board.regions.items()}
         # isdisjoint first: most prompts name no region (and the units prompt no area), and
         # it answers that without building a list.
         if not regions.keys().isdisjoint(options):

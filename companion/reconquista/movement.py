@@ -85,7 +85,7 @@ def destinations(board: Board, state: GameState, spent: dict[str, Counts], origi
     units = movable_units(state, spent, origin)
     if not units:
         return []
-    out = list(board.others_in_region[origin])
+    out = [a for a in board.regions[region].areas if a != origin]
     if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(state.areas[origin]):
         areas = board.areas
         out += [d for d in board.roads_in_map_order[origin] if areas[d].region not in (region, state.revolt)]
@@ -108,7 +108,9 @@ def _can_move(board: Board, state: GameState, origin: str) -> bool:
         return False
     if board.areas[origin].region == state.revolt or not movable_units(state, {}, origin):
         return False
-    return bool(board.others_in_region[origin]) or bool(destinations(board, state, {}, origin))
+    return len(board.regions[board.areas[origin].region].areas) > 1 or bool(
+        destinations(board, state, {}, origin)
+    )
 
 
 def spec(units: Counts) -> str:
