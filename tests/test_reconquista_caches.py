@@ -1,23 +1,16 @@
 """The shortcuts the Reconquista engine takes for speed give what the plain rules give.
 
-The board's derived data (map order, roads in map order, region links, next areas) is
-computed once; the sub-forces of a move are listed from count tuples. Each is checked here against the
-plain definition it replaces, over the shipped board and over whole random games.
+The board's derived data (map order, roads in map order, region links) is computed once.
+Each is checked here against the plain definition it replaces.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
-from itertools import product
 
 import pytest
 
-from companion.reconquista import movement
 from companion.reconquista.board import Board, default_board
-from companion.reconquista.units import Kind
-
-SEEDS = range(12)
 
 
 @pytest.fixture(scope="module")
@@ -56,28 +49,3 @@ def test_region_links_follow_the_roads(board: Board) -> None:
         for d in dests:
             links[board.areas[src].region].add(board.areas[d].region)
     assert board.region_links == {n: tuple(sorted(s)) for n, s in links.items()}
-
-
-# -- Phase 4: sub-forces from count tuples ----------------------------------------------------
-
-
-def _parts_by_definition(units: movement.Counts) -> list[movement.Counts]:
-    kinds = [k for k in movement.MOVABLE if units.get(k)]
-    out = [
-        {k: n for k, n in zip(kinds, combo, strict=True) if n}
-        for combo in product(*(range(units[k], -1, -1) for k in kinds))
-        if any(combo)
-    ]
-    out.sort(key=lambda part: -sum(part.values()))
-    return out
-
-
-def test_parts_and_sub_forces_are_the_plain_listing() -> None:
-    rng = random.Random(3)
-    kinds = list(movement.MOVABLE)
-    for _ in range(400):
-        units = {k: rng.randint(0, 4) for k in rng.sample(kinds, rng.randint(0, len(kinds)))}
-        want = _parts_by_definition(units)
-        assert movement.parts(units) == want
-        assert movement.sub_forces(units) == [movement.spec(p) for p in want]
-    assert movement.sub_forces({Kind.ARMY: 2, Kind.GARRISON: 1}) == ["2A1G", "2A", "1A1G", "1A", "1G"]
