@@ -54,7 +54,7 @@ def enemy_forces(area: AreaState, side: str) -> bool:
     Rebel units, Neutral Armies (Rebels or French), Muslim armies, Muslim garrisons,
     or a Muslim city with no other units present"), and the same from every side's view:
     an empty city of another religion is an enemy force."""
-    if any(hostile(side, s) for s in area.sides()):
+    if any(hostile(side, s) for s in area.units):
         return True
     return area.city is not None and area.city != side and area.total() == 0
 
