@@ -302,8 +302,9 @@ class Board:
         """Every area, lowest region first, then in area order."""
         return list(self.area_order)
 
-    # Derived data, computed once (the board never changes) and read by the rules in
-    # every phase. Not fields: they take no part in equality or the repr.
+    # The map as the rules read it in every phase: map order, each area's place in it, the
+    # roads in map order, the regions a road leads to. Worked out once (the board never
+    # changes); not fields, so they take no part in equality or the repr.
 
     @cached_property
     def area_order(self) -> tuple[str, ...]:
