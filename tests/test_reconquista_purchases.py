@@ -23,6 +23,7 @@ from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista import purchases
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.bot import Bot
+from companion.reconquista.control import CHRISTIAN_FORCES
 from companion.reconquista.game import GAME, check_invariants
 from companion.reconquista.purchases import DONE, KINDS, options, phase, refusal
 from companion.reconquista.setup import initial_state
@@ -294,6 +295,12 @@ def test_built_units_are_told_and_paid(board: Board, state: GameState) -> None:
 
 
 # -- cities -----------------------------------------------------------------------------------
+
+
+def test_every_christian_unit_is_a_christian_force() -> None:
+    """The builds count the Christian side's units as its forces: every kind that side fields
+    is a Christian force of control (armies, garrisons, Orders, mercenaries, crusaders)."""
+    assert SIDE_KINDS["christian"] == CHRISTIAN_FORCES
 
 
 @pytest.mark.parametrize("kind", [A, G, MO, MC, CR])

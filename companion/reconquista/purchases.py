@@ -95,8 +95,8 @@ def label(board: Board, kind: str, area: str) -> str:
 
 def _christians(a: AreaState) -> int:
     """Christian forces of every kind: Military Orders, hired mercenaries and crusaders
-    count like armies and garrisons (docs/rules-notes.md, board reading 4). These are the
-    kinds the Christian side fields (``control.CHRISTIAN_FORCES``), so every Christian unit counts."""
+    count like armies and garrisons (docs/rules-notes.md, board reading 4). Those are every
+    kind the Christian side fields (``control.CHRISTIAN_FORCES``): every Christian unit counts."""
     return a.count("christian")
 
 
@@ -135,8 +135,9 @@ _NO_POINTS = "Not enough points: {noun} costs {price} and {left} {are} left."
 
 
 def _army_place(a: AreaState) -> str | None:
-    """An army (a garrison, a mercenary, a crusader) is built in "a City (Christian or
-    Muslim) or Fortress that you control", free of enemy forces."""
+    """Expenses, Build an army / a Garrison: "only [...] in a City (Christian or Muslim) or
+    Fortress that you control, in an area that is free of enemy forces" (docs/rules-notes.md,
+    Phase 3 reading 4). Mercenaries and crusaders are placed the same way."""
     if not _holds_place(a):
         return _NO_PLACE
     if not free_of_enemy(a, "christian"):
@@ -145,8 +146,9 @@ def _army_place(a: AreaState) -> str | None:
 
 
 def _city_place(a: AreaState) -> str | None:
-    """A city is built where there is none yet, by a Christian army or garrison in an
-    area free of enemy forces."""
+    """Expenses: "A city can be built in any area that contains a Christian army and / or
+    Garrison and where there is not already a city [...] The area must be free of enemy
+    forces." Any Christian force builds it (reading 5)."""
     if a.city is not None:
         return _HAS_CITY
     if not _christians(a):
@@ -157,8 +159,9 @@ def _city_place(a: AreaState) -> str | None:
 
 
 def _fortress_place(a: AreaState) -> str | None:
-    """A fortress is built where there is none yet, in a Christian city or by a Christian
-    army or garrison, in an area free of enemy forces."""
+    """Expenses: "A Fortress can be built in any area that contains a Christian City and / or
+    an Army and / or Garrison, provided the Area does not already contain a Fortress"
+    (reading 6), free of enemy forces."""
     if a.fortress:
         return _HAS_FORTRESS
     if a.city != "christian" and not _christians(a):
@@ -169,7 +172,8 @@ def _fortress_place(a: AreaState) -> str | None:
 
 
 def _convert_place(a: AreaState) -> str | None:
-    """A Muslim city is converted with Christian forces inside it."""
+    """Expenses, Convert: "Can only be applied to a Muslim city that contains a Christian army
+    and / or garrison": inside the walls, not besieging it (reading 7)."""
     if a.city != "muslim":
         return _NO_MUSLIM_CITY
     if not _christians_inside(a):
@@ -178,7 +182,8 @@ def _convert_place(a: AreaState) -> str | None:
 
 
 def _bribe_place(a: AreaState) -> str | None:
-    """The bribe is paid to the Rebels of an area (the Bribery event)."""
+    """Event 3, Bribery: "replace all Rebels in a single Area with a Christian Garrison":
+    an area with Rebels (reading 9)."""
     return None if a.count("rebel") else _NO_REBELS
 
 
