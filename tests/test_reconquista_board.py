@@ -3,6 +3,7 @@ rulebook, and every broken map.toml / tables.toml is refused with one clear sent
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -109,6 +110,26 @@ def test_roads_exactly_design_and_both_ways(board: Board) -> None:
     assert set(board.roads) == set(board.areas)
     assert board.roads["Córdoba"] == ("Toledo", "Badajoz")
     assert board.roads["Santiago"] == ()
+
+
+def test_the_map_tables_follow_the_map(board: Board) -> None:
+    """The tables the rules read the map through (map order, each area's place in it, the
+    roads in map order, the regions a road leads to) say what the map says, on the shipped
+    board and on one with the ports moved; all_areas is a fresh list each time."""
+    areas = board.all_areas()
+    moved = dataclasses.replace(board, ports={f: areas[(f * 3) % len(areas)] for f in range(1, 7)})
+    for b in (board, moved):
+        order = [a for n in sorted(b.regions) for a in b.regions[n].areas]
+        assert list(b.area_order) == b.all_areas() == order
+        assert b.all_areas() is not b.all_areas()  # callers may change it
+        assert b.map_index == {a: order.index(a) for a in b.areas}
+        for area, dests in b.roads.items():
+            assert b.roads_in_map_order[area] == tuple(sorted(dests, key=order.index))
+        links: dict[int, set[int]] = {n: set() for n in b.regions}
+        for src, dests in b.roads.items():
+            for d in dests:
+                links[b.areas[src].region].add(b.areas[d].region)
+        assert b.region_links == {n: tuple(sorted(s)) for n, s in links.items()}
 
 
 def test_mountains(board: Board) -> None:

@@ -10,6 +10,7 @@ end cleanly. Every rule test quotes the rulebook section it holds the code to.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,15 +25,18 @@ from companion.reconquista.movement import (
     DONE,
     EL_CID_GOES,
     MAX_MOVES,
+    MOVABLE,
     NO_MOVEMENT,
     destinations,
     movable_regions,
+    parts,
     phase,
+    spec,
     sub_forces,
 )
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
-from companion.reconquista.units import Kind
+from companion.reconquista.units import Kind, parse_spec
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR = Kind.MERCENARY, Kind.CRUSADER
@@ -132,6 +136,28 @@ def test_sub_forces_are_listed_largest_first(board: Board, state: GameState) -> 
     prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE])
     assert chooses(prompts)[3].options == ("2A1G", "2A", "1A1G", "1A", "1G")
     assert chooses(prompts)[3].why == "Move from Oviedo to Galicia: which units?"
+
+
+def test_every_part_of_a_force_is_offered_once_largest_first() -> None:
+    """Phase 4, "Armies and Garrisons may move together or separately": for random forces
+    of every movable kind, the parts are every non-empty choice of so many units of each
+    kind, each once, none larger than the force, largest first; each SPEC reads back as its
+    part."""
+    rng = random.Random(3)
+    for _ in range(300):
+        units = {k: rng.randint(1, 4) for k in rng.sample(MOVABLE, rng.randint(1, len(MOVABLE)))}
+        got = parts(units)
+        expected_count = 1
+        for n in units.values():
+            expected_count *= n + 1
+        assert len(got) == expected_count - 1
+        assert len({spec(p) for p in got}) == len(got)
+        for p in got:
+            assert p and all(0 < n <= units[k] for k, n in p.items())
+            assert Counter(parse_spec(spec(p))) == Counter(p)
+        sizes = [sum(p.values()) for p in got]
+        assert sizes == sorted(sizes, reverse=True)
+        assert sub_forces(units) == [spec(p) for p in got]
 
 
 def test_units_may_move_again_inside_the_region(board: Board, state: GameState) -> None:

@@ -3,7 +3,8 @@
 The income told and set, every purchase of "Expenses" legal and refused (with the
 refusal sentence the screens show), the event purchases (Bribery, Mercenaries,
 Crusade), the region in revolt, points that cannot be saved, and two properties:
-``options`` and ``refusal`` never disagree, and random legal answers end cleanly.
+``options`` and ``refusal`` never disagree (on random tables, and at every menu of whole
+games), and random legal answers end cleanly.
 Every rule test quotes the rulebook section it holds the code to.
 """
 
@@ -17,10 +18,13 @@ from hypothesis import strategies as st
 from procedure_helpers import drive
 from reconquista_helpers import Units, chooses, place, tells
 
-from companion.prompts import Answer, Choose, Roll
+from companion.driver import Driver
+from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista import purchases
 from companion.reconquista.board import Board, default_board
-from companion.reconquista.game import check_invariants
+from companion.reconquista.bot import Bot
+from companion.reconquista.control import CHRISTIAN_FORCES
+from companion.reconquista.game import GAME, check_invariants
 from companion.reconquista.purchases import DONE, KINDS, options, phase, refusal
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, AreaState, GameState
@@ -291,6 +295,12 @@ def test_built_units_are_told_and_paid(board: Board, state: GameState) -> None:
 
 
 # -- cities -----------------------------------------------------------------------------------
+
+
+def test_every_christian_unit_is_a_christian_force() -> None:
+    """The builds count the Christian side's units as its forces: every kind that side fields
+    is a Christian force of control (armies, garrisons, Orders, mercenaries, crusaders)."""
+    assert SIDE_KINDS["christian"] == CHRISTIAN_FORCES
 
 
 @pytest.mark.parametrize("kind", [A, G, MO, MC, CR])
@@ -826,3 +836,45 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
     for name, a in state.areas.items():
         assert a.count("christian") >= before[name]
     assert sum(a.count("rebel") for a in state.areas.values()) <= rebels_before
+
+
+# -- whole games ----------------------------------------------------------------------------------
+
+
+def _menu_from_refusal(board: Board, state: GameState) -> list[str]:
+    """The purchase options by their definition: every (kind, area) ``refusal`` does not
+    refuse, kinds in KINDS order, areas in map order."""
+    return [
+        purchases.label(board, kind, area)
+        for kind in KINDS
+        for area in board.all_areas()
+        if refusal(board, state, kind, area) is None
+    ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("pick", ["bot", "random"])
+def test_every_menu_of_whole_games_is_what_refusal_allows(seed: int, pick: str) -> None:
+    """At every Phase 3 choice of whole games (the simple bot's, or any option at random),
+    the purchases offered are exactly those ``refusal`` allows, listed from scratch, and
+    "Done" is offered once no crusader is left to place."""
+    driver = Driver(GAME, seed)
+    board = GAME.board_of(driver.state)
+    bot, rng = Bot(seed), random.Random(seed)
+    menus = 0
+    while driver.pending is not None:
+        prompt = driver.pending
+        if isinstance(prompt, Roll):
+            driver.roll()
+        elif isinstance(prompt, Tell):
+            driver.ack()
+        else:
+            assert isinstance(prompt, Choose)
+            if driver.state.phase == "income":
+                menus += 1
+                offered = [o for o in prompt.options if o != DONE]
+                assert offered == _menu_from_refusal(board, driver.state)
+                assert (DONE in prompt.options) == (driver.state.effects.crusaders == 0)
+            answer = bot.choose(board, driver.state, prompt) if pick == "bot" else rng.choice(prompt.options)
+            driver.submit(answer, "player")
+    assert menus > 0

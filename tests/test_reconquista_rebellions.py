@@ -21,12 +21,14 @@ from hypothesis import strategies as st
 from procedure_helpers import drive
 from reconquista_helpers import Units, place, rolls, tells
 
-from companion.prompts import Answer, Choose, Roll
+from companion.driver import Driver
+from companion.prompts import Answer, Choose, Roll, Tell
 from companion.reconquista import rebellions
 from companion.reconquista.battle import Proc
 from companion.reconquista.board import Board, default_board
+from companion.reconquista.bot import Bot
 from companion.reconquista.control import city_controller
-from companion.reconquista.game import check_invariants
+from companion.reconquista.game import GAME, check_invariants
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import AreaState, Effects, GameState
 from companion.reconquista.units import Kind
@@ -578,9 +580,8 @@ def test_the_trial_copy_is_a_deep_copy_of_the_table(board: Board, state: GameSta
 
 
 def test_the_trial_copy_carries_every_field(state: GameState) -> None:
-    """trial_copy names GameState's fields one by one (it is faster than dataclasses.replace):
-    a field added to GameState and left out there would come back at its default. Every field
-    is set away from its default here, so such a field fails this test."""
+    """trial_copy carries every field of GameState over: a field left out would come back at
+    its default. Every field is set away from its default here, so such a field fails this test."""
     state.turn, state.phase, state.revolt, state.income = 7, "rebellions", 3, 5
     state.el_cid_area, state.el_cid_side = "Toledo", "christian"
     state.map_file, state.tables_file = "my_map.toml", "my_tables.toml"
@@ -590,6 +591,67 @@ def test_the_trial_copy_carries_every_field(state: GameState) -> None:
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         assert getattr(state, f.name) != default, f"set {f.name} in this test"
         assert getattr(trial, f.name) == getattr(state, f.name), f.name
+
+
+# -- whole games ---------------------------------------------------------------------------------
+
+
+def _resolve(board: Board, state: GameState, region: int, result: str, faces: list[int]) -> None:
+    """Run one table result on ``state`` with the area dice ``faces``, cycled."""
+    proc = rebellions._resolve(board, state, region, result)
+    i = 0
+    try:
+        prompt = next(proc)
+        while True:
+            assert isinstance(prompt, Roll)
+            answer = [faces[(i + k) % len(faces)] for k in range(prompt.n)]
+            i += prompt.n
+            prompt = proc.send(answer)
+    except StopIteration:
+        pass
+
+
+def _rebellion_states() -> list[GameState]:
+    """The state at the start of every Phase 1 of a few random games."""
+    states = []
+    for seed in range(6):
+        driver = Driver(GAME, seed)
+        bot = Bot(seed)
+        board = GAME.board_of(driver.state)
+        while driver.pending is not None:
+            prompt = driver.pending
+            if (
+                driver.state.phase == "rebellions"
+                and isinstance(prompt, Roll)
+                and "region die (" in prompt.why
+            ):
+                states.append(copy.deepcopy(driver.state))
+            if isinstance(prompt, Roll):
+                driver.roll()
+            elif isinstance(prompt, Tell):
+                driver.ack()
+            else:
+                driver.submit(bot.choose(board, driver.state, prompt), "player")
+    return states
+
+
+def test_a_rebellion_changes_no_area_outside_its_region(board: Board) -> None:
+    """Phase 1: each table result acts on "the affected region" alone (the revolt marker
+    apart): at the start of every Phase 1 of a few whole games, every result in every region
+    leaves every other area as it was, and the state the trial copy was made from untouched."""
+    rng = random.Random(7)
+    for state in _rebellion_states():
+        for region in board.regions:
+            for result in rebellions.RESULT_NAMES:
+                faces = rng.sample(range(1, 7), 6)  # cycled, every face comes up: no endless re-roll
+                before = copy.deepcopy(state)
+                trial = rebellions.trial_copy(state)
+                _resolve(board, trial, region, result, faces)
+                mine = set(board.regions[region].areas)
+                for name in board.areas:
+                    if name not in mine:
+                        assert trial.areas[name] == state.areas[name], (region, result, name)
+                assert state == before
 
 
 # -- property ------------------------------------------------------------------------------------

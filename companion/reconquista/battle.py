@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from companion.prompts import Choose, Prompt, Roll, Tell
@@ -28,13 +27,6 @@ Proc = Generator[Prompt, Any, Any]
 
 def describe(side: str, units: list[Kind]) -> str:
     """'1 Muslim garrison and 2 Muslim armies' for a list of units of one side."""
-    return _describe(side, tuple(units))
-
-
-#: Most Tells describe a force, and the same forces come back turn after turn: each
-#: description is written once (a pure function of the side and the units in order).
-@lru_cache(maxsize=4096)
-def _describe(side: str, units: tuple[Kind, ...]) -> str:
     counts: dict[Kind, int] = {}
     for k in units:
         counts[k] = counts.get(k, 0) + 1
@@ -94,20 +86,9 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
 
 
 def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: str) -> None:
-    if src == dest:  # unit by unit, exactly as the rules would move them one at a time
-        for k in units:
-            state.areas[src].remove(side, k)
-            state.areas[dest].add(side, k)
-        return
-    # Kind by kind, in the order the kinds first appear: the same counts, and the same
-    # order of kinds in each area's units, as moving them one at a time.
-    counts: dict[Kind, int] = {}
     for k in units:
-        counts[k] = counts.get(k, 0) + 1
-    a, b = state.areas[src], state.areas[dest]
-    for k, n in counts.items():
-        a.remove(side, k, n)
-        b.add(side, k, n)
+        state.areas[src].remove(side, k)
+        state.areas[dest].add(side, k)
 
 
 def _el_cid_follows(state: GameState, side: str, src: str, dest: str) -> str:
@@ -351,9 +332,7 @@ def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone
 
 
 def _letters(units: list[Kind]) -> str:
-    # A Kind is a str whose text is its letters: joined as it is, without the slow
-    # ``.value`` lookup (an enum property) of every unit of every battle round.
-    return ", ".join(units)
+    return ", ".join(k.value for k in units)
 
 
 # -- sieges ---------------------------------------------------------------------

@@ -9,11 +9,10 @@ The loaded ``Board`` is a plain frozen object the rules read without cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property, wraps
+from functools import cache, cached_property
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator, model_validator
 
@@ -296,24 +295,21 @@ class Board:
 
     def next_area(self, area: str) -> str:
         """The next higher-numbered area of the same region, wrapping to the lowest."""
-        return self._next_areas[area]
+        ordered = self.region_of(area).areas
+        return ordered[(ordered.index(area) + 1) % len(ordered)]
 
     def all_areas(self) -> list[str]:
         """Every area, lowest region first, then in area order."""
         return list(self.area_order)
 
-    # Derived data, computed once (the board never changes) and read by the rules in
-    # every phase. Not fields: they take no part in equality or the repr.
+    # The map as the rules read it in every phase: map order, each area's place in it, the
+    # roads in map order, the regions a road leads to. Worked out once (the board never
+    # changes); not fields, so they take no part in equality or the repr.
 
     @cached_property
     def area_order(self) -> tuple[str, ...]:
         """Every area, lowest region first, then in area order (``all_areas`` as a tuple)."""
         return tuple(a for n in sorted(self.regions) for a in self.regions[n].areas)
-
-    @cached_property
-    def region_numbers(self) -> dict[str, int]:
-        """Region name -> its number."""
-        return {r.name: n for n, r in self.regions.items()}
 
     @cached_property
     def map_index(self) -> dict[str, int]:
@@ -326,11 +322,6 @@ class Board:
         return {a: tuple(sorted(dests, key=self.map_index.__getitem__)) for a, dests in self.roads.items()}
 
     @cached_property
-    def others_in_region(self) -> dict[str, tuple[str, ...]]:
-        """Area -> the other areas of its region, in area order."""
-        return {a: tuple(b for b in r.areas if b != a) for r in self.regions.values() for a in r.areas}
-
-    @cached_property
     def region_links(self) -> dict[int, tuple[int, ...]]:
         """Region -> the regions a road leads to, lowest first."""
         out: dict[int, set[int]] = {n: set() for n in self.regions}
@@ -338,38 +329,6 @@ class Board:
             for d in dests:
                 out[self.areas[src].region].add(self.areas[d].region)
         return {n: tuple(sorted(s)) for n, s in out.items()}
-
-    @cached_property
-    def _next_areas(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for region in self.regions.values():
-            ordered = region.areas
-            for i, a in enumerate(ordered):
-                out[a] = ordered[(i + 1) % len(ordered)]
-        return out
-
-
-_T = TypeVar("_T")
-
-
-def per_board(fn: Callable[[Board], _T]) -> Callable[[Board], _T]:
-    """Memoise ``fn(board)``, a pure function of the board (texts the rules write from its
-    tables), by the board's identity: a Board is not hashable (its fields are dicts), and
-    the shipped one is one object for the whole process. A few boards are kept at most."""
-    memo: dict[int, tuple[Board, _T]] = {}
-
-    @wraps(fn)
-    def cached(board: Board) -> _T:
-        hit = memo.get(id(board))
-        if hit is not None and hit[0] is board:
-            return hit[1]
-        if len(memo) >= 16:  # boards loaded from files come and go (tests): stay small
-            memo.clear()
-        value = fn(board)
-        memo[id(board)] = (board, value)
-        return value
-
-    return cached
 
 
 def _check_names(tables: TablesSpec, areas: set[str], path: Path) -> None:

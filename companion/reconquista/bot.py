@@ -18,8 +18,6 @@ A seeded generator breaks ties, so the same seed always gives the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import lru_cache
 
 from companion.prompts import Choose
 from companion.reconquista.board import Board
@@ -40,26 +38,8 @@ PURCHASE_ORDER = (
 MAX_MOVES = 4
 
 
-@lru_cache(maxsize=4096)  # the same option texts come back prompt after prompt
 def _is_stop(option: str) -> bool:
     return option.casefold().startswith(STOP_WORDS)
-
-
-#: Option text -> its place in PURCHASE_ORDER (len(PURCHASE_ORDER): none). The same few
-#: hundred texts come back at every purchase of every game: each is read once.
-_PURCHASE_RANK: dict[str, int] = {}
-
-
-def _purchase_rank(option: str) -> int:
-    rank = _PURCHASE_RANK.get(option)
-    if rank is None:
-        folded = option.casefold()
-        # No prefix of PURCHASE_ORDER starts another, so an option matches one at most.
-        rank = next((i for i, p in enumerate(PURCHASE_ORDER) if folded.startswith(p)), len(PURCHASE_ORDER))
-        if len(_PURCHASE_RANK) > 10_000:  # other boards, other texts: never grow for ever
-            _PURCHASE_RANK.clear()
-        _PURCHASE_RANK[option] = rank
-    return rank
 
 
 class Bot:
@@ -74,7 +54,7 @@ class Bot:
         if (state.turn, state.phase) != self.turn_phase:
             self.turn_phase = (state.turn, state.phase)
             self.moves = 0
-        options = prompt.options  # read, never changed: no copy
+        options = list(prompt.options)
         if state.phase == "income":
             return self._purchase(options)
         if state.phase == "movement":
@@ -83,24 +63,22 @@ class Bot:
 
     # -- Phase 3 -----------------------------------------------------------------
 
-    def _purchase(self, options: Sequence[str]) -> str:
+    def _purchase(self, options: list[str]) -> str:
         # The options of the first kind in PURCHASE_ORDER offered, in the order given.
-        ranks = [_purchase_rank(o) for o in options]
-        best = min(ranks)
-        if best < len(PURCHASE_ORDER):
-            picks = [o for o, r in zip(options, ranks, strict=True) if r == best]
-            return picks[self.rng.randrange(len(picks))]
+        for prefix in PURCHASE_ORDER:
+            picks = [o for o in options if o.casefold().startswith(prefix)]
+            if picks:
+                return picks[self.rng.randrange(len(picks))]
         stops = [o for o in options if _is_stop(o)]
         return stops[0] if stops else options[0]
 
     # -- Phase 4 -----------------------------------------------------------------
 
-    def _move(self, board: Board, state: GameState, prompt: Choose, options: Sequence[str]) -> str:
-        regions = board.region_numbers
-        # isdisjoint first: most prompts name no region (and the units prompt no area), and
-        # it answers that without building a list.
-        if not regions.keys().isdisjoint(options):
-            named_regions = [o for o in options if o in regions]
+    def _move(self, board: Board, state: GameState, prompt: Choose, options: list[str]) -> str:
+        stops = [o for o in options if _is_stop(o)]
+        regions = {r.name: n for n, r in board.regions.items()}
+        named_regions = [o for o in options if o in regions]
+        if named_regions:
             # The region to move in: where the Christians have the most units.
             return max(
                 named_regions,
@@ -109,21 +87,21 @@ class Bot:
                     -regions[o],
                 ),
             )
-        if state.areas.keys().isdisjoint(options):
-            return next((o for o in options if not _is_stop(o)), options[0])
         areas = [o for o in options if o in state.areas]
         why = prompt.why.casefold()
-        if "from" in why or "origin" in why:
+        if areas and ("from" in why or "origin" in why):
             self.moves += 1
-            stops = [o for o in options if _is_stop(o)]
             if self.moves > MAX_MOVES and stops:
                 return stops[0]
             strong = max(areas, key=lambda a: (state.areas[a].count("christian"), -board.map_index[a]))
             if state.areas[strong].count("christian") < 2 and stops:
                 return stops[0]
             return strong
-        # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
-        enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
-        if enemies:
-            return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
-        return areas[self.rng.randrange(len(areas))]
+        if areas:
+            # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
+            enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
+            if enemies:
+                return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
+            return areas[self.rng.randrange(len(areas))]
+        non_stop = [o for o in options if not _is_stop(o)]
+        return non_stop[0] if non_stop else options[0]

@@ -245,9 +245,7 @@ def arithmetic(die: int, lines: Sequence[Modifier], total: int) -> str:
 def dice_by_unit(units: Sequence[Kind], dice: Sequence[int]) -> str:
     """Each die with the unit that rolled it and whether it hit: 'A 5 hit, A 3, G 4'."""
     return ", ".join(
-        # f"{k}" is the kind's letters, as k.value, without the enum property's cost.
-        f"{k} {d}" + (" hit" if d >= HIT_ON[k] else "")
-        for k, d in zip(units, dice, strict=False)
+        f"{k.value} {d}" + (" hit" if d >= HIT_ON[k] else "") for k, d in zip(units, dice, strict=False)
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.reconquista.board import Board, VictoryBand
-from companion.reconquista.state import SIDES, AreaState, GameState
+from companion.reconquista.state import AreaState, GameState
 from companion.reconquista.units import Kind
 
 #: Christian forces for city control: "Army, Garrison, or Military Order"; hired
@@ -35,22 +35,14 @@ def city_controller(area: AreaState) -> str | None:
     be controlled by the religion of the city." Besiegers are outside the walls:
     the city belongs to the side inside it, or to its religion when nobody is.
     """
-    city = area.city
-    if city is None:
+    if area.city is None:
         return None
-    units, besieger = area.units, area.besieger
-    if city != besieger and city in units:
-        return city  # its own side is inside
-    # The first side inside, in ``AreaState.sides`` order (SIDES order), without building
-    # the list: this runs for every city of the map many times a turn.
-    if len(units) <= 1:
-        for s in units:
-            return s if s != besieger else city
-        return city
-    for s in SIDES:
-        if s in units and s != besieger:
-            return s
-    return city
+    inside = [s for s in area.sides() if s != area.besieger]
+    if not inside:
+        return area.city
+    if area.city in inside:
+        return area.city
+    return inside[0]
 
 
 def controls_city(area: AreaState, side: str) -> bool:
@@ -62,9 +54,8 @@ def enemy_forces(area: AreaState, side: str) -> bool:
     Rebel units, Neutral Armies (Rebels or French), Muslim armies, Muslim garrisons,
     or a Muslim city with no other units present"), and the same from every side's view:
     an empty city of another religion is an enemy force."""
-    for s in area.units:
-        if hostile(side, s):
-            return True
+    if any(hostile(side, s) for s in area.units):
+        return True
     return area.city is not None and area.city != side and area.total() == 0
 
 
@@ -119,17 +110,14 @@ def region_cities(board: Board, state: GameState, region: int) -> list[str]:
 def christian_majority(board: Board, state: GameState, region: int, *, free_only: bool) -> bool:
     """Whether the Christians control most of the region's cities (more than half);
     with ``free_only``, counting only their cities free of enemy forces (the income rule)."""
-    # Counted in one pass over the region (this runs for every region at every income and
-    # every score): the cities of ``region_cities``, and those of them the Christians hold.
-    cities = mine = 0
-    for name in board.regions[region].areas:
-        a = state.areas[name]
-        if a.city is None:
-            continue
-        cities += 1
-        if city_controller(a) == "christian" and (not free_only or free_of_enemy(a, "christian")):
-            mine += 1
-    return cities > 0 and 2 * mine > cities
+    cities = region_cities(board, state, region)
+    mine = [
+        a
+        for a in cities
+        if controls_city(state.areas[a], "christian")
+        and (not free_only or free_of_enemy(state.areas[a], "christian"))
+    ]
+    return bool(cities) and 2 * len(mine) > len(cities)
 
 
 def income(board: Board, state: GameState) -> Itemised:

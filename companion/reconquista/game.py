@@ -22,7 +22,6 @@ from companion.reconquista.units import Kind
 
 LAST_TURN = 20
 NEUTRAL = (Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY)
-_NEUTRAL_KINDS = frozenset(NEUTRAL)
 
 
 class InvariantError(AssertionError):
@@ -83,15 +82,8 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
     whether the game is over. Returns True when it is."""
     for name in board.area_order:
         a = state.areas[name]
-        for by_kind in a.units.values():
-            if not _NEUTRAL_KINDS.isdisjoint(by_kind):
-                break
-        else:
-            continue  # no neutral army here (most areas): nothing to copy or remove
-        for side, by_kind in list(a.units.items()):
-            if _NEUTRAL_KINDS.isdisjoint(by_kind):
-                continue
-            for kind in [k for k in NEUTRAL if k in by_kind]:
+        for side in list(a.units):
+            for kind in NEUTRAL:
                 n = a.count(side, kind)
                 if n:
                     a.remove(side, kind, n)

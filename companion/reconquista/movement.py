@@ -35,9 +35,6 @@ MOVABLE: tuple[Kind, ...] = tuple(k for k in Kind if k in SIDE_KINDS[SIDE])
 #: Order is army-like (docs/rules-notes.md, battles reading 1). Garrisons never.
 ROAD_KINDS = frozenset({Kind.ARMY, Kind.ORDER, Kind.MERCENARY, Kind.CRUSADER})
 
-#: The SPEC letters of each movable kind (its value), looked up once.
-_LETTERS = {k: k.value for k in MOVABLE}
-
 NO_MOVEMENT = "No movement"
 DONE = "Done"
 EL_CID_GOES = "El Cid goes with them"
@@ -59,13 +56,9 @@ def _counts(units: list[Kind]) -> Counts:
 def movable_units(state: GameState, spent: dict[str, Counts], area: str) -> Counts:
     """The Christian units in ``area`` that may still move: all of them, less those
     that have left the selected region by road this phase (``spent``)."""
-    here = state.areas[area].units.get(SIDE)
-    if not here:
-        return {}
-    gone = spent.get(area)
-    if not gone:  # the usual case: nothing spent here
-        return {k: n for k in MOVABLE if k in here and (n := here[k]) > 0}
-    return {k: n for k in MOVABLE if k in here and (n := here[k] - gone.get(k, 0)) > 0}
+    here = state.areas[area].units.get(SIDE, {})
+    gone = spent.get(area, {})
+    return {k: n - gone.get(k, 0) for k, n in here.items() if n > gone.get(k, 0)}
 
 
 def destinations(board: Board, state: GameState, spent: dict[str, Counts], origin: str) -> list[str]:
@@ -77,18 +70,15 @@ def destinations(board: Board, state: GameState, spent: dict[str, Counts], origi
     exception being a Muslim city, provided it contains at least one Christian army
     and / or Garrison)"; never into the region in revolt ("No one can move into it").
     """
-    if SIDE not in state.areas[origin].units:  # no Christian unit: nothing to move (the usual case)
-        return []
     region = board.areas[origin].region
-    if region == state.revolt:
-        return []
     units = movable_units(state, spent, origin)
-    if not units:
+    if not units or region == state.revolt:
         return []
-    out = list(board.others_in_region[origin])
-    if not ROAD_KINDS.isdisjoint(units) and free_of_muslim_forces(state.areas[origin]):
-        areas = board.areas
-        out += [d for d in board.roads_in_map_order[origin] if areas[d].region not in (region, state.revolt)]
+    out = [a for a in board.regions[region].areas if a != origin]
+    if any(k in ROAD_KINDS for k in units) and free_of_muslim_forces(state.areas[origin]):
+        out += [
+            d for d in board.roads_in_map_order[origin] if board.areas[d].region not in (region, state.revolt)
+        ]
     return out
 
 
@@ -97,18 +87,8 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
     return [
         n
         for n in sorted(board.regions)
-        if n != state.revolt and any(_can_move(board, state, a) for a in board.regions[n].areas)
+        if n != state.revolt and any(destinations(board, state, {}, a) for a in board.regions[n].areas)
     ]
-
-
-def _can_move(board: Board, state: GameState, origin: str) -> bool:
-    """``bool(destinations(board, state, {}, origin))`` without building the list: units
-    that may move in a region of two areas or more always have somewhere to go."""
-    if SIDE not in state.areas[origin].units:  # most areas: no Christian unit at all
-        return False
-    if board.areas[origin].region == state.revolt or not movable_units(state, {}, origin):
-        return False
-    return bool(board.others_in_region[origin]) or bool(destinations(board, state, {}, origin))
 
 
 def spec(units: Counts) -> str:
@@ -119,43 +99,31 @@ def spec(units: Counts) -> str:
 def parts(units: Counts) -> list[Counts]:
     """Every non-empty part of ``units``, largest first; among equals, more of the earlier
     kinds first (2A1G: 2A1G, 2A, 1A1G, 1A, 1G)."""
-    kinds, forces = _forces(units)
-    return [{k: n for k, n in zip(kinds, counts, strict=True) if n} for counts in forces.values()]
+    kinds = [k for k in MOVABLE if units.get(k)]
+    out = [
+        {k: n for k, n in zip(kinds, combo, strict=True) if n}
+        for combo in product(*(range(units[k], -1, -1) for k in kinds))
+        if any(combo)
+    ]
+    # product() already gives each size's parts with the earlier kinds' counts falling;
+    # a stable sort by size keeps that order among equals.
+    out.sort(key=lambda part: -sum(part.values()))
+    return out
 
 
 def sub_forces(units: Counts) -> list[str]:
     """``parts`` written as SPECs: ['2A1G', '2A', '1A1G', '1A', '1G']."""
-    return list(_forces(units)[1])
-
-
-def _forces(units: Counts) -> tuple[tuple[Kind, ...], dict[str, tuple[int, ...]]]:
-    """``parts`` by their SPECs, each part as a tuple of counts of the kinds present
-    (returned first, in Kind order). A big force has hundreds of parts: tuples, and SPECs
-    joined from pieces written once, are much cheaper than a dict and ``spec`` a part.
-    The same forces move game after game, so the answer is kept by the counts: callers
-    only read it."""
-    return _forces_of(tuple((k, n) for k in MOVABLE if (n := units.get(k))))
+    return [spec(part) for part in parts(units)]
 
 
 @lru_cache(maxsize=1024)
-def _forces_of(present: tuple[tuple[Kind, int], ...]) -> tuple[tuple[Kind, ...], dict[str, tuple[int, ...]]]:
-    """``_forces`` of the kinds present and their counts, in Kind order."""
-    units = dict(present)
-    kinds = [k for k, _ in present]
-    ranges = [range(units[k], -1, -1) for k in kinds]
-    # Every combination of counts, each kind's falling; product() walks the kinds' SPEC
-    # pieces ('' for none) in step with their counts, so specs[i] writes combos[i].
-    combos = list(product(*ranges))
-    pieces = [[f"{n}{_LETTERS[k]}" if n else "" for n in r] for k, r in zip(kinds, ranges, strict=True)]
-    specs = list(map("".join, product(*pieces)))
-    if combos:  # the last combination is the empty part: every range ends at 0
-        combos.pop()
-        specs.pop()
-    # product() already gives each size's parts with the earlier kinds' counts falling;
-    # a stable sort by size keeps that order among equals (reverse=True keeps it stable).
-    sizes = [sum(c) for c in combos]
-    order = sorted(range(len(combos)), key=sizes.__getitem__, reverse=True)
-    return tuple(kinds), {specs[i]: combos[i] for i in order}
+def _parts_by_spec(force: frozenset[tuple[Kind, int]]) -> dict[str, Counts]:
+    """SPEC -> part, for every part of ``force`` (its kinds and counts), in ``parts`` order:
+    the choice of the units that move. Kept by the force, as the same forces move turn after
+    turn: a big force has hundreds of parts, and listing them afresh at every move costs
+    ~2.4 ms of the ~20 ms replay of a 20-turn game (bench/replay.py, median, measured with
+    and without this cache). The caller only reads what it returns."""
+    return {spec(part): part for part in parts(dict(force))}
 
 
 def phase(board: Board, state: GameState) -> Proc:
@@ -182,9 +150,7 @@ def phase(board: Board, state: GameState) -> Proc:
         if moves >= MAX_MOVES:
             yield Tell(f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite).")
             return
-        # Nothing changes on the board while the origin is chosen: its destinations stand.
-        reachable = {a: destinations(board, state, spent, a) for a in board.regions[region].areas}
-        origins = [a for a, dests in reachable.items() if dests]
+        origins = [a for a in board.regions[region].areas if destinations(board, state, spent, a)]
         if not origins:
             yield Tell(f"No Christian unit in {answer} can move any more: Phase 4 ends.")
             return
@@ -192,7 +158,7 @@ def phase(board: Board, state: GameState) -> Proc:
         if origin == DONE:
             return
         dest = yield Choose(
-            reachable[origin],
+            destinations(board, state, spent, origin),
             f"The units of {origin} go to which area?",
         )
         road = board.areas[dest].region != region
@@ -200,11 +166,11 @@ def phase(board: Board, state: GameState) -> Proc:
         if road:
             units = {k: n for k, n in units.items() if k in ROAD_KINDS}
         # Counts, not parse_spec: a SPEC is read for people and capped at 60 units.
-        kinds, forces = _forces(units)
+        forces = _parts_by_spec(frozenset(units.items()))
         chosen = next(iter(forces))
         if len(forces) > 1:
             chosen = yield Choose(list(forces), f"Move from {origin} to {dest}: which units?")
-        moving = [k for k, n in zip(kinds, forces[chosen], strict=True) for _ in range(n)]
+        moving = [k for k in MOVABLE for _ in range(forces[chosen].get(k, 0))]
         yield from _move(board, state, spent, origin, dest, moving, road)
         moves += 1
 

@@ -9,14 +9,12 @@ phase's choices cannot disagree. The readings taken are in docs/rules-notes.md (
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.prompts import Choose, Tell
 from companion.reconquista.battle import Proc
-from companion.reconquista.board import Board, per_board
+from companion.reconquista.board import Board
 from companion.reconquista.control import (
-    CHRISTIAN_FORCES,
     city_controller,
     free_of_enemy,
     hostile,
@@ -97,17 +95,15 @@ def label(board: Board, kind: str, area: str) -> str:
 
 def _christians(a: AreaState) -> int:
     """Christian forces of every kind: Military Orders, hired mercenaries and crusaders
-    count like armies and garrisons (docs/rules-notes.md, board reading 4)."""
-    by_kind = a.units.get("christian")
-    if not by_kind:
-        return 0
-    return sum(n for k, n in by_kind.items() if k in CHRISTIAN_FORCES)
+    count like armies and garrisons (docs/rules-notes.md, board reading 4). Those are every
+    kind the Christian side fields (``control.CHRISTIAN_FORCES``): every Christian unit counts."""
+    return a.count("christian")
 
 
 def _christians_inside(a: AreaState) -> bool:
     """Christian forces inside the walls: present and not the ones besieging (a
     besieger stands outside: docs/rules-notes.md, board reading 2)."""
-    return a.besieger != "christian" and _christians(a) > 0
+    return _christians(a) > 0 and a.besieger != "christian"
 
 
 def _holds_place(a: AreaState) -> bool:
@@ -121,10 +117,10 @@ def _holds_place(a: AreaState) -> bool:
 
 
 # The reasons a purchase is refused. The checks return these templates, and only
-# ``refusal`` fills them in: listing the options asks every check of every area and
-# needs no sentence. The fields: {area}, {region} (its name), {verb} ('built' or
-# 'bought'), {noun} (the purchase, as _NOUN names it), {price}, {left} and {are}
-# ('is' or 'are', agreeing with {left}).
+# ``refusal`` fills them in, so that every sentence a player may read is here in one list
+# and a check needs to know nothing but the area. The fields: {area}, {region} (its
+# name), {verb} ('built' or 'bought'), {noun} (the purchase, as _NOUN names it),
+# {price}, {left} and {are} ('is' or 'are', agreeing with {left}).
 _IN_REVOLT = "{region} is in revolt this turn: nothing can be {verb} there."
 _NO_PLACE = "{area} has no city or fortress you control."
 _NOT_FREE = "{area} is not free of enemy forces."
@@ -138,23 +134,71 @@ _NO_REBELS = "{area} has no Rebels to bribe."
 _NO_POINTS = "Not enough points: {noun} costs {price} and {left} {are} left."
 
 
-def _army_place(board: Board, state: GameState, area: str) -> str | None:
-    """Why an army could not be built in ``area``, points apart (None: it could)."""
-    a = state.areas[area]
-    return _army_refusal(a, free_of_enemy(a, "christian"))
-
-
-def _army_refusal(a: AreaState, free: bool) -> str | None:
-    """``_army_place`` of area ``a``, told whether it is free of enemy forces."""
+def _army_place(a: AreaState) -> str | None:
+    """Expenses, Build an army / a Garrison: "only [...] in a City (Christian or Muslim) or
+    Fortress that you control, in an area that is free of enemy forces" (docs/rules-notes.md,
+    Phase 3 reading 4). Mercenaries and crusaders are placed the same way."""
     if not _holds_place(a):
         return _NO_PLACE
-    if not free:
+    if not free_of_enemy(a, "christian"):
         return _NOT_FREE
     return None
 
 
-def _points(board: Board, state: GameState, kind: str) -> str | None:
-    return _NO_POINTS if cost(board, kind) > state.income else None
+def _city_place(a: AreaState) -> str | None:
+    """Expenses: "A city can be built in any area that contains a Christian army and / or
+    Garrison and where there is not already a city [...] The area must be free of enemy
+    forces." Any Christian force builds it (reading 5)."""
+    if a.city is not None:
+        return _HAS_CITY
+    if not _christians(a):
+        return _NO_CITY_BUILDERS
+    if not free_of_enemy(a, "christian"):
+        return _NOT_FREE
+    return None
+
+
+def _fortress_place(a: AreaState) -> str | None:
+    """Expenses: "A Fortress can be built in any area that contains a Christian City and / or
+    an Army and / or Garrison, provided the Area does not already contain a Fortress"
+    (reading 6), free of enemy forces."""
+    if a.fortress:
+        return _HAS_FORTRESS
+    if a.city != "christian" and not _christians(a):
+        return _NO_FORTRESS_BUILDERS
+    if not free_of_enemy(a, "christian"):
+        return _NOT_FREE
+    return None
+
+
+def _convert_place(a: AreaState) -> str | None:
+    """Expenses, Convert: "Can only be applied to a Muslim city that contains a Christian army
+    and / or garrison": inside the walls, not besieging it (reading 7)."""
+    if a.city != "muslim":
+        return _NO_MUSLIM_CITY
+    if not _christians_inside(a):
+        return _NOBODY_INSIDE
+    return None
+
+
+def _bribe_place(a: AreaState) -> str | None:
+    """Event 3, Bribery: "replace all Rebels in a single Area with a Christian Garrison":
+    an area with Rebels (reading 9)."""
+    return None if a.count("rebel") else _NO_REBELS
+
+
+#: The check of the place each kind of purchase needs. Mercenaries are placed "as an
+#: army", crusaders "as if built" (docs/design.md): they need an army's place.
+_PLACE_CHECKS = {
+    "army": _army_place,
+    "garrison": _army_place,
+    "mercenary": _army_place,
+    "crusader": _army_place,
+    "city": _city_place,
+    "fortress": _fortress_place,
+    "convert": _convert_place,
+    "bribe": _bribe_place,
+}
 
 
 def refusal(board: Board, state: GameState, purchase_kind: str, area: str) -> str | None:
@@ -175,7 +219,7 @@ def refusal(board: Board, state: GameState, purchase_kind: str, area: str) -> st
     why = _event_refusal(state, purchase_kind)
     if why is not None:
         return why
-    why = _refusal_here(board, state, purchase_kind, area)
+    why = _place_refusal(board, state, purchase_kind, area) or _points(board, state, purchase_kind)
     if why is None:
         return None
     left = state.income
@@ -202,65 +246,18 @@ def _event_refusal(state: GameState, kind: str) -> str | None:
     return None
 
 
-#: The purchases that need a place where an army could be built: mercenaries are
-#: placed "as an army", crusaders "as if built" (docs/design.md).
-_ARMY_LIKE = frozenset({"army", "garrison", "mercenary", "crusader"})
-
-
-def _refusal_here(board: Board, state: GameState, kind: str, area: str) -> str | None:
-    """``refusal`` past the event check: the region, the place, the points; the reason
-    is one of the templates above, None when there is none."""
-    return _place_refusal(board, state, kind, area) or _points(board, state, kind)
-
-
 def _place_refusal(board: Board, state: GameState, kind: str, area: str) -> str | None:
     """The region and the place: why ``area`` does not allow ``kind`` (a template), None
-    when it does. It reads nothing of the state but that area and the region in revolt."""
-    return _area_refusals(board, state, area)[_SLOT[kind]]
-
-
-#: Where ``_area_refusals`` answers each kind: the four army-like kinds share one answer.
-_SLOT = {**dict.fromkeys(_ARMY_LIKE, 0), "city": 1, "fortress": 2, "convert": 3, "bribe": 4}
-_ALL_IN_REVOLT = (_IN_REVOLT,) * 5
-
-
-def _area_refusals(board: Board, state: GameState, area: str) -> tuple[str | None, ...]:
-    """``_place_refusal`` of every kind in ``area`` at once, in ``_SLOT`` order: an army-like
-    kind, a city, a fortress, a conversion, a bribe. Judged together because the menu
-    needs them all for every area, and they share the area's reading (one call an area
-    instead of one a kind, and the enemy check made once)."""
+    when it does."""
     if board.areas[area].region == state.revolt:
         # Regional Revolt: "This entire region is excluded from the game for this entire
         # turn ... No one can move into it or build." Excluded: no purchase at all there.
-        return _ALL_IN_REVOLT
-    a = state.areas[area]
-    free = free_of_enemy(a, "christian")
-    christians = _christians(a)
-    army = _army_refusal(a, free)
-    if a.city is not None:
-        city = _HAS_CITY
-    elif not christians:
-        city = _NO_CITY_BUILDERS
-    elif not free:
-        city = _NOT_FREE
-    else:
-        city = None
-    if a.fortress:
-        fortress = _HAS_FORTRESS
-    elif a.city != "christian" and not christians:
-        fortress = _NO_FORTRESS_BUILDERS
-    elif not free:
-        fortress = _NOT_FREE
-    else:
-        fortress = None
-    if a.city != "muslim":
-        convert = _NO_MUSLIM_CITY
-    elif not _christians_inside(a):
-        convert = _NOBODY_INSIDE
-    else:
-        convert = None
-    bribe = None if "rebel" in a.units and a.count("rebel") else _NO_REBELS  # most areas: no Rebel
-    return army, city, fortress, convert, bribe
+        return _IN_REVOLT
+    return _PLACE_CHECKS[kind](state.areas[area])
+
+
+def _points(board: Board, state: GameState, kind: str) -> str | None:
+    return _NO_POINTS if cost(board, kind) > state.income else None
 
 
 @dataclass(frozen=True)
@@ -272,76 +269,17 @@ class Offer:
     area: str
 
 
-@per_board
-def _all_offers(board: Board) -> dict[str, dict[str, Offer]]:
-    """Kind -> area -> the Offer of that purchase there, legal or not: an offer's text
-    depends on the board alone, so each is written once a board, not at every judging."""
-    return {
-        kind: {area: Offer(label(board, kind, area), kind, area) for area in board.area_order}
-        for kind in KINDS
-    }
-
-
-class _Menu:
-    """The purchases legal now, kept through the phase so that a purchase does not have
-    every area judged again. Whether an area allows a kind of purchase (``_place_refusal``)
-    depends on that area alone, and while the phase runs only its purchases change the
-    state; a purchase changes nothing ``refusal`` reads but its own area, the points and
-    the event counters, and those two are checked kind by kind on every call. So after a
-    purchase, ``bought`` judges its area again, and the rest stands."""
-
-    def __init__(self, board: Board, state: GameState) -> None:
-        self.board = board
-        self.state = state
-        self._refusals: dict[str, tuple[str | None, ...]] = {}  # area -> _area_refusals
-        self._rows: dict[str, dict[str, Offer | None]] = {}  # kind -> area (map order) -> offer
-        self._offers = _all_offers(board)
-
-    def offers(self) -> list[Offer]:
-        """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map
-        order. The event and the price, the same for every area, are checked once a kind."""
-        board, state = self.board, self.state
-        out: list[Offer] = []
-        for kind in KINDS:
-            if _event_refusal(state, kind) is None and cost(board, kind) <= state.income:
-                out += filter(None, self._row(kind).values())  # an Offer is never falsy: drops the Nones
-        return out
-
-    def bought(self, area: str) -> None:
-        """A purchase has changed ``area``: judge it again for every kind."""
-        # As ``_judge`` does for one area, the area read once for every row.
-        got = self._refusals[area] = _area_refusals(self.board, self.state, area)
-        offers = self._offers
-        for kind, row in self._rows.items():
-            row[area] = offers[kind][area] if got[_SLOT[kind]] is None else None
-
-    def _row(self, kind: str) -> dict[str, Offer | None]:
-        row = self._rows.get(kind)
-        if row is None:
-            row = self._rows[kind] = {}
-            self._judge(kind, row, self.board.area_order)
-        return row
-
-    def _judge(self, kind: str, row: dict[str, Offer | None], areas: Iterable[str]) -> None:
-        """Set ``row[area]`` to the offer of ``kind`` there, None where the place refuses it
-        (``_place_refusal``: each area's refusals are read once and kept while it is unchanged)."""
-        board, state, refusals, offers, slot = (
-            self.board,
-            self.state,
-            self._refusals,
-            self._offers[kind],
-            _SLOT[kind],
-        )
-        for area in areas:
-            got = refusals.get(area)
-            if got is None:
-                got = refusals[area] = _area_refusals(board, state, area)
-            row[area] = offers[area] if got[slot] is None else None
-
-
 def offers(board: Board, state: GameState) -> list[Offer]:
-    """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map order."""
-    return _Menu(board, state).offers()
+    """Every purchase ``refusal`` does not refuse, kinds in KINDS order, areas in map order.
+    (The same checks as ``refusal``: the event and the price, which are the same for every
+    area, once a kind; then the region and the place, area by area.)"""
+    return [
+        Offer(label(board, kind, area), kind, area)
+        for kind in KINDS
+        if _event_refusal(state, kind) is None and _points(board, state, kind) is None
+        for area in board.area_order
+        if _place_refusal(board, state, kind, area) is None
+    ]
 
 
 def options(board: Board, state: GameState) -> list[str]:
@@ -351,10 +289,7 @@ def options(board: Board, state: GameState) -> list[str]:
 
 def _crusader_places(board: Board, state: GameState) -> bool:
     """Whether a crusader could be placed anywhere (where an army could be built)."""
-    return any(
-        board.areas[area].region != state.revolt and _army_place(board, state, area) is None
-        for area in board.area_order
-    )
+    return any(_place_refusal(board, state, "crusader", area) is None for area in board.area_order)
 
 
 def _spent(board: Board, state: GameState, kind: str) -> str:
@@ -432,7 +367,6 @@ def phase(board: Board, state: GameState) -> Proc:
     earned = income(board, state)
     state.income = earned.total
     yield Tell(_income_tell(earned.lines, earned.total))
-    menu = _Menu(board, state)
     while True:
         fx = state.effects
         if fx.crusaders > 0 and not _crusader_places(board, state):
@@ -443,7 +377,7 @@ def phase(board: Board, state: GameState) -> Proc:
                 "(no city or fortress you control, free of enemy forces): "
                 f"{'it is' if n == 1 else 'they are'} lost."
             )
-        current = menu.offers()
+        current = offers(board, state)
         if not current:
             break
         choices = [o.text for o in current]
@@ -456,9 +390,7 @@ def phase(board: Board, state: GameState) -> Proc:
         if answer == DONE:
             break
         offer = next(o for o in current if o.text == answer)
-        told = apply(board, state, offer.kind, offer.area)
-        menu.bought(offer.area)
-        yield Tell(told)
+        yield Tell(apply(board, state, offer.kind, offer.area))
     if state.income > 0:
         left = state.income
         yield Tell(

@@ -76,9 +76,8 @@ def _hostile_here(a: AreaState, side: str, arriving: int = 0) -> bool:
     another side, or an empty city of another religion), not counting the ``arriving``
     units of ``side`` that have just come in (so a force standing in an empty enemy city
     still sees it as empty)."""
-    for s in a.units:
-        if hostile(side, s):
-            return True
+    if any(hostile(side, s) for s in a.units):
+        return True
     return a.city is not None and a.city != side and a.total() - arriving == 0
 
 
@@ -514,21 +513,12 @@ def _targets(board: Board, state: GameState, side: str, region: int, exclude: st
     return [n for n in board.regions[region].areas if n != exclude and _is_target(state.areas[n], side)]
 
 
-def _hops(
-    board: Board,
-    state: GameState,
-    side: str,
-    exclude: str | None = None,
-    targets: dict[int, list[str]] | None = None,
-) -> dict[int, int]:
+def _hops(board: Board, state: GameState, side: str, exclude: str | None = None) -> dict[int, int]:
     """Roads from each region to the nearest region holding a target (0: it holds one),
     breadth-first over the regions; the region in revolt is never entered, so never on a
-    way. Regions from which no target can be reached are left out. ``targets``: each
-    region's ``_targets`` when the caller has them already."""
+    way. Regions from which no target can be reached are left out."""
     links = board.region_links
-    if targets is None:
-        targets = {n: _targets(board, state, side, n, exclude) for n in board.regions}
-    hops = {n: 0 for n in sorted(board.regions) if targets[n]}
+    hops = {n: 0 for n in sorted(board.regions) if _targets(board, state, side, n, exclude)}
     frontier = sorted(hops)
     while frontier:
         nxt: list[int] = []
@@ -562,10 +552,7 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
             board.next_area(here),
             f"the enemy is in {rname} ({_names(found)}), so on to the next higher-numbered area",
         )
-    # Nothing changes on the board while the route is worked out: each region's targets
-    # are read once, for the hops and for the goal's name.
-    targets = {n: found if n == region else _targets(board, state, side, n, here) for n in board.regions}
-    hops = _hops(board, state, side, here, targets)
+    hops = _hops(board, state, side, here)
     links = board.region_links
     # Standing in the region in revolt (not in ``hops``): its roads out.
     d = hops[region] if region in hops else min((hops[s] + 1 for s in links[region] if s in hops), default=0)
@@ -589,7 +576,7 @@ def _route(board: Board, state: GameState, side: str, here: str) -> _Step | None
     goal = nreg
     while hops[goal] > 0:
         goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
-    where = f"{board.regions[goal].name}, where the enemy is in {_names(targets[goal])}"
+    where = f"{board.regions[goal].name}, where the enemy is in {_names(_targets(board, state, side, goal, here))}"
     towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
     if exit_area == here:
         return _Step(road, f"no enemy in {rname}: by the road to {towards}")
@@ -617,7 +604,7 @@ def _round_dice(
     hits are removed before the other side rolls with its survivors)."""
 
     def letters(units: list[Kind]) -> str:
-        return ", ".join(units)  # a Kind is a str of its letters (see battle._letters)
+        return ", ".join(k.value for k in units)
 
     if first is None:
         att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({letters(att)})")

@@ -12,11 +12,11 @@ and then becomes the real state. docs/rules-notes.md ("Phase 1") lists every rea
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import dataclasses
 
 from companion.prompts import Roll, Tell
 from companion.reconquista.battle import Proc, describe, pick_area
-from companion.reconquista.board import Board, per_board
+from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller
 from companion.reconquista.state import (
     SIDE_NAMES,
@@ -67,7 +67,8 @@ def _region_die(board: Board) -> Proc:
     """ "Roll a D6 to select the affected region [...] If the result to determine the
     region is a 6, roll again to determine the region and roll twice on the table";
     a further 6 is rolled again too (there is no sixth region). Returns (region, double)."""
-    face = (yield Roll(1, 6, _region_die_why(board)))[0]
+    regions = ", ".join(f"{n} {board.regions[n].name}" for n in sorted(board.regions))
+    face = (yield Roll(1, 6, f"Rebellions: region die ({regions}; 6: two results)"))[0]
     double = False
     while face not in board.regions:
         double = True
@@ -79,12 +80,6 @@ def _region_die(board: Board) -> Proc:
     return face, double
 
 
-@per_board
-def _region_die_why(board: Board) -> str:
-    regions = ", ".join(f"{n} {board.regions[n].name}" for n in sorted(board.regions))
-    return f"Rebellions: region die ({regions}; 6: two results)"
-
-
 def _table(board: Board, state: GameState, region: int, which: str) -> Proc:
     """Roll the table for ``region`` until a result stands, then tell it and apply it."""
     name = board.regions[region].name
@@ -94,10 +89,13 @@ def _table(board: Board, state: GameState, region: int, which: str) -> Proc:
         result = board.tables.rebellion[face]
         # Worked out on a copy: the rule looks at what the result "would" do, random picks
         # included, and a refused result must leave the table as it was.
-        struck = board.regions[region].areas
-        trial = trial_copy(state, struck)
+        trial = trial_copy(state)
         short, text = yield from _resolve(board, trial, region, result)
-        lost = [side for side in ("christian", "muslim") if _would_lose_last_city(state, trial, struck, side)]
+        lost = [
+            side
+            for side in ("christian", "muslim")
+            if _controls_a_city(state, side) and not _controls_a_city(trial, side)
+        ]
         if lost:
             whose = " and ".join(SIDE_NAMES[side] for side in lost)
             yield Tell(
@@ -114,33 +112,14 @@ def _table(board: Board, state: GameState, region: int, which: str) -> Proc:
         return
 
 
-def trial_copy(state: GameState, only: Collection[str] | None = None) -> GameState:
+def trial_copy(state: GameState) -> GameState:
     """A copy of ``state`` whose areas can change without touching ``state``: every area
     and its unit counts are new objects (kinds are immutable; the effects object is shared,
     and a rebellion never changes it). It equals ``copy.deepcopy(state)`` for what a
-    rebellion changes (areas, revolt) at a fifth of the cost: docs/design.md wants a whole game
-    replayed within 30 ms, and this runs every turn.
-
-    With ``only``, just those areas are copied and the others are the state's own objects,
-    to be read, never changed: a table result changes nothing but the areas of the region
-    it strikes (and the revolt marker), so ``_table`` copies that region alone."""
-    # Every field by name, not dataclasses.replace: that costs 20 µs a call on the compiled
-    # engine. tests/test_reconquista_rebellions.py checks that no field is left out.
-    return GameState(
-        areas={name: a.copy() if only is None or name in only else a for name, a in state.areas.items()},
-        turn=state.turn,
-        phase=state.phase,
-        revolt=state.revolt,
-        effects=state.effects,
-        el_cid_area=state.el_cid_area,
-        el_cid_side=state.el_cid_side,
-        income=state.income,
-        map_file=state.map_file,
-        tables_file=state.tables_file,
-    )
+    rebellion changes (areas, revolt)."""
+    return dataclasses.replace(state, areas={name: a.copy() for name, a in state.areas.items()})
 
 
-@per_board
 def _table_key(board: Board) -> str:
     """'1-2 Rebels, 3 Proselytism, ...' from board.tables.rebellion."""
     table = board.tables.rebellion
@@ -153,16 +132,8 @@ def _table_key(board: Board) -> str:
     return ", ".join((f"{a}-{b}" if a != b else f"{a}") + f" {RESULT_NAMES[r]}" for a, b, r in runs)
 
 
-def _would_lose_last_city(state: GameState, trial: GameState, struck: Collection[str], side: str) -> bool:
-    """Whether ``side`` controls a city in ``state`` and none in ``trial``, a trial copied
-    with only the ``struck`` areas its own: outside them both read the very same area
-    objects, so a city held there is held in both and nothing is lost. The struck region
-    is read first, and the rest of the map only when it decides."""
-    if not any(city_controller(state.areas[n]) == side for n in struck):
-        return False  # no city held in the region, so none held there can be lost
-    if any(city_controller(trial.areas[n]) == side for n in struck):
-        return False
-    return not any(city_controller(a) == side for n, a in state.areas.items() if n not in struck)
+def _controls_a_city(state: GameState, side: str) -> bool:
+    return any(city_controller(a) == side for a in state.areas.values())
 
 
 def _resolve(board: Board, state: GameState, region: int, result: str) -> Proc:

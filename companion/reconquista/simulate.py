@@ -55,10 +55,10 @@ def bot_answer(driver: Driver, bot: Bot, board: Any) -> None:
     """Answer the waiting prompt as a headless game does: the app rolls, every instruction
     is taken as carried out, the bot makes the Christian choices."""
     prompt = driver.pending
-    if isinstance(prompt, Tell):  # the commonest first: half the prompts are instructions
-        driver.ack()
-    elif isinstance(prompt, Roll):
+    if isinstance(prompt, Roll):
         driver.roll()
+    elif isinstance(prompt, Tell):
+        driver.ack()
     elif isinstance(prompt, Choose):
         driver.submit(bot.choose(board, driver.state, prompt), "player")
     else:

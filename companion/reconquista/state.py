@@ -7,9 +7,8 @@ whole game: turn, phase, the region in revolt and this turn's event effects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from companion.reconquista.units import KIND_NAMES, Kind
@@ -35,9 +34,6 @@ SIDE_KINDS: dict[str, frozenset[Kind]] = {
     "rebel_army": frozenset({Kind.REBEL_ARMY}),
 }
 
-#: Every kind in declaration order: the order ``AreaState.force`` lists units in.
-KIND_ORDER: tuple[Kind, ...] = tuple(Kind)
-
 PHASES = ("setup", "rebellions", "events", "income", "movement", "reaction", "sieges", "end", "over")
 
 
@@ -53,8 +49,6 @@ _PLURAL = {
 }
 
 
-#: A few hundred names make every Tell of every game: each is written once (a pure function).
-@lru_cache(maxsize=4096)
 def unit_name(side: str, kind: Kind, n: int = 1) -> str:
     """'2 Muslim armies', '1 Christian garrison', '1 Rebel', '3 French armies'."""
     noun = KIND_NAMES[kind] if n == 1 else _PLURAL[KIND_NAMES[kind]]
@@ -82,14 +76,11 @@ class AreaState:
 
     def total(self) -> int:
         """Every unit in the area, of every side."""
-        return sum([n for by_kind in self.units.values() for n in by_kind.values()])
+        return sum(sum(by_kind.values()) for by_kind in self.units.values())
 
     def sides(self) -> list[str]:
         """The sides with units here, in SIDES order."""
-        units = self.units  # never holds an empty entry (add/remove keep it so)
-        if len(units) <= 1:
-            return list(units)
-        return [s for s in SIDES if s in units]
+        return [s for s in SIDES if s in self.units]
 
     def add(self, side: str, kind: Kind, n: int = 1) -> None:
         if kind not in SIDE_KINDS[side]:
@@ -103,12 +94,11 @@ class AreaState:
     def remove(self, side: str, kind: Kind, n: int = 1) -> None:
         if n < 0:
             raise ValueError("cannot remove a negative number of units")
-        by_kind = self.units.get(side)
-        have = by_kind.get(kind, 0) if by_kind else 0  # ``count``, without a call: moves remove a lot
+        have = self.count(side, kind)
         if n > have:
             raise ValueError(f"only {have} {KIND_NAMES[kind]} of that side here, not {n}")
         if n:
-            assert by_kind is not None  # n <= have, so the side has units here
+            by_kind = self.units[side]
             by_kind[kind] = have - n
             if not by_kind[kind]:
                 del by_kind[kind]
@@ -119,29 +109,18 @@ class AreaState:
 
     def force(self, side: str) -> list[Kind]:
         """The side's units here as a list of kinds, in a fixed order (for combat)."""
-        by_kind = self.units.get(side)
-        if not by_kind:
-            return []
-        if len(by_kind) == 1:  # the usual force, of one kind: no order to keep
-            for k, n in by_kind.items():
-                return [k] * n
-        out: list[Kind] = []
-        for k in KIND_ORDER:
-            if k in by_kind:
-                out += [k] * by_kind[k]
-        return out
+        by_kind = self.units.get(side, {})
+        return [k for k in Kind if k in by_kind for _ in range(by_kind[k])]
 
-    def set_force(self, side: str, units: Iterable[Kind]) -> None:
+    def set_force(self, side: str, units: Sequence[Kind]) -> None:
         """Replace the side's units here with ``units`` (the survivors of a combat)."""
-        counts: dict[Kind, int] = {}
         for k in units:
             if k not in SIDE_KINDS[side]:
                 raise ValueError(f"the {SIDE_NAMES[side]} side cannot field a {KIND_NAMES[k]}")
-            counts[k] = counts.get(k, 0) + 1
         besieger = self.besieger
         self.units.pop(side, None)
-        if counts:
-            self.units[side] = counts
+        for k in units:
+            self.add(side, k)
         self.besieger = besieger if besieger in self.units else None
 
     def copy(self) -> AreaState:
