@@ -8,7 +8,6 @@ move on afterwards. The readings taken are in docs/rules-notes.md ("Phase 4").
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import product
 
 from companion.prompts import Choose, Tell
@@ -116,16 +115,6 @@ def sub_forces(units: Counts) -> list[str]:
     return [spec(part) for part in parts(units)]
 
 
-@lru_cache(maxsize=1024)
-def _parts_by_spec(force: frozenset[tuple[Kind, int]]) -> dict[str, Counts]:
-    """SPEC -> part, for every part of ``force`` (its kinds and counts), in ``parts`` order:
-    the choice of the units that move. Kept by the force, as the same forces move turn after
-    turn: a big force has hundreds of parts, and listing them afresh at every move costs
-    ~2.4 ms of the ~20 ms replay of a 20-turn game (bench/replay.py, median, measured with
-    and without this cache). The caller only reads what it returns."""
-    return {spec(part): part for part in parts(dict(force))}
-
-
 def phase(board: Board, state: GameState) -> Proc:
     """Phase 4: select a region, then move its Christian forces until "Done"."""
     regions = movable_regions(board, state)
@@ -165,8 +154,9 @@ def phase(board: Board, state: GameState) -> Proc:
         units = movable_units(state, spent, origin)
         if road:
             units = {k: n for k, n in units.items() if k in ROAD_KINDS}
-        # Counts, not parse_spec: a SPEC is read for people and capped at 60 units.
-        forces = _parts_by_spec(frozenset(units.items()))
+        # SPEC -> part, in ``parts`` order. Counts, not parse_spec: a SPEC is read for people
+        # and capped at 60 units.
+        forces = {spec(part): part for part in parts(units)}
         chosen = next(iter(forces))
         if len(forces) > 1:
             chosen = yield Choose(list(forces), f"Move from {origin} to {dest}: which units?")
