@@ -75,12 +75,12 @@ class MapSpec(_Strict):
                 if a.name in region_of:
                     raise ValueError(f"region: the area name {a.name} is used twice")
                 region_of[a.name] = r.number
-        for i, (a, b) in enumerate(self.roads):
-            for name in (a, b):
+        for i, (end, other) in enumerate(self.roads):
+            for name in (end, other):
                 if name not in region_of:
                     raise ValueError(f"roads[{i}]: '{name}' is not an area of the map")
-            if region_of[a] == region_of[b]:
-                raise ValueError(f"roads[{i}]: {a} and {b} are in the same region; roads join regions")
+            if region_of[end] == region_of[other]:
+                raise ValueError(f"roads[{i}]: {end} and {other} are in the same region; roads join regions")
         for name in self.mountains:
             if name not in region_of:
                 raise ValueError(f"mountains: '{name}' is not an area of the map")
@@ -386,10 +386,10 @@ def _load(map_file: Path, tables_file: Path) -> Board:
             )
     _check_names(tables, set(areas), tables_file)
     roads: dict[str, list[str]] = {name: [] for name in areas}
-    for a, b in spec.roads:
-        if b not in roads[a]:
-            roads[a].append(b)
-            roads[b].append(a)
+    for end, other in spec.roads:
+        if other not in roads[end]:
+            roads[end].append(other)
+            roads[other].append(end)
     return Board(
         regions=regions,
         areas=areas,

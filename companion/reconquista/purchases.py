@@ -84,7 +84,8 @@ def cost(board: Board, kind: str) -> int:
     (docs/design.md, "Crusade": "free, placed by the player in Phase 3 as if built")."""
     if kind == "crusader":
         return 0
-    return getattr(board.tables.costs, _COST_ENTRY[kind])
+    price: int = getattr(board.tables.costs, _COST_ENTRY[kind])
+    return price
 
 
 def label(board: Board, kind: str, area: str) -> str:
