@@ -76,6 +76,18 @@ class TopLevelSVGExtension(pytest_textual_snapshot.SVGImageExtension):
 pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension  # type: ignore[misc]
 
 
+@pytest.fixture
+def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """pytest-textual-snapshot's, with text cursors that do not blink. An Input's cursor shows on
+    focus and a key, then blinks every half second: on a busy machine (a parallel run) the picture
+    could be taken after the first blink, with the cursor hidden, and differ from the snapshot.
+    Without the blink the picture shows the cursor as it is right after focus or typing, always."""
+    from textual.widgets import Input
+
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    return snap_compare
+
+
 class FixedClock:
     """A clock for the store that starts at a fixed moment and advances a minute a call."""
 
@@ -142,5 +154,50 @@ class ReliabilityFigures:
             terminalreporter.write_line(self.summary_line())
 
 
+class SnapshotCounts:
+    """Syrupy's "snapshot report summary" (41 snapshots passed) for a parallel run.
+
+    Syrupy reports only what its own process compared, and under xdist the controller compares
+    nothing, so its summary would be lost: each worker sends its counts, and the controller prints
+    them added up. (A mismatch fails its test either way, and pytest-textual-snapshot's report of
+    mismatched snapshots, with its HTML page, works under xdist by itself. Unused snapshots are
+    found only by a run in one process: ``pytest -n 0``.)"""
+
+    NAME = "snapshot-counts"
+    KEY = "snapshot_counts"
+    WORDS = (("matched", "passed"), ("failed", "failed"), ("created", "generated"), ("updated", "updated"))
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.workers = 0
+
+    @pytest.hookimpl(trylast=True)  # after syrupy's own (tryfirst) has made its report
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        workeroutput = getattr(session.config, "workeroutput", None)
+        report = getattr(getattr(session.config, "_syrupy", None), "report", None)
+        if workeroutput is not None and report is not None:
+            workeroutput[self.KEY] = {what: getattr(report, f"num_{what}") for what, _w in self.WORDS}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        sent = getattr(node, "workeroutput", {}).get(self.KEY)
+        if sent is not None:
+            self.counts.update(sent)
+            self.workers += 1
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.workers and sum(self.counts.values()):
+            terminalreporter.write_sep("-", f"snapshot report summary ({self.workers} workers)")
+            terminalreporter.write_line(
+                ", ".join(
+                    f"{self.counts[what]} snapshot{'' if self.counts[what] == 1 else 's'} {word}"
+                    for what, word in self.WORDS
+                    if self.counts[what]
+                )
+                + "."
+            )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(ReliabilityFigures(), ReliabilityFigures.NAME)
+    config.pluginmanager.register(SnapshotCounts(), SnapshotCounts.NAME)
