@@ -1,9 +1,16 @@
-"""Shared test settings: snapshots in the top-level snapshots/ folder, UTC times, a fixed clock."""
+"""Shared test settings: snapshots in the top-level snapshots/ folder, UTC times, a fixed clock;
+the run spread over every core (pytest-xdist); the reliability suite's figures summed over the workers.
+
+Plain ``pytest`` runs the suite in parallel: ``-n auto --dist worksteal`` is set here (not in
+pyproject's ``addopts``, where ``-n`` would break ``pytest -p no:xdist``). ``pytest -n 0`` or
+``pytest -p no:xdist`` runs it in one process; ``-n N`` or ``--dist`` given on the command line win.
+"""
 
 from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,9 +22,57 @@ from syrupy.location import PyTestLocation
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "snapshots"
 
-# Screens show local times: pin the zone so snapshots do not depend on the machine.
+# Screens show local times: pin the zone so snapshots do not depend on the machine. Set at import,
+# so the xdist workers (started after this) and every subprocess of a test inherit it too.
 os.environ["TZ"] = "UTC"
 time.tzset()
+
+
+# -- parallel by default -----------------------------------------------------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Without ``-n`` on the command line, run on every core; without ``--dist``, each worker takes
+    tests from the others when its own run out (worksteal: the tests last from milliseconds to ~20 s).
+
+    Runs before xdist's own pytest_cmdline_main (both tryfirst; a conftest registers later), which
+    then turns "auto" into the number of cores. Nothing is done where xdist is not loaded
+    (``-p no:xdist``), in a worker, or where a debugger is asked for."""
+    if not config.pluginmanager.has_plugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if config.getoption("usepdb", False) or config.getoption("collectonly", False):
+        return
+    if config.option.numprocesses is None:
+        config.option.numprocesses = "auto"
+    if config.option.numprocesses != 0 and config.option.dist == "no":
+        config.option.dist = "worksteal"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the default above): one worker more than there are cores. The screen tests
+    spend about half their time idle (Textual's Pilot sleeps until the app is idle after every
+    key), so with one worker a core the cores are not kept busy; a third worker on two cores
+    took the run from ~2:35 to ~2:20. PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder shared by every process of this run (all xdist workers), fresh for each run:
+    pytest's numbered base folder, whose ``gwN`` subfolders are the workers' own."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    shared = base / "shared"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
+# -- snapshots and the clock --------------------------------------------------------------------
 
 
 class TopLevelSVGExtension(pytest_textual_snapshot.SVGImageExtension):
@@ -30,6 +85,18 @@ class TopLevelSVGExtension(pytest_textual_snapshot.SVGImageExtension):
 
 # snap_compare looks the extension up in its module when called: point it at ours.
 pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension  # type: ignore[misc]
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """pytest-textual-snapshot's, with text cursors that do not blink. An Input's cursor shows on
+    focus and a key, then blinks every half second: on a busy machine (a parallel run) the picture
+    could be taken after the first blink, with the cursor hidden, and differ from the snapshot.
+    Without the blink the picture shows the cursor as it is right after focus or typing, always."""
+    from textual.widgets import Input
+
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    return snap_compare
 
 
 class FixedClock:
@@ -46,3 +113,102 @@ class FixedClock:
 @pytest.fixture
 def clock() -> Any:
     return FixedClock()
+
+
+# -- the reliability suite's figures -------------------------------------------------------------
+
+
+class ReliabilityFigures:
+    """What the reliability suite tried (tests/reliability/: the ``figures`` and ``notes`` fixtures),
+    printed as one line at the end of the run, for example:
+
+    ``reliability: 50 crash runs (SIGKILL), 23 faults tried (full disk: ...), 1757 random inputs
+    tried, 968 events written by 2 instances at once; events checked = ..., events lost = 0,
+    duplicated = 0``
+
+    Under xdist each worker counts its own tests and sends its counts to the controller when it
+    finishes (xdist's ``workeroutput``); the controller adds them up and prints the same line, with
+    the same totals, as a run in one process does."""
+
+    NAME = "reliability-figures"
+    KEY = "reliability_figures"
+
+    def __init__(self) -> None:
+        self.figures: Counter[str] = Counter()
+        self.notes: dict[str, str] = {}
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        workeroutput = getattr(session.config, "workeroutput", None)
+        if workeroutput is not None:  # an xdist worker: xdist sends this dict once this hook is done
+            workeroutput[self.KEY] = {"figures": dict(self.figures), "notes": dict(self.notes)}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        sent = getattr(node, "workeroutput", {}).get(self.KEY)
+        if sent:
+            self.figures.update(sent["figures"])
+            self.notes.update(sent["notes"])
+
+    def summary_line(self) -> str:
+        f, notes = self.figures, self.notes
+        full_disk = f" (full disk: {notes['full_disk']})" if "full_disk" in notes else ""
+        return (
+            f"reliability: {f['crash_runs']} crash runs (SIGKILL), {f['faults']} faults tried{full_disk}, "
+            f"{f['inputs']} random inputs tried, {f['instance_events']} events written by 2 instances at once; "
+            f"events checked = {f['events_checked']}, events lost = {f['events_lost']}, "
+            f"duplicated = {f['events_duplicated']}"
+        )
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if sum(self.figures.values()):
+            terminalreporter.write_sep("-", "reliability figures")
+            terminalreporter.write_line(self.summary_line())
+
+
+class SnapshotCounts:
+    """Syrupy's "snapshot report summary" (41 snapshots passed) for a parallel run.
+
+    Syrupy reports only what its own process compared, and under xdist the controller compares
+    nothing, so its summary would be lost: each worker sends its counts, and the controller prints
+    them added up. (A mismatch fails its test either way, and pytest-textual-snapshot's report of
+    mismatched snapshots, with its HTML page, works under xdist by itself. Unused snapshots are
+    found only by a run in one process: ``pytest -n 0``.)"""
+
+    NAME = "snapshot-counts"
+    KEY = "snapshot_counts"
+    WORDS = (("matched", "passed"), ("failed", "failed"), ("created", "generated"), ("updated", "updated"))
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.workers = 0
+
+    @pytest.hookimpl(trylast=True)  # after syrupy's own (tryfirst) has made its report
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        workeroutput = getattr(session.config, "workeroutput", None)
+        report = getattr(getattr(session.config, "_syrupy", None), "report", None)
+        if workeroutput is not None and report is not None:
+            workeroutput[self.KEY] = {what: getattr(report, f"num_{what}") for what, _w in self.WORDS}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        sent = getattr(node, "workeroutput", {}).get(self.KEY)
+        if sent is not None:
+            self.counts.update(sent)
+            self.workers += 1
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.workers and sum(self.counts.values()):
+            terminalreporter.write_sep("-", f"snapshot report summary ({self.workers} workers)")
+            terminalreporter.write_line(
+                ", ".join(
+                    f"{self.counts[what]} snapshot{'' if self.counts[what] == 1 else 's'} {word}"
+                    for what, word in self.WORDS
+                    if self.counts[what]
+                )
+                + "."
+            )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(ReliabilityFigures(), ReliabilityFigures.NAME)
+    config.pluginmanager.register(SnapshotCounts(), SnapshotCounts.NAME)

@@ -6,13 +6,17 @@ committed step, and kills it with SIGKILL at a random (seeded) moment. Then, fro
 database alone: every step the process reported committed is in the log with the same state
 digest, the session row agrees with its log (no half-written step), and the game resumed
 with Driver.resume and played on by the same script ends in the very state of an
-uninterrupted game with the same seed. Runs go two at a time (the machine has two cores).
+uninterrupted game with the same seed. The fifty runs are five tests of ten, so that xdist can
+spread them over the cores; within a test they go two at a time (while one run's process plays,
+the other's database is checked and its game resumed). Whether the kills landed all over the
+game is checked on the fifty together, by the test that ends last.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import random
 import signal
@@ -21,10 +25,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from reliability_script import RECONQUISTA_CONFIG, final_digest, play_to_end, reference
 
 from companion.driver import Driver, canonical, digest
@@ -137,9 +143,12 @@ def check_and_resume(outcome: Outcome, db: Path, session_id: int, ref: tuple[str
     return len(log.steps) / want_steps, lost
 
 
-def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
-    tmp_path: Path, figures: Counter[str]
-) -> None:
+PARTS = 5  # the fifty runs as five tests of ten, so that xdist can spread them over the cores
+
+
+@functools.cache
+def plan() -> tuple[dict[int, tuple[str, int]], list[Run]]:
+    """The reference games and the fifty runs: the same in every test process (all seeded)."""
     rng = random.Random(20261130)
     refs: dict[int, tuple[str, int]] = {}
     seed = 7000
@@ -148,15 +157,37 @@ def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
         final, steps = reference(seed)
         if steps >= LONG_GAME:
             refs[seed] = (final, steps)
-    GAME_SEEDS = sorted(refs)
+    game_seeds = sorted(refs)
     runs = []
     for n in range(RUNS):
-        seed = GAME_SEEDS[n % len(GAME_SEEDS)]
+        seed = game_seeds[n % len(game_seeds)]
         total = refs[seed][1]
         # Anywhere from before the first answer to near the end (the pipe lets it run ~150 steps ahead).
         runs.append(
             Run(n, seed, rng.randrange(0, max(1, total - 200)), rng.choice([0, 0, rng.uniform(0, 0.003)]))
         )
+    return refs, runs
+
+
+@contextlib.contextmanager
+def locked_folder(folder: Path) -> Iterator[Path]:
+    """``folder`` (made if need be), held under an exclusive lock against the other test processes."""
+    folder.mkdir(exist_ok=True)
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield folder
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"runs {p * 10}-{p * 10 + 9}" for p in range(PARTS)])
+def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
+    part: int, tmp_path: Path, run_dir: Path, figures: Counter[str]
+) -> None:
+    refs, all_runs = plan()
+    per_part = RUNS // PARTS
+    runs = all_runs[part * per_part : (part + 1) * per_part]
 
     sessions = {}
     for run in runs:
@@ -181,7 +212,17 @@ def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
     figures["events_lost"] += sum(lost for _o, _p, lost in results)
 
     # The kills must have landed during play, all over the game, or this test proves little.
-    assert killed_mid_game == RUNS
+    assert killed_mid_game == len(runs)
+    # All over the game is a property of the fifty runs: each part leaves its kill points in the
+    # run's shared folder, and the part that finds all five there (the last to end, in whichever
+    # process) checks them together.
+    with locked_folder(run_dir / "crash-kill-points") as folder:
+        (folder / f"part{part}.json").write_text(json.dumps(kill_points))
+        parts = sorted(folder.glob("part*.json"))
+        if len(parts) < PARTS:
+            return
+        kill_points = [p for path in parts for p in json.loads(path.read_text())]
+    assert len(kill_points) == RUNS
     assert min(kill_points) < 0.3 and max(kill_points) > 0.6, kill_points
     assert len({round(p, 2) for p in kill_points}) > RUNS // 2
     print(json.dumps({"crash_runs": RUNS, "kill_points": sorted(round(p, 3) for p in kill_points)}))

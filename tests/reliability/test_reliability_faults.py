@@ -18,7 +18,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -480,14 +479,21 @@ def data_files() -> list[str]:
     return sorted(str(p.relative_to(data_dir())) for p in data_dir().rglob("*.toml"))
 
 
-def test_every_data_file_missing_or_malformed(tmp_path: Path, figures: Counter[str]) -> None:
+DATA_FILES = data_files()
+VARIANTS = [(name, how) for name in DATA_FILES for how in ("missing", "malformed")]
+
+
+@pytest.mark.parametrize("data_file", DATA_FILES)
+def test_every_data_file_missing_or_malformed(data_file: str, tmp_path: Path, figures: Counter[str]) -> None:
+    """One test a data file (so that xdist spreads them): the file missing and the file malformed,
+    each in a process of its own, the two at once."""
     from companion.datafiles import data_dir
 
     cli_runs = list(CLI_READING_DATA)
     if (ROOT / "companion" / "castells").is_dir():
         cli_runs.append(["castells", "odds", "--need", "2"])
-    variants = [(name, how) for name in data_files() for how in ("missing", "malformed")]
-    assert len(variants) >= 8, variants
+    assert len(VARIANTS) >= 8, VARIANTS
+    variants = [(name, how) for name, how in VARIANTS if name == data_file]
     procs = []
     for i, (name, how) in enumerate(variants):
         copy = tmp_path / f"data{i}"
@@ -512,8 +518,6 @@ def test_every_data_file_missing_or_malformed(tmp_path: Path, figures: Counter[s
                 ),
             )
         )
-        while sum(p.poll() is None for *_x, p in procs) >= 2:  # two at a time: two cores
-            time.sleep(0.05)
     for name, how, db, before, proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0 and "Traceback" not in err, err
