@@ -3,6 +3,9 @@
     python app_process.py play DB SESSION        resume a Reconquista session and play it to the end
     python app_process.py tray DB SESSIONS ROLLS  new Dice tray sessions, ROLLS app rolls each
 
+``play_forked`` is ``play`` in a process forked by ``start_play`` (a multiprocessing forkserver
+that has imported the app once, so that fifty processes do not import it fifty times).
+
 After every committed step it writes one line to standard output ("step INDEX DIGEST" or
 "tray SESSION INDEX") and flushes it, so the test knows what was committed when it kills
 the process. What runs is the product's own Driver and Store; only the answers come from
@@ -11,7 +14,11 @@ the script in reliability_script.py instead of a person.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -40,6 +47,32 @@ def play(db: str, session_id: int) -> None:
     final = play_to_end(driver, committed)
     out.write(f"end {final}\n")
     out.flush()
+
+
+#: Processes are forked from a server process that imported this module (and so the Driver,
+#: the Store and the engine) once; each is a process of its own, with its own database
+#: connection, killed by SIGKILL like any other.
+_FORKS = multiprocessing.get_context("forkserver")
+_FORKS.set_forkserver_preload(["app_process", "companion.reconquista.game"])
+
+
+def play_forked(stdout: Connection, stderr_path: str, db: str, session_id: int) -> None:
+    """``play`` with its standard output on ``stdout`` (a pipe) and its errors in a file."""
+    sys.stdout = open(stdout.fileno(), "w", closefd=False)  # noqa: SIM115 -- the process's own stdout
+    sys.stderr = open(stderr_path, "w")  # noqa: SIM115 -- the process's own stderr
+    play(db, session_id)
+
+
+def start_play(db: str, session_id: int, stderr_path: str) -> tuple[BaseProcess, int]:
+    """Start ``play`` in a forked process; returns it and the read end of its standard output
+    (a file descriptor the caller closes)."""
+    read_end, write_end = _FORKS.Pipe(duplex=False)
+    process = _FORKS.Process(target=play_forked, args=(write_end, stderr_path, db, session_id))
+    process.start()
+    write_end.close()  # the child holds the only write end: its death is the pipe's end
+    fd = os.dup(read_end.fileno())
+    read_end.close()
+    return process, fd
 
 
 def tray(db: str, sessions: int, rolls: int) -> None:

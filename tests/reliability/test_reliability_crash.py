@@ -1,7 +1,7 @@
 """Killed at any moment (SIGKILL), the app loses no answered prompt, and the game resumes to the same end.
 
 Each run starts a real app process (app_process.py: the Driver and the Store recorder, as
-the TUI uses them) on a Reconquista session of its own, reads the line it writes after each
+the TUI uses them; forked from a server that has imported them once) on a Reconquista session of its own, reads the line it writes after each
 committed step, and kills it with SIGKILL at a random (seeded) moment. Then, from the
 database alone: every step the process reported committed is in the log with the same state
 digest, the session row agrees with its log (no half-written step), and the game resumed
@@ -21,8 +21,6 @@ import json
 import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -31,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from app_process import start_play
 from reliability_script import RECONQUISTA_CONFIG, final_digest, play_to_end, reference
 
 from companion.driver import Driver, canonical, digest
@@ -40,7 +39,6 @@ from companion.store.db import Store
 RUNS = 50
 GAMES = 10  # five kills in each of ten whole games
 LONG_GAME = 500  # steps: a game the scripted Christians lose early leaves little to kill
-APP = Path(__file__).resolve().parent / "app_process.py"
 F_SETPIPE_SZ = 1031  # Linux: a small pipe keeps the killed process close to what it reported
 
 
@@ -61,27 +59,24 @@ class Outcome:
 
 
 def kill_at_random_moment(run: Run, db: Path, session_id: int) -> Outcome:
-    proc = subprocess.Popen(
-        [sys.executable, str(APP), "play", str(db), str(session_id)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-    )
-    assert proc.stdout is not None and proc.stderr is not None
+    errors = db.with_suffix(".stderr")
+    proc, fd = start_play(str(db), session_id, str(errors))
     with contextlib.suppress(OSError):
-        fcntl.fcntl(proc.stdout.fileno(), F_SETPIPE_SZ, 4096)
-    lines: list[bytes] = []
-    while len(lines) < run.kill_after:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-    if run.jitter:
-        time.sleep(run.jitter)
-    proc.send_signal(signal.SIGKILL)
-    rest = proc.stdout.read()  # what it wrote before it died is still in the pipe
-    proc.wait(timeout=30)
-    err = proc.stderr.read().decode(errors="replace")
+        fcntl.fcntl(fd, F_SETPIPE_SZ, 4096)
+    with open(fd, "rb", buffering=0) as stdout:
+        lines: list[bytes] = []
+        while len(lines) < run.kill_after:
+            line = stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+        if run.jitter:
+            time.sleep(run.jitter)
+        proc.kill()  # SIGKILL
+        rest = stdout.readall()  # what it wrote before it died is still in the pipe
+    proc.join(timeout=30)
+    assert proc.exitcode in (0, -signal.SIGKILL), proc.exitcode
+    err = errors.read_text(errors="replace") if errors.exists() else ""
     text = b"".join(lines).decode() + (rest or b"").decode()
     reported: list[tuple[int, str]] = []
     reached_end = False
