@@ -3,7 +3,7 @@ needs, and pick prompts out of a run (``drive``, for any game, is procedure_help
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista.state import AreaState, GameState
@@ -28,6 +28,20 @@ def place(
         area.add(side, kind, n)
     area.besieger = besieger
     state.areas[name] = area
+    return area
+
+
+def make_legal(area: AreaState, pick: Callable[[list[str]], str]) -> AreaState:
+    """Make a randomly drawn ``area`` a position the rules allow: hostile sides share an area
+    only as besieger and besieged, behind walls (game.check_invariants). Two sides but no
+    walls: one of them goes; more than two: all but two go; two by walls: one besieges.
+    ``pick`` chooses among sides (a Hypothesis draw of ``st.sampled_from``)."""
+    while len(area.sides()) > 2 or (len(area.sides()) == 2 and area.city is None and not area.fortress):
+        del area.units[pick(area.sides())]
+    if len(area.sides()) == 2:
+        area.besieger = pick(area.sides())
+    elif area.besieger not in area.units:
+        area.besieger = None
     return area
 
 

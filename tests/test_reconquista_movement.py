@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from procedure_helpers import drive
-from reconquista_helpers import Units, chooses, place, rolls, tells
+from reconquista_helpers import Units, chooses, make_legal, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Roll
 from companion.reconquista.board import Board, default_board
@@ -191,7 +191,7 @@ def test_garrisons_never_take_a_road(board: Board, state: GameState) -> None:
     assert chooses(prompts)[2].options == ("Santiago", "Galicia", "León", "Pamplona")
     assert state.areas["Pamplona"].units == {"christian": {A: 1}}  # no Choose: 1A was the only force
     assert state.areas["Oviedo"].units == {"christian": {G: 1}}
-    assert destinations(board, state, {}, "Oviedo") == ["Santiago", "Galicia", "León"]
+    assert destinations(board, state, "Oviedo") == ["Santiago", "Galicia", "León"]
 
 
 @pytest.mark.parametrize("kind", [A, MO, MC, CR])
@@ -200,7 +200,7 @@ def test_army_like_units_take_roads(board: Board, state: GameState, kind: Kind) 
     along a Road to another Region". Hired mercenaries and crusaders are armies (docs/design.md);
     a Military Order is army-like (rules-notes, battles reading 1)."""
     place(state, "León", [("christian", kind, 1)], city="christian")
-    assert destinations(board, state, {}, "León") == [
+    assert destinations(board, state, "León") == [
         "Santiago",
         "Oviedo",
         "Galicia",
@@ -211,7 +211,7 @@ def test_army_like_units_take_roads(board: Board, state: GameState, kind: Kind) 
 @pytest.mark.parametrize(
     ("units", "city", "besieger", "road"),
     [
-        ([("christian", A, 1), ("muslim", G, 1)], "muslim", "christian", False),
+        ([("christian", A, 1), ("muslim", A, 1)], "muslim", "muslim", False),  # besieged by Muslims
         ([("christian", A, 1), ("muslim", A, 1)], None, None, False),
         ([("christian", A, 1)], "muslim", None, True),  # the Muslim-city exception
         (
@@ -234,8 +234,8 @@ def test_roads_only_from_areas_free_of_muslim_forces(
     of Muslim forces (the exception being a Muslim city, provided it contains at least one
     Christian army and / or Garrison)"."""
     place(state, "León", units, city=city, besieger=besieger)
-    assert ("Salamanca" in destinations(board, state, {}, "León")) is road
-    assert "Oviedo" in destinations(board, state, {}, "León")  # inside the region, always
+    assert ("Salamanca" in destinations(board, state, "León")) is road
+    assert "Oviedo" in destinations(board, state, "León")  # inside the region, always
 
 
 def test_no_road_into_the_region_in_revolt(board: Board, state: GameState) -> None:
@@ -243,31 +243,33 @@ def test_no_road_into_the_region_in_revolt(board: Board, state: GameState) -> No
     is closed while Castilla is in revolt."""
     place(state, "León", [("christian", A, 1)], city="christian")
     state.revolt = 3
-    assert destinations(board, state, {}, "León") == ["Santiago", "Oviedo", "Galicia"]
+    assert destinations(board, state, "León") == ["Santiago", "Oviedo", "Galicia"]
 
 
 def test_a_unit_that_took_a_road_moves_no_more(board: Board, state: GameState) -> None:
     """Phase 4: "Armies, Garrisons and Military Orders in other regions cannot move at all in
     this phase". An army that went to Pamplona is no longer offered."""
     empty(state, "Pamplona")
-    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", "Oviedo", "León", DONE])
+    empty(state, "Galicia")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", "Oviedo", "Galicia", DONE])
     assert chooses(prompts)[3].options == ("Oviedo", DONE)
     assert state.areas["Pamplona"].units == {"christian": {A: 1}}
 
 
-def test_a_force_beaten_back_across_a_road_moves_no_more(board: Board, state: GameState) -> None:
-    """Phase 4: units that left the region by road may not move again this phase, even when
-    a lost battle sends them back to their origin ("your force must retreat to a single
-    Area [...] from which at least one of the units came")."""
+def test_a_force_beaten_back_across_a_road_may_move_again(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: beaten, "your force must retreat to a single Area [...] from which at
+    least one of the units came [...] This battle is over, but the moving force can continue
+    moving (including to the same Area from which it retreated, for another battle)." Back in
+    the selected region, the army that took the road to Pamplona and lost may take it again."""
     place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
     place(state, "Pamplona", [("muslim", A, 2)])  # mountainous: the Muslims roll first
-    script = ["Asturias", "Oviedo", "Pamplona", "2A", [4, 1], [1], "Oviedo"]
-    prompts, _ = drive(phase(board, state), [*script, "León", DONE])
-    assert state.areas["Oviedo"].units == {"christian": {A: 1}}
-    assert state.areas["León"].units.get("christian") == {G: 1}
-    # After the retreat only the garrison may leave Oviedo, and by no road.
-    assert chooses(prompts)[5].options == ("Santiago", "Galicia", "León")
+    lose = ["Asturias", "Oviedo", "Pamplona", "2A", [4, 1], [1]]
+    again = ["Oviedo", "Pamplona", [1, 1], [6]]  # the road takes the army alone: no units question
+    prompts, _ = drive(phase(board, state), [*lose, *again, DONE])
     assert "The Christian force retreats: move 1 Christian army from Pamplona to Oviedo." in tells(prompts)
+    # After the retreat the army is offered the road again.
+    assert chooses(prompts)[5].options == ("Santiago", "Galicia", "León", "Pamplona")
+    assert state.areas["Pamplona"].units["christian"] == {A: 1}
 
 
 # -- entering enemy forces --------------------------------------------------------------------
@@ -341,9 +343,11 @@ def test_the_beaten_force_may_attack_again(board: Board, state: GameState) -> No
     assert state.areas["Santiago"].units == {"christian": {A: 1}}
 
 
-def test_leaving_a_siege_lifts_it(board: Board, state: GameState) -> None:
-    """Phase 4: units in the selected region may move, besiegers too; when the last
-    besieger leaves, the siege is lifted (told)."""
+def test_besiegers_stay_in_place_until_the_siege_phase(board: Board, state: GameState) -> None:
+    """Phase 4: "Otherwise, the moving forces stop and wait for the Siege Phase"; Battle: "the
+    moving force remains in place awaiting the Siege Phase"; Example of a Complex Battle 1:
+    "the Christian force must remain in place to besiege the city". Christians besieging
+    León are not offered as an origin; the other Christians of the region still move."""
     place(
         state,
         "León",
@@ -352,10 +356,20 @@ def test_leaving_a_siege_lifts_it(board: Board, state: GameState) -> None:
         besieger="christian",
     )
     empty(state, "Galicia")
-    prompts, _ = drive(phase(board, state), ["Asturias", "León", "Galicia", "2A", DONE])
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A", DONE])
+    assert chooses(prompts)[1].options == ("Oviedo", DONE)
+    assert destinations(board, state, "León") == []
     leon = state.areas["León"]
-    assert leon.besieger is None and leon.units == {"muslim": {G: 1}}
-    assert "Move 2 Christian armies from León to Galicia. The siege of León is lifted." in tells(prompts)
+    assert leon.besieger == "christian" and leon.units == {"christian": {A: 2}, "muslim": {G: 1}}
+
+
+def test_a_force_that_stops_to_besiege_moves_no_more(board: Board, state: GameState) -> None:
+    """The same, for a force that stopped this very phase: 1 army into León (1 Muslim garrison
+    in its city: "City with 1 Garrison: No battle") besieges it and is not offered again."""
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "León", "1A", DONE])
+    assert state.areas["León"].besieger == "christian"
+    assert chooses(prompts)[4].options == ("Oviedo", DONE)  # León is not an origin
+    assert chooses(prompts)[4].why == "Move 2 in Asturias: from which area?"
 
 
 def test_defenders_may_leave_a_besieged_city(board: Board, state: GameState) -> None:
@@ -472,10 +486,7 @@ def states(draw: st.DrawFn) -> GameState:
         enemy = draw(st.sampled_from(ENEMIES))
         for k in draw(st.lists(st.sampled_from(sorted(SIDE_KINDS[enemy])), max_size=2)):
             area.add(enemy, k)
-        sides = area.sides()
-        if len(sides) == 2 and (city or fortress):
-            area.besieger = draw(st.sampled_from(sides))
-        state.areas[name] = area
+        state.areas[name] = make_legal(area, lambda sides: draw(st.sampled_from(sides)))
     state.revolt = draw(st.sampled_from([None, 1, 2, 3, 4, 5]))
     cid = draw(st.sampled_from([None, *names]))
     if cid is not None:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from procedure_helpers import drive
-from reconquista_helpers import Units, chooses, place, tells
+from reconquista_helpers import Units, chooses, make_legal, place, tells
 
 from companion.driver import Driver
 from companion.prompts import Answer, Choose, Roll, Tell
@@ -765,10 +765,7 @@ def states(draw: st.DrawFn) -> GameState:
         enemy = draw(st.sampled_from(ENEMIES))
         for k in draw(st.lists(st.sampled_from(sorted(SIDE_KINDS[enemy])), max_size=2)):
             area.add(enemy, k)
-        sides = area.sides()
-        if len(sides) == 2 and (city or fortress):
-            area.besieger = draw(st.sampled_from(sides))
-        state.areas[name] = area
+        state.areas[name] = make_legal(area, lambda sides: draw(st.sampled_from(sides)))
     state.revolt = draw(st.sampled_from([None, 1, 2, 3, 4, 5]))
     fx = state.effects
     fx.bribery = draw(st.booleans())

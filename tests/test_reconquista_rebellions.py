@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from procedure_helpers import drive
-from reconquista_helpers import Units, place, rolls, tells
+from reconquista_helpers import Units, make_legal, place, rolls, tells
 
 from companion.driver import Driver
 from companion.prompts import Answer, Choose, Roll, Tell
@@ -685,12 +685,10 @@ def tables(draw: st.DrawFn) -> GameState:
         )
         for side, kind in draw(st.lists(st.sampled_from(UNIT_CHOICES), max_size=5)):
             area.add(side, kind)
+        make_legal(area, lambda sides: draw(st.sampled_from(sides)))
         sides = area.sides()
-        if area.city is not None or area.fortress:
-            if len(sides) >= 2:
-                area.besieger = draw(st.sampled_from(sides))
-            elif len(sides) == 1 and area.city not in (None, sides[0]) and draw(st.booleans()):
-                area.besieger = sides[0]
+        if len(sides) == 1 and area.city not in (None, sides[0]) and draw(st.booleans()):
+            area.besieger = sides[0]  # one side outside a city of the other religion
         state.areas[name] = area
     return state
 

@@ -30,7 +30,9 @@ class InvariantError(AssertionError):
 
 def check_invariants(board: Board, state: GameState) -> None:
     """What must hold between phases: known areas only, positive counts, a besieger
-    only where that side has units and walls stand, El Cid only with his side."""
+    only where that side has units and walls stand, El Cid only with his side; and hostile
+    sides share an area only as besieger and besieged, never three sides in one area (every
+    side is hostile to every other: "Important Definitions", and Phase 4's "enemy forces")."""
     if set(state.areas) != set(board.areas):
         raise InvariantError("the state's areas are not the board's")
     for name, a in state.areas.items():
@@ -45,6 +47,11 @@ def check_invariants(board: Board, state: GameState) -> None:
                 raise InvariantError(f"{name}: besieged by {a.besieger}, who has no units there")
             if a.city is None and not a.fortress:
                 raise InvariantError(f"{name}: a siege with no city or fortress")
+        sides = a.sides()
+        if len(sides) > 2:
+            raise InvariantError(f"{name}: {', '.join(sides)} side by side")
+        if len(sides) == 2 and a.besieger is None:
+            raise InvariantError(f"{name}: {' and '.join(sides)} side by side with no siege")
     if state.el_cid_area is not None and state.el_cid_side is None:
         raise InvariantError("El Cid is on the map without a side")
 

@@ -2,8 +2,9 @@
 
 The player selects one region; then, move after move, picks an origin area of that
 region, a legal destination and the units that go. A force entering enemy forces
-stops there and ``battle.engage`` decides battle, siege or nothing; the force may
-move on afterwards. The readings taken are in docs/rules-notes.md ("Phase 4").
+stops there and ``battle.engage`` decides battle, siege or nothing; a force that won or
+was beaten back may move on afterwards, one that stopped to besiege stays until Phase 6.
+The readings taken are in docs/rules-notes.md ("Phase 4").
 """
 
 from __future__ import annotations
@@ -11,13 +12,7 @@ from __future__ import annotations
 from itertools import product
 
 from companion.prompts import Choose, Tell
-from companion.reconquista.battle import (
-    BattleOutcome,
-    Proc,
-    describe,
-    engage,
-    move_units,
-)
+from companion.reconquista.battle import Proc, describe, engage, move_units
 from companion.reconquista.board import Board
 from companion.reconquista.control import enemy_forces, free_of_muslim_forces
 from companion.reconquista.state import SIDE_KINDS, GameState
@@ -45,22 +40,19 @@ MAX_MOVES = 200
 Counts = dict[Kind, int]
 
 
-def _counts(units: list[Kind]) -> Counts:
-    out: Counts = {}
-    for k in units:
-        out[k] = out.get(k, 0) + 1
-    return out
+def movable_units(state: GameState, area: str) -> Counts:
+    """The Christian units in ``area`` that may move: all of them, unless they besiege it.
+    A force that stopped to besiege stays until Phase 6: "Otherwise, the moving forces stop
+    and wait for the Siege Phase"; "the moving force remains in place awaiting the Siege
+    Phase" (Battle); "the Christian force must remain in place to besiege the city"
+    (Example of a Complex Battle 1)."""
+    a = state.areas[area]
+    if a.besieger == SIDE:
+        return {}
+    return dict(a.units.get(SIDE, {}))
 
 
-def movable_units(state: GameState, spent: dict[str, Counts], area: str) -> Counts:
-    """The Christian units in ``area`` that may still move: all of them, less those
-    that have left the selected region by road this phase (``spent``)."""
-    here = state.areas[area].units.get(SIDE, {})
-    gone = spent.get(area, {})
-    return {k: n - gone.get(k, 0) for k, n in here.items() if n > gone.get(k, 0)}
-
-
-def destinations(board: Board, state: GameState, spent: dict[str, Counts], origin: str) -> list[str]:
+def destinations(board: Board, state: GameState, origin: str) -> list[str]:
     """Where units of ``origin`` may go ("Phase 4: Movement of Armies").
 
     Every other area of the same region ("Garrisons can move to any area of the same
@@ -70,7 +62,7 @@ def destinations(board: Board, state: GameState, spent: dict[str, Counts], origi
     and / or Garrison)"; never into the region in revolt ("No one can move into it").
     """
     region = board.areas[origin].region
-    units = movable_units(state, spent, origin)
+    units = movable_units(state, origin)
     if not units or region == state.revolt:
         return []
     out = [a for a in board.regions[region].areas if a != origin]
@@ -86,7 +78,7 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
     return [
         n
         for n in sorted(board.regions)
-        if n != state.revolt and any(destinations(board, state, {}, a) for a in board.regions[n].areas)
+        if n != state.revolt and any(destinations(board, state, a) for a in board.regions[n].areas)
     ]
 
 
@@ -130,28 +122,24 @@ def phase(board: Board, state: GameState) -> Proc:
         yield Tell("Phase 4: no movement this turn.")
         return
     region = names[answer]
-    # Units that left the region by road and came back (a lost battle sends a force back
-    # to where it came from) may not move again: "Armies [...] in other regions cannot
-    # move at all in this phase". Kept by area and kind: units of a kind are alike.
-    spent: dict[str, Counts] = {}
+    # Only the areas of this region are ever origins: units that took a road stand in
+    # another region and "cannot move at all in this phase"; beaten back into this region,
+    # they may move again ("the moving force can continue moving").
     moves = 0
     while True:
         if moves >= MAX_MOVES:
             yield Tell(f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite).")
             return
-        origins = [a for a in board.regions[region].areas if destinations(board, state, spent, a)]
+        origins = [a for a in board.regions[region].areas if destinations(board, state, a)]
         if not origins:
             yield Tell(f"No Christian unit in {answer} can move any more: Phase 4 ends.")
             return
         origin = yield Choose([*origins, DONE], f"Move {moves + 1} in {answer}: from which area?")
         if origin == DONE:
             return
-        dest = yield Choose(
-            destinations(board, state, spent, origin),
-            f"The units of {origin} go to which area?",
-        )
+        dest = yield Choose(destinations(board, state, origin), f"The units of {origin} go to which area?")
         road = board.areas[dest].region != region
-        units = movable_units(state, spent, origin)
+        units = movable_units(state, origin)
         if road:
             units = {k: n for k, n in units.items() if k in ROAD_KINDS}
         # SPEC -> part, in ``parts`` order. Counts, not parse_spec: a SPEC is read for people
@@ -161,26 +149,17 @@ def phase(board: Board, state: GameState) -> Proc:
         if len(forces) > 1:
             chosen = yield Choose(list(forces), f"Move from {origin} to {dest}: which units?")
         moving = [k for k in MOVABLE for _ in range(forces[chosen].get(k, 0))]
-        yield from _move(board, state, spent, origin, dest, moving, road)
+        yield from _move(board, state, origin, dest, moving)
         moves += 1
 
 
-def _move(
-    board: Board,
-    state: GameState,
-    spent: dict[str, Counts],
-    origin: str,
-    dest: str,
-    units: list[Kind],
-    road: bool,
-) -> Proc:
+def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Kind]) -> Proc:
     """Move ``units`` from ``origin`` to ``dest``, with El Cid if he goes, and engage
     whatever enemy forces were there."""
     src = state.areas[origin]
     # Judged before the move: once the movers stand in an empty Muslim city it no longer
     # reads as "a Muslim city with no other units present".
     hostile_there = enemy_forces(state.areas[dest], SIDE)
-    besieging = src.besieger == SIDE
     cid = ""
     if state.el_cid_area == origin and state.el_cid_side == SIDE:
         # El Cid "joins a force of its side" (docs/design.md): alone he cannot stay behind;
@@ -197,39 +176,6 @@ def _move(
             state.el_cid_area = dest
             cid = " El Cid goes with them."
     move_units(state, SIDE, units, origin, dest)
-    lifted = f" The siege of {origin} is lifted." if besieging and src.besieger is None else ""
-    yield Tell(f"Move {describe(SIDE, units)} from {origin} to {dest}.{lifted}{cid}")
-    if not hostile_there:
-        return
-    before = _counts(state.areas[origin].force(SIDE))
-    outcome = yield from engage(board, state, dest, SIDE, [origin])
-    if isinstance(outcome, BattleOutcome) and outcome.attacker_area == origin:
-        # The force lost and retreated to its origin, in the selected region.
-        after = _counts(state.areas[origin].force(SIDE))
-        back = {k: after.get(k, 0) - before.get(k, 0) for k in after}
-        here = spent.setdefault(origin, {})
-        there = spent.get(dest, {})
-        for k, n in back.items():
-            if n <= 0:
-                continue
-            # Units that took the road are done for the phase; units that stayed in the
-            # region keep whatever they were (spent ones stay spent).
-            extra = n if road else min(n, there.get(k, 0))
-            here[k] = here.get(k, 0) + extra
-            if not road and k in there:
-                there[k] -= extra
-    _clamp(state, spent, (origin, dest))
-
-
-def _clamp(state: GameState, spent: dict[str, Counts], areas: tuple[str, ...]) -> None:
-    """Battles kill units: never count more spent units than an area holds."""
-    for area in areas:
-        by_kind = spent.get(area)
-        if not by_kind:
-            continue
-        for k in list(by_kind):
-            by_kind[k] = min(by_kind[k], state.areas[area].count(SIDE, k))
-            if by_kind[k] <= 0:
-                del by_kind[k]
-        if not by_kind:
-            del spent[area]
+    yield Tell(f"Move {describe(SIDE, units)} from {origin} to {dest}.{cid}")
+    if hostile_there:
+        yield from engage(board, state, dest, SIDE, [origin])
