@@ -3,7 +3,7 @@ choices: all eleven events with their own rolls, the effects they leave for late
 ``state.effects``, the region in revolt ("roll again to have the event in another Region"),
 and a property over random tables, dice and choices.
 
-``reaction.move_force`` (the French and the Rebel armies move by the Muslim reaction rules)
+``march.move_force`` (the French and the Rebel armies move by the Muslim reaction rules)
 belongs to the Phase 5 module; here a stand-in that records its arguments is given instead.
 Every rule test quotes the rulebook section it holds the code to.
 """
@@ -67,7 +67,7 @@ Call = tuple[Board, GameState, str, str, int]
 
 
 class Moves(list[Call]):
-    """A stand-in for reaction.move_force, given to events.phase as ``move``: it records
+    """A stand-in for march.move_force, given to events.phase as ``move``: it records
     (board, state, side, area, the side's units there) and says so in one Tell."""
 
     def move(self, board: Board, state: GameState, side: str, area: str) -> Proc:
@@ -591,7 +591,7 @@ def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
 def test_without_a_stand_in_the_french_move_by_the_reaction_rules(board: Board, state: GameState) -> None:
     """Phase 2, 2 French Intervention: "move this French force according to the Muslim reaction
     rules (Phase 5)". The tests above give events.phase a stand-in; given none, it hands the
-    French to reaction.move_force, whose march is told on the board."""
+    French to march.move_force, whose march is told on the board."""
     rng = random.Random(5)
     script = iter([[1, 1], [2], [1]])  # the event, 2 French armies, their start in Oviedo
     prompts: list[Prompt] = []
@@ -610,5 +610,6 @@ def test_without_a_stand_in_the_french_move_by_the_reaction_rules(board: Board, 
         pass
     invariants(board, state)
     assert any(
-        t.startswith("The French force marches from Oviedo with 2 French armies") for t in tells(prompts)
+        t.startswith("The French force marches from Oviedo with every French army there, 2 French armies")
+        for t in tells(prompts)
     ), tells(prompts)

@@ -1,4 +1,4 @@
-"""Reconquista Phase 5, the Muslim reaction (companion/reconquista/reaction.py), and the march
+"""Reconquista Phase 5, the Muslim reaction (companion/reconquista/reaction.py), and the march (march.py)
 the French and Rebel-army events reuse (``move_force``), driven with scripted dice.
 
 Covered: the region die and its re-rolls, every cell of the reinforcement table and its
@@ -34,6 +34,7 @@ from procedure_helpers import drive
 from reconquista_helpers import Script, Units, place, rolls, tells
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
+from companion.reconquista import march as robot_march
 from companion.reconquista import reaction
 from companion.reconquista.battle import Proc
 from companion.reconquista.board import Board, Reinforcement, default_board
@@ -82,9 +83,9 @@ def march(
     board: Board, state: GameState, start: str, answers: Script, side: str = "muslim"
 ) -> tuple[list[Prompt], Any]:
     proc = (
-        reaction.march(board, state, side, start, reaction=True)
+        robot_march.march(board, state, side, start)
         if side == "muslim"
-        else reaction.move_force(board, state, side, start)
+        else robot_march.move_force(board, state, side, start)
     )
     prompts, out = drive(proc, answers)
     check_invariants(board, state)
@@ -923,8 +924,12 @@ def test_a_relief_that_wins_moves_on(board: Board, quiet: GameState) -> None:
     prompts, _ = march(board, quiet, "Cuenca", [[4, 4, 1], [1, 1, 1], [6, 6], [1]])
     text = tells(prompts)
     assert (
-        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. Valencia is relieved."
-        in text
+        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. "
+        "The city of Valencia is relieved."
+    ) in text
+    assert (
+        "The Muslim force comes to relieve the city of Valencia, besieged by 3 Christian armies: "
+        "the Muslim units in the city join the battle." in text
     )
     assert moves(prompts) == ["Cuenca -> Valencia", "Valencia -> Salamanca"]
     assert quiet.areas["Valencia"].units == {"muslim": {G: 1}} and quiet.areas["Valencia"].besieger is None
@@ -993,13 +998,14 @@ def test_el_cid_in_a_relief_battle(board: Board, quiet: GameState) -> None:
     place(state, "Salamanca")
     state.el_cid_area, state.el_cid_side = "Valencia", "christian"
     prompts, _ = drive(
-        reaction.march(board, state, "muslim", "Cuenca", reaction=True), [[1, 1, 1], [6, 6, 1], [1], [4, 4]]
+        robot_march.march(board, state, "muslim", "Cuenca"), [[1, 1, 1], [6, 6, 1], [1], [4, 4]]
     )
     assert rolls(prompts)[0].why == "Battle in Valencia, round 1: Christian dice first (A, A, A)"
     assert (
-        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. El Cid goes with them. Valencia is relieved."
-        in tells(prompts)
-    )
+        "The Christian besiegers retreat: move 1 Christian army from Valencia to Salamanca. "
+        "El Cid goes with them to Salamanca. The city of Valencia is relieved."
+    ) in tells(prompts)
+    assert rolls(prompts)[1].why == "Battle in Valencia, round 1: Muslim survivors' dice (A, A, G)"
     assert state.el_cid_area == "Salamanca"
 
 
@@ -1094,10 +1100,10 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
     made to circle forever (as a wrong map or rule could) is stopped before it enters
     Córdoba a second time."""
 
-    def circling(b: Board, s: GameState, side: str, here: str) -> reaction._Step:
-        return reaction._Step(b.next_area(here), "round and round")
+    def circling(b: Board, s: GameState, side: str, here: str) -> robot_march.Step:
+        return robot_march.Step(b.next_area(here), "round and round")
 
-    prompts, out = drive(reaction.march(board, quiet, "muslim", "Córdoba", reaction=True, route=circling), [])
+    prompts, out = drive(robot_march.march(board, quiet, "muslim", "Córdoba", router=circling), [])
     check_invariants(board, quiet)
     assert moves(prompts) == ["Córdoba -> Murcia", "Murcia -> Granada", "Granada -> Algeciras"]
     assert tells(prompts)[-1] == (
@@ -1110,7 +1116,7 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
 def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState) -> None:
     """docs/design.md, Termination: "a step budget as a last guard, logged if hit"."""
     place(quiet, "Algeciras", [("christian", A, 1)])
-    prompts, out = drive(reaction.march(board, quiet, "muslim", "Córdoba", reaction=True, budget=2), [])
+    prompts, out = drive(robot_march.march(board, quiet, "muslim", "Córdoba", budget=2), [])
     check_invariants(board, quiet)
     assert moves(prompts) == ["Córdoba -> Murcia", "Murcia -> Granada"]
     assert out == "Granada"
@@ -1132,7 +1138,7 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
     state.areas["Pamplona"].add("french", F, 3)
     prompts, _ = march(board, state, "Pamplona", [[1], [6, 1, 1], [1], [5]], side="french")
     text = tells(prompts)
-    assert text[0] == "The French force marches from Pamplona with 3 French armies."
+    assert text[0] == "The French force marches from Pamplona with every French army there, 3 French armies."
     assert "Pamplona holds 1 Christian garrison: the French force fights where it stands." in text
     assert moves(prompts) == ["Pamplona -> Barcelona", "Barcelona -> Tarragona"]
     assert (
@@ -1146,19 +1152,52 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
     assert state.areas["Barcelona"].besieger == "french"
 
 
-def test_french_leave_no_army_behind_and_pick_nobody_up(board: Board, quiet: GameState) -> None:
-    """move_force (docs/rules-notes.md, "Phase 5"): the French leave no army in a fortress or city
-    they leave and gather no other French army. From the fortress of Pamplona, past the
-    French army in Barcelona (which stays), to the Christians of Tarragona, then Zaragoza."""
+def test_french_leave_an_army_behind_and_gather_their_own(board: Board, quiet: GameState) -> None:
+    """Phase 2, event 2: the French move "according to the Muslim reaction rules (Phase 5)":
+    all of them. Phase 5: "if it leaves an area with a City or Fortress in which there is not
+    already a Muslim Garrison present, it must leave behind an Army. If the Force enters (or
+    starts in) an area with other Muslim Armies, these are added to the force" (read for
+    their own side: the French have no garrison). From the fortress of Pamplona one French
+    army stays; the French army of Barcelona joins; the two beat the Christians of Tarragona
+    and fall at Zaragoza."""
     place(quiet, "Pamplona", [("french", F, 2)], fortress=True)
     place(quiet, "Barcelona", [("french", F, 1)])
     place(quiet, "Tarragona", [("christian", A, 2)])
     place(quiet, "Zaragoza", [("muslim", A, 3)])
     prompts, _ = march(board, quiet, "Pamplona", [[6, 6], [1, 1], [1, 1], [6, 6, 6]], side="french")
+    text = tells(prompts)
     assert moves(prompts) == ["Pamplona -> Barcelona", "Barcelona -> Tarragona", "Tarragona -> Zaragoza"]
-    assert tells(prompts)[1].endswith("Move 2 French armies from Pamplona to Barcelona.")
-    assert quiet.areas["Pamplona"].units == {}
-    assert quiet.areas["Barcelona"].units == {"french": {F: 1}}
+    assert text[1].endswith(
+        "Move 1 French army from Pamplona to Barcelona, leaving 1 French army in Pamplona "
+        "(a fortress with no French garrison keeps an army)."
+    )
+    assert "1 more French army joins the French force in Barcelona: now 2 French armies." in text
+    assert quiet.areas["Pamplona"].units == {"french": {F: 1}}
+    assert quiet.areas["Barcelona"].units == {}
+
+
+def test_a_force_that_falls_back_leaves_its_besiegers_at_the_siege(board: Board, quiet: GameState) -> None:
+    """Phase 5: the besiegers "leave behind a number of armies equal to the number of units in
+    the area and the rest will continue"; beaten, the rest go "back to the area it came from".
+    Falling back into the area they besiege, they do not take the besiegers along: the siege
+    of Córdoba keeps its 3 armies (city, fortress, 1 Christian garrison)."""
+    place(quiet, "Córdoba", [("christian", G, 1), ("muslim", A, 5)], city="christian", fortress=True)
+    quiet.areas["Córdoba"].besieger = "muslim"
+    place(quiet, "Murcia", [("christian", A, 3)])
+    place(quiet, "Granada")
+    prompts, _ = drive(
+        robot_march.march(board, quiet, "muslim", "Córdoba"),
+        # the 2 armies that go on lose 1 to Murcia's 3 armies and fall back; the last one
+        # goes on again to Murcia and dies there
+        [[1, 1], [6, 1, 1], [6], [6, 6, 6]],
+    )
+    check_invariants(board, quiet)
+    assert tells(prompts)[0].startswith("3 Muslim armies of the Muslim force stay in Córdoba to besiege it")
+    assert "The Muslim force retreats: move 1 Muslim army from Murcia to Córdoba." in tells(prompts)
+    assert moves(prompts) == ["Córdoba -> Murcia", "Córdoba -> Murcia"]
+    assert quiet.areas["Córdoba"].besieger == "muslim"
+    assert quiet.areas["Córdoba"].units["muslim"] == {A: 3}
+    assert quiet.areas["Murcia"].units == {"christian": {A: 2}}
     assert "join" not in said(prompts)
 
 
@@ -1180,7 +1219,7 @@ def test_rebel_armies_march_the_same_way(board: Board, quiet: GameState) -> None
 def test_move_force_refuses_other_sides(board: Board, state: GameState) -> None:
     """move_force moves the French or the Rebel armies only."""
     with pytest.raises(ValueError):
-        next(reaction.move_force(board, state, "muslim", "Córdoba"))
+        next(robot_march.move_force(board, state, "muslim", "Córdoba"))
 
 
 # -- property ---------------------------------------------------------------------------------
@@ -1301,7 +1340,7 @@ def test_any_reaction_or_march_ends_cleanly(case: Case) -> None:
     else:
         state.areas[case.start].add(case.mover, F if case.mover == "french" else RA, 3)
         before[case.mover] += 3
-        proc = reaction.move_force(board, state, case.mover, case.start)
+        proc = robot_march.move_force(board, state, case.mover, case.start)
     prompts: list[Prompt] = []
 
     def recording(p: Proc) -> Proc:

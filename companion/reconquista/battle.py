@@ -9,7 +9,7 @@ Later phases call these with ``yield from``.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.prompts import Choose, Prompt, Roll, Tell
@@ -103,11 +103,18 @@ def _el_cid_follows(state: GameState, side: str, src: str, dest: str) -> str:
 
 @dataclass(frozen=True)
 class BattleOutcome:
-    """How a battle ended and where the attacking force stands."""
+    """How a battle ended and where the attacking force stands.
 
-    result: str  # the last round's result (never 'continue')
+    ``result`` is the last round's (never 'continue'), or 'attacker_into_walls': a force come
+    to relieve walls of its own side, beaten or tied, withdrew into them (Phase 5: "If the
+    Muslim forces are forced to retreat, or the Battle is a tie, the entire surviving force
+    retreats into the City"). ``survivors``: the attackers standing in ``attacker_area`` after
+    it (the board holds them too: not compared)."""
+
+    result: str
     rounds: int
     attacker_area: str | None  # None when the attackers were destroyed
+    survivors: tuple[Kind, ...] = field(default=(), compare=False)
 
 
 def defending_side(area: AreaState, attacker: str) -> str | None:
@@ -121,15 +128,27 @@ def defending_side(area: AreaState, attacker: str) -> str | None:
     return None
 
 
-def engage(board: Board, state: GameState, area: str, side: str, origins: list[str]) -> Proc:
-    """A force of ``side`` has entered ``area`` from ``origins``: battle, siege, or nothing.
+def engage(
+    board: Board,
+    state: GameState,
+    area: str,
+    side: str,
+    origins: list[str],
+    movers: Sequence[Kind] | None = None,
+    *,
+    into_walls: bool = False,
+) -> Proc:
+    """A force of ``side`` (``movers``: the units that came in; default every unit of the
+    side there) has entered ``area`` from ``origins``: battle, siege, or nothing. This is the
+    one decision every arrival among another side's units goes through.
 
     "If the enemy area has a City and / or Fortress, then there may be a battle - this
     only happens if there is more than one enemy unit (Garrison or Army) and at least
     one is an army (Rebels are not armies). Otherwise, the moving forces stop and wait
     for the Siege Phase. If the enemy Area has no City or Fortress then there will be a
     battle." ("Phase 4: Movement of Armies"). Returns a BattleOutcome, or None when no
-    battle was fought.
+    battle was fought. ``into_walls``: the Muslim reaction's rule for a force that comes to
+    relieve walls of its side (``battle``).
     """
     a = state.areas[area]
     name = SIDE_NAMES[side]
@@ -152,16 +171,44 @@ def engage(board: Board, state: GameState, area: str, side: str, origins: list[s
         what = describe(defender, a.force(defender))
         yield Tell(f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).")
         return None
-    return (yield from battle(board, state, area, side, origins))
+    return (yield from battle(board, state, area, side, origins, movers, into_walls=into_walls))
 
 
-def battle(board: Board, state: GameState, area: str, attacker: str, origins: list[str]) -> Proc:
-    """Fight the battle in ``area`` between ``attacker`` (just moved in from ``origins``)
-    and the force there, round after round, and carry out its outcome ("Battle")."""
+def relieves(a: AreaState, attacker: str, movers: Sequence[Kind]) -> bool:
+    """Whether ``movers`` of ``attacker``, just come into ``a``, come to the rescue of walls
+    their side holds and another side besieges: their side is inside (units there besides
+    the movers) or the city is of their religion and empty, and no third side is there.
+    Phase 5: "If the area contains a Christian force and a City under Muslim control, then
+    the forces of the Muslim City join the battle"; Complex Battle 1: "If the force in the
+    city were Christian, it would join the battle" (rules-notes, Phase 5, reading 14)."""
+    if a.besieger is None or a.besieger == attacker or (a.city is None and not a.fortress):
+        return False
+    if any(s not in (attacker, a.besieger) for s in a.sides()):
+        return False
+    return a.count(attacker) > len(movers) or a.city == attacker
+
+
+def battle(
+    board: Board,
+    state: GameState,
+    area: str,
+    attacker: str,
+    origins: list[str],
+    movers: Sequence[Kind] | None = None,
+    *,
+    into_walls: bool = False,
+) -> Proc:
+    """Fight the battle in ``area`` between ``attacker`` (``movers`` just moved in from
+    ``origins``) and the force there, round after round, and carry out its outcome
+    ("Battle"). The attacker's units already there fight with the movers. With
+    ``into_walls`` (the Muslim reaction's rule, which the French and Rebel armies follow
+    too), a force relieving walls of its side that is beaten or ties withdraws into them."""
     a = state.areas[area]
     defender = defending_side(a, attacker)
     if defender is None:
-        return BattleOutcome("defender_destroyed", 0, area)
+        return BattleOutcome("defender_destroyed", 0, area, tuple(a.force(attacker)))
+    came = list(movers) if movers is not None else a.force(attacker)
+    relief = relieves(a, attacker, came)
     # The defenders hold the city unless they are the ones besieging it. (city_controller
     # cannot say: the attackers are in the area too, and it would give a city of the
     # attackers' religion to them even when the defenders hold it.)
@@ -170,6 +217,15 @@ def battle(board: Board, state: GameState, area: str, attacker: str, origins: li
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.Side | None = "attacker" if cid == attacker else "defender" if cid == defender else None
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    if relief:
+        walls = "city" if a.city is not None else "fortress"
+        joined = (
+            f": the {att_name} units in the {walls} join the battle" if a.count(attacker) > len(came) else ""
+        )
+        yield Tell(
+            f"The {att_name} force comes to relieve the {walls} of {area}, besieged by "
+            f"{describe(defender, a.force(defender))}{joined}."
+        )
     rounds = 0
     while True:
         rounds += 1
@@ -228,9 +284,19 @@ def battle(board: Board, state: GameState, area: str, attacker: str, origins: li
             f"{r.defender_hits} hit{'s' * (r.defender_hits != 1)}. "
             + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
         )
+        if relief and into_walls and r.result in ("continue", "attacker_retreats"):
+            walls = "city" if a.city is not None else "fortress"
+            how = "A tie" if r.result == "continue" else f"The {att_name} force is beaten"
+            yield Tell(
+                f"{how}: the surviving {att_name} force ({describe(attacker, a.force(attacker))}) "
+                f"withdraws into the {walls} of {area}; the {def_name} force keeps the siege (Phase 6)."
+            )
+            return BattleOutcome("attacker_into_walls", rounds, area, tuple(a.force(attacker)))
         if r.result == "continue":
             continue
-        return (yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds))
+        return (
+            yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds, relief)
+        )
 
 
 def _carry_out(
@@ -242,38 +308,46 @@ def _carry_out(
     origins: list[str],
     result: str,
     rounds: int,
+    relief: bool = False,
 ) -> Proc:
     a = state.areas[area]
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    relieved = f" The {'city' if a.city is not None else 'fortress'} of {area} is relieved." if relief else ""
+    # The defenders are the besiegers of the walls there, or the force that holds the area.
+    who, has, goes = (
+        (f"The {def_name} besiegers", "have", "retreat")
+        if a.besieger == defender
+        else (f"The {def_name} force", "has", "retreats")
+    )
     if result == "defender_retreats":
         units = a.force(defender)
         dest = retreat_area(board, state, area, defender)
         if dest is None:
             a.set_force(defender, [])
             yield Tell(
-                f"The {def_name} force has nowhere to retreat: remove {describe(defender, units)} from {area}."
+                f"{who} {has} nowhere to retreat: remove {describe(defender, units)} from {area}.{relieved}"
             )
         else:
             move_units(state, defender, units, area, dest)
             cid = _el_cid_follows(state, defender, area, dest)
             yield Tell(
-                f"The {def_name} force retreats: move {describe(defender, units)} from {area} to {dest}.{cid}"
+                f"{who} {goes}: move {describe(defender, units)} from {area} to {dest}.{cid}{relieved}"
             )
         gone = "retreated" if dest is not None else "been removed"
         yield from _besiege_holders(a, area, attacker, defender, gone=gone)
-        return BattleOutcome(result, rounds, area)
+        return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "defender_into_city":
         a.besieger = attacker
         yield Tell(
             f"The {def_name} force withdraws into the city of {area}; the {att_name} force "
             "stays outside and besieges it (Phase 6)."
         )
-        return BattleOutcome(result, rounds, area)
+        return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_retreats":
         units = a.force(attacker)
         options = list(dict.fromkeys(o for o in origins if o != area))
-        # "the retreat may be to that city": the besieged city, unless a third side holds it
-        # (city_controller would count the attackers standing in the area as its holders).
+        # "the retreat may be to that city": the besieged city, unless another side holds it
+        # (then the attackers would stand inside beside their enemies).
         third = [s for s in a.sides() if s not in (attacker, defender)]
         if a.city is not None and a.besieger == defender and not third:
             options.append(area)
@@ -294,22 +368,33 @@ def _carry_out(
             yield Tell(
                 f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.{cid}"
             )
-        return BattleOutcome(result, rounds, dest)
+        return BattleOutcome(result, rounds, dest, tuple(units))
     if result == "defender_destroyed":
-        if a.besieger == defender:
+        besiegers = a.besieger == defender
+        if besiegers:
             a.besieger = None
-        if any(hostile(attacker, s) for s in a.sides()) and (a.city is not None or a.fortress):
+        left_hostile = any(hostile(attacker, s) for s in a.sides()) or (
+            besiegers and a.city is not None and hostile(attacker, a.city)
+        )
+        if left_hostile and (a.city is not None or a.fortress):
             yield Tell(f"The {def_name} force in {area} is destroyed.")
-            yield from _besiege_holders(a, area, attacker, defender, gone="destroyed")
-        elif a.city is not None:
+            yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
+        elif relief:
+            yield Tell(f"The {def_name} besiegers are destroyed.{relieved}")
+        elif a.city is not None and not besiegers:
             yield Tell(
                 f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays)."
             )
         else:
             yield Tell(f"The {def_name} force in {area} is destroyed.")
-        return BattleOutcome(result, rounds, area)
+        return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_destroyed":
-        yield Tell(f"The {att_name} force in {area} is destroyed.")
+        if relief:
+            yield Tell(
+                f"The {att_name} force and the defenders of {area} are destroyed; the {def_name} siege goes on."
+            )
+        else:
+            yield Tell(f"The {att_name} force in {area} is destroyed.")
         return BattleOutcome(result, rounds, None)
     yield Tell(f"Both forces in {area} are destroyed.")
     return BattleOutcome(result, rounds, None)
@@ -318,16 +403,24 @@ def _carry_out(
 def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone: str) -> Proc:
     """After beating the besiegers of a city held by a third side: "Complex Battle 1": the
     force in the city stayed out of the battle; now the winners "must remain in place to
-    besiege the city". Nothing when nobody hostile is left in the city or fortress."""
+    besiege the city". An empty city of another religion is besieged the same way (it is an
+    enemy force: "a Muslim city with no other units present"). Nothing when nothing hostile
+    is left in the city or fortress."""
     holder = [s for s in a.sides() if hostile(attacker, s)]
-    if not holder or (a.city is None and not a.fortress):
+    empty_enemy_city = not holder and a.city is not None and hostile(attacker, a.city)
+    if not (holder or empty_enemy_city) or (a.city is None and not a.fortress):
         return
     a.besieger = attacker
     place = "city" if a.city is not None else "fortress"
+    held = (
+        f"held by {describe(holder[0], a.force(holder[0]))}"
+        if holder
+        else f"(an empty {SIDE_NAMES[a.city or '']} city: it will surrender)"
+    )
     yield Tell(
         f"The {SIDE_NAMES[defender]} besiegers have {gone}: the {SIDE_NAMES[attacker]} force "
         f"({describe(attacker, a.force(attacker))}) stays in {area} and besieges the {place} "
-        f"held by {describe(holder[0], a.force(holder[0]))} (Phase 6)."
+        f"{held} (Phase 6)."
     )
 
 

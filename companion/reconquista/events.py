@@ -4,7 +4,7 @@
 it needs, is told in one Tell naming the event and what it does this turn, and
 records in ``state.effects`` what later phases use (bribery, mercenaries,
 crusaders, taxes, expulsion, jihad). The French and the Rebel armies are placed
-and then moved at once by ``reaction.move_force`` (or the stand-in a test gives as
+and then moved at once by ``march.move_force`` (or the stand-in a test gives as
 ``move``); the Military Order and El Cid are placed; famine takes its losses. The
 region in revolt is spared: "If it is affected by a random event, roll again to have
 the event in another Region".
@@ -20,6 +20,7 @@ from companion.reconquista import combat
 from companion.reconquista.battle import Proc, describe, lost
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller
+from companion.reconquista.march import move_force
 from companion.reconquista.state import GameState, unit_name
 from companion.reconquista.units import ARMY_KINDS, Kind
 
@@ -44,7 +45,7 @@ Mover = Callable[[Board, GameState, str, str], Proc]
 
 def phase(board: Board, state: GameState, move: Mover | None = None) -> Proc:
     """Phase 2: roll 2D6, look the total up and carry the event out. ``move`` moves the
-    French or Rebel armies an event places: ``reaction.move_force`` unless a test gives
+    French or Rebel armies an event places: ``march.move_force`` unless a test gives
     a stand-in, to check the event's own part apart from the march."""
     dice = yield Roll(2, 6, "Events: 2D6, the total picks the event")
     event = board.tables.events[sum(dice)]
@@ -55,14 +56,6 @@ def phase(board: Board, state: GameState, move: Mover | None = None) -> Proc:
         yield from rebel_armies(board, state, move)
     else:
         yield from HANDLERS[event](board, state)
-
-
-def _move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
-    """``reaction.move_force``, imported when first needed: Phase 5's module is not
-    needed to load this one."""
-    from companion.reconquista import reaction
-
-    return reaction.move_force(board, state, side, area)
 
 
 def _in_revolt(board: Board, state: GameState, area: str) -> bool:
@@ -125,7 +118,7 @@ def french_intervention(board: Board, state: GameState, move: Mover | None = Non
         "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
         "reaction rules, and are removed at the end of the turn."
     )
-    yield from (move or _move_force)(board, state, "french", area)
+    yield from (move or move_force)(board, state, "french", area)
 
 
 # -- 3 Bribery, 4 Mercenaries ---------------------------------------------------------------
@@ -187,7 +180,7 @@ def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> P
         "They are hostile to everyone (Christians, Muslims and Rebels), move now by the Muslim "
         "reaction rules, and are removed at the end of the turn."
     )
-    yield from (move or _move_force)(board, state, "rebel_army", area)
+    yield from (move or move_force)(board, state, "rebel_army", area)
 
 
 # -- 6 Military Order ----------------------------------------------------------------------

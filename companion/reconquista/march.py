@@ -1,0 +1,436 @@
+"""The march of a robot force: the Muslim force of Phase 5, and the French and Rebel armies
+of events 2 and 5, which move "according to the Muslim reaction rules (Phase 5), except
+that this [...] force is hostile to all other forces".
+
+The force is the armies that march, followed as they move: the armies it meets are added
+to it ("If the Force enters (or starts in) an area with other Muslim Armies, these are
+added"), never the besiegers a siege of its side keeps, and what it leaves behind stays
+behind. It steps to the next higher-numbered area until it enters an area of another
+side's control, else towards the nearest road to a region with one; every arrival among
+another side's units is fought through ``battle.engage``, the same battles the player's
+forces fight, with the reaction's clarifications (a force relieving walls of its side
+withdraws into them when beaten or tied; a siege keeps one army per unit there; a beaten
+force goes back to the area it came from and on).
+
+Every step is a Tell with its reason. The march always ends: no area is entered twice
+while looking for an enemy, and ``STEP_BUDGET`` moves is the last guard. The readings of
+the rules are in docs/rules-notes.md, "Phase 5".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.prompts import Choose, Tell
+from companion.reconquista.battle import BattleOutcome, Proc, describe, engage, lost, move_units
+from companion.reconquista.board import Board
+from companion.reconquista.control import hostile
+from companion.reconquista.state import SIDE_NAMES, AreaState, GameState
+from companion.reconquista.units import ARMY_KINDS, Kind
+
+#: The last guard on a march: at most this many moves (steps from area to area and
+#: battles) for one force. Never reached by a march that follows the rules (each area
+#: is entered once between two engagements); told when it is.
+STEP_BUDGET = 60
+
+#: The sides ``move_force`` moves (the events' neutral armies).
+MARCHERS = ("french", "rebel_army")
+
+
+def force_name(side: str) -> str:
+    """'Muslim force', 'French force', 'Rebel army force'."""
+    return f"{SIDE_NAMES[side]} force"
+
+
+def armies(a: AreaState, side: str) -> list[Kind]:
+    """The units of ``side`` in ``a`` that march: armies of every kind ("Muslim Garrisons
+    never move"), regular armies before mercenaries (``AreaState.force`` order), so that the
+    first of the list is the one left behind first."""
+    return [k for k in a.force(side) if k in ARMY_KINDS]
+
+
+def walls(a: AreaState) -> str:
+    return "city" if a.city is not None else "fortress"
+
+
+def hostile_here(a: AreaState, side: str, arriving: int = 0) -> bool:
+    """Whether ``a`` holds forces hostile to ``side`` (``control.enemy_forces``: units of
+    another side, or an empty city of another religion), not counting the ``arriving``
+    units of ``side`` that have just come in (so a force standing in an empty enemy city
+    still sees it as empty)."""
+    if any(hostile(side, s) for s in a.units):
+        return True
+    return a.city is not None and a.city != side and a.total() - arriving == 0
+
+
+def is_target(a: AreaState, side: str, arriving: int = 0) -> bool:
+    """An area where the march stops: hostile to ``side`` ("an area of non-Muslim control":
+    a Christian army and/or garrison, a Rebel, a Christian city without other units, a
+    neutral army not under Muslim control), and not already besieged by ``side`` (that
+    enemy has been dealt with: "The rest continue moving to find a new enemy")."""
+    return a.besieger != side and hostile_here(a, side, arriving)
+
+
+def contents(a: AreaState, side: str) -> str:
+    """What makes ``a`` hostile to ``side``, for a Tell."""
+    parts = [describe(s, a.force(s)) for s in a.sides() if hostile(side, s)]
+    if not parts and a.city is not None and a.city != side:
+        parts = [f"an empty {SIDE_NAMES[a.city]} city"]
+    return "; ".join(parts) or "nothing hostile"
+
+
+def _robot(proc: Proc, prefer: str | None) -> Proc:
+    """Run a battle procedure for the robot side: a Choose it asks (the beaten attackers'
+    retreat, when a besieged city is a second option) is answered here, never shown:
+    ``prefer`` (the area the force came from: "withdraw the force back to the area it
+    came from") if offered, else the first option. Deterministic, so a replay agrees."""
+    try:
+        prompt = next(proc)
+        while True:
+            if isinstance(prompt, Choose):
+                answer = prefer if prefer in prompt.options else prompt.options[0]
+                prompt = proc.send(answer)
+            else:
+                prompt = proc.send((yield prompt))
+    except StopIteration as stop:
+        return stop.value
+
+
+# -- the way to an enemy ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a marching force: where it goes, and why there."""
+
+    dest: str
+    reason: str
+
+
+#: What picks a marching force's next move: (board, state, side, area) -> the move, or None.
+Router = Callable[[Board, GameState, str, str], "Step | None"]
+
+
+def _targets(board: Board, state: GameState, side: str, region: int, exclude: str | None = None) -> list[str]:
+    """The areas of ``region`` the force is looking for (none in the region in revolt:
+    nobody moves into it); ``exclude``: the area the force stands in."""
+    if region == state.revolt:
+        return []
+    return [n for n in board.regions[region].areas if n != exclude and is_target(state.areas[n], side)]
+
+
+def _hops(board: Board, state: GameState, side: str, exclude: str | None = None) -> dict[int, int]:
+    """Roads from each region to the nearest region holding a target (0: it holds one),
+    breadth-first over the regions; the region in revolt is never entered, so never on a
+    way. Regions from which no target can be reached are left out."""
+    links = board.region_links
+    hops = {n: 0 for n in sorted(board.regions) if _targets(board, state, side, n, exclude)}
+    frontier = sorted(hops)
+    while frontier:
+        nxt: list[int] = []
+        for r in frontier:
+            for s in links[r]:
+                if s not in hops and s != state.revolt:
+                    hops[s] = hops[r] + 1
+                    nxt.append(s)
+        frontier = nxt
+    return hops
+
+
+def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
+    """The next move of a force in ``here`` and why, or None when no enemy can be reached.
+
+    Phase 5: "move the Force toward the area with the highest number. Repeat the movement
+    until the force enters an area of non-Muslim control [...] If there is no
+    enemy-controlled area in the Region, pass the Muslim force to the next highest-numbered
+    area, repeating the process until reaching an area where there is a road leading to a
+    region with an enemy-controlled area. If there is still none, then move to the first
+    road that leads to a Region that then leads to another Region with an enemy-controlled
+    area." Read breadth-first: the road towards a region fewest roads from an enemy; the
+    force takes the first such road met going up from where it stands (its own area
+    first); of two such roads from one area, the one to the area first in map order.
+    """
+    region = board.areas[here].region
+    rname = board.regions[region].name
+    found = _targets(board, state, side, region, here)
+    if found:
+        return Step(
+            board.next_area(here),
+            f"the enemy is in {rname} ({', '.join(found)}), so on to the next higher-numbered area",
+        )
+    hops = _hops(board, state, side, here)
+    links = board.region_links
+    # Standing in the region in revolt (not in ``hops``): its roads out.
+    d = hops[region] if region in hops else min((hops[s] + 1 for s in links[region] if s in hops), default=0)
+    if d <= 0:  # no region with an enemy can be reached
+        return None
+
+    def road_from(area: str) -> str | None:
+        # The first road in map order to a region one road nearer the enemy.
+        return next(
+            (x for x in board.roads_in_map_order[area] if hops.get(board.areas[x].region) == d - 1),
+            None,
+        )
+
+    exit_area, road = here, road_from(here)
+    while road is None:
+        exit_area = board.next_area(exit_area)
+        if exit_area == here:
+            return None  # no road out of this region leads on (cannot happen when d > 0)
+        road = road_from(exit_area)
+    nreg = board.areas[road].region
+    goal = nreg
+    while hops[goal] > 0:
+        goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
+    where = (
+        f"{board.regions[goal].name}, where the enemy is in "
+        f"{', '.join(_targets(board, state, side, goal, here))}"
+    )
+    towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
+    if exit_area == here:
+        return Step(road, f"no enemy in {rname}: by the road to {towards}")
+    return Step(
+        board.next_area(here),
+        f"no enemy in {rname}: on towards the road from {exit_area} to {road} ({towards})",
+    )
+
+
+# -- the march --------------------------------------------------------------------------------
+
+
+def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
+    """ "If the Battle results in a siege situation [...] the Muslim force will leave behind a
+    number of armies equal to the number of units in the area and the rest will continue
+    the movement [...] for a City with a Fortress and a Garrison, 3 Armies will stay."
+    Returns the armies that move on (none: the whole force stays)."""
+    a = state.areas[here]
+    parts = (["the city"] if a.city is not None else []) + (["the fortress"] if a.fortress else [])
+    parts += [describe(s, a.force(s)) for s in a.sides() if s != side]
+    need = (a.city is not None) + a.fortress + sum(a.count(s) for s in a.sides() if s != side)
+    fname = force_name(side)
+    count = f"{need} unit{'s' * (need != 1)} there: {', '.join(parts)}"
+    if len(force) <= need:
+        yield Tell(
+            f"The whole {fname} ({describe(side, force)}) stays in {here} to besiege it ({count}); its movement ends."
+        )
+        return []
+    stay, rest = force[:need], force[need:]
+    yield Tell(
+        f"{describe(side, stay)} of the {fname} stay{'s' * (len(stay) == 1)} in {here} to besiege it, one army per unit ({count}); "
+        f"the other {describe(side, rest)} move{'s' * (len(rest) == 1)} on."
+    )
+    return rest
+
+
+def _must_hold(a: AreaState, side: str, force: Sequence[Kind]) -> bool:
+    """ "if it leaves an area with a City or Fortress in which there is not already a Muslim
+    Garrison present, it must leave behind an Army" (a garrison of its own side, for the
+    French and the Rebel armies, who have none); unless armies of its side that are not
+    part of the force already stay there (the besiegers a siege left)."""
+    if a.city is None and not a.fortress:
+        return False
+    if a.count(side, Kind.GARRISON):
+        return False
+    return len(armies(a, side)) <= len(force)
+
+
+def _others(a: AreaState, side: str, force: Sequence[Kind]) -> list[Kind]:
+    """The armies of ``side`` in ``a`` that are not the force: those it picks up on entering
+    (none where its side besieges: they stay at the siege)."""
+    if a.besieger == side:
+        return []
+    return lost(armies(a, side), force)
+
+
+def _more(side: str, n: int) -> str:
+    """'1 more Muslim army joins' / '2 more Muslim armies join' (the subject and its verb)."""
+    return f"{n} more {SIDE_NAMES[side]} arm{'y' if n == 1 else 'ies'} join{'s' * (n == 1)}"
+
+
+def march(
+    board: Board,
+    state: GameState,
+    side: str,
+    start: str,
+    *,
+    budget: int = STEP_BUDGET,
+    router: Router = route,
+) -> Proc:
+    """Move the force of ``side`` standing in ``start`` (every army of that side there) until
+    it stops. Returns the area where what is left of the moving force stops, else None.
+    ``budget`` and ``router`` are parameters so that the tests of the guards against a
+    march without end can give a small budget or a circling route."""
+    fname = force_name(side)
+    here = start
+    a = state.areas[here]
+    force = armies(a, side)
+    every = f"every {SIDE_NAMES[side]} army there, "
+    if a.besieger == side and force:
+        # Its side besieges the start: as after a battle that "results in a siege situation",
+        # one army per unit there stays and "the rest will continue the movement".
+        force = yield from _besiege(state, side, here, force)
+        if not force:
+            return here
+        every = ""
+    if not force:
+        yield Tell(f"No {SIDE_NAMES[side]} army stands in {here} any more: nothing moves from there.")
+        return None
+    with_cid = False
+
+    def el_cid_joins(area: str) -> Proc:
+        nonlocal with_cid
+        if not with_cid and state.el_cid_side == side and state.el_cid_area == area:
+            with_cid = True
+            yield Tell(
+                f"El Cid, with the {SIDE_NAMES[side]}s, is in {area}: he joins the {fname} and moves with it."
+            )
+
+    yield Tell(f"The {fname} marches from {here} with {every}{describe(side, force)}.")
+    yield from el_cid_joins(here)
+    steps = 0
+    visited = {here}
+    prev: str | None = None
+    forced: str | None = None  # after a retreat: the next higher-numbered area
+    arrived = True
+    while True:
+        if arrived and is_target(state.areas[here], side, len(force)):
+            steps += 1
+            if prev is None:
+                yield Tell(
+                    f"{here} holds {contents(state.areas[here], side)}: the {fname} fights where it stands."
+                )
+            status, force = yield from _fight(board, state, side, here, prev, force)
+            if status == "stop":
+                return here if state.areas[here].count(side) else None
+            if status == "retreated":
+                assert prev is not None  # a force with nowhere back has stopped
+                here, prev = prev, None
+                if with_cid:
+                    state.el_cid_area = here
+                extra = _others(state.areas[here], side, force)
+                if extra:
+                    force = [*force, *extra]
+                    yield Tell(
+                        f"{_more(side, len(extra))} the {fname} in {here}: now {describe(side, force)}."
+                    )
+                # "withdraw the force back to the area it came from. The Army continues to
+                # the next highest-numbered area": the search starts again from there.
+                forced, visited = board.next_area(here), set()
+                if forced == here:
+                    forced = None
+            elif state.areas[here].besieger == side:
+                force = yield from _besiege(state, side, here, force)
+                if not force:
+                    return here
+                visited = {here}
+            else:
+                yield Tell(f"The {fname} ({describe(side, force)}) has won in {here} and marches on.")
+                visited = {here}
+        arrived = False
+        if steps >= budget:
+            yield Tell(
+                f"The {fname} has made {budget} moves, the most the app allows one march (a guard "
+                f"against a march without end): it stops in {here} ({describe(side, force)})."
+            )
+            return here
+        if forced is not None:
+            step: Step | None = Step(
+                forced, "after its retreat the force goes on to the next higher-numbered area"
+            )
+            forced = None
+        else:
+            step = router(board, state, side, here)
+        if step is None:
+            yield Tell(
+                f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there."
+            )
+            return here
+        dest = step.dest
+        if dest in visited:
+            yield Tell(
+                f"The {fname} would enter {dest} a second time without meeting an enemy: it stops in "
+                f"{here} ({describe(side, force)})."
+            )
+            return here
+        a = state.areas[here]
+        left = ""
+        if _must_hold(a, side, force):
+            keep = force[0]
+            no_gar = f"a {walls(a)} with no {SIDE_NAMES[side]} garrison keeps an army"
+            if len(force) == 1:
+                yield Tell(
+                    f"The {fname} would move on ({step.reason}), but {here} is {no_gar}: "
+                    f"its last army ({describe(side, force)}) stays there; its movement ends."
+                )
+                return here
+            force = force[1:]
+            left = f", leaving {describe(side, [keep])} in {here} ({no_gar})"
+        move_units(state, side, force, here, dest)
+        steps += 1
+        cid = ""
+        if with_cid:
+            state.el_cid_area = dest
+            cid = " El Cid goes with it."
+        yield Tell(
+            f"{fname} moves {here} -> {dest}: {step.reason}. Move {describe(side, force)} from {here} to {dest}{left}.{cid}"
+        )
+        prev, here = here, dest
+        visited.add(here)
+        arrived = True
+        a = state.areas[here]
+        if is_target(a, side, len(force)):
+            yield Tell(f"{here} holds {contents(a, side)}: the {fname} stops there.")
+            continue
+        # "If the Force enters (or starts in) an area with other Muslim Armies, these are
+        # added to the force" (never the besiegers a siege left: they stay at it).
+        extra = _others(a, side, force)
+        if extra:
+            force = [*force, *extra]
+            yield Tell(f"{_more(side, len(extra))} the {fname} in {here}: now {describe(side, force)}.")
+        yield from el_cid_joins(here)
+
+
+def _fight(board: Board, state: GameState, side: str, here: str, prev: str | None, force: list[Kind]) -> Proc:
+    """The force has entered (or starts in) ``here``, which holds an enemy: ``battle.engage``,
+    with the reaction's rule for walls of its own side. Returns (status, the force now):
+    'on' (the way is clear, or a siege is set: the caller counts who stays), 'retreated'
+    (the force stands again in ``prev``) or 'stop'."""
+    fname = force_name(side)
+    out = yield from _robot(
+        engage(board, state, here, side, [prev] if prev else [], force, into_walls=True), prev
+    )
+    a = state.areas[here]
+    if isinstance(out, BattleOutcome):
+        if out.result == "attacker_into_walls" or out.attacker_area is None:
+            if out.result == "attacker_retreats" and prev is None:
+                yield Tell(
+                    f"The {fname} came into {here} from no area of the map, so it has nowhere to fall back to."
+                )
+            return "stop", []
+        if out.result == "attacker_retreats":
+            if out.attacker_area != here:
+                return "retreated", list(out.survivors)
+            yield Tell(f"The {fname} is shut in the city of {here}: its movement ends.")
+            return "stop", []
+    # The battle is won, or there was none (a siege is set): the force is every army of its
+    # side here now (the armies of walls it relieved join it).
+    force = armies(a, side)
+    if not force:
+        yield Tell(f"No {SIDE_NAMES[side]} army is left in {here} to march on (garrisons never move).")
+        return "stop", []
+    if is_target(a, side):
+        # Not expected (engage leaves a siege or a won area): never loop on it.
+        yield Tell(f"{here} still holds {contents(a, side)}: the {fname} stops there.")
+        return "stop", []
+    return "on", force
+
+
+def move_force(board: Board, state: GameState, side: str, area: str) -> Proc:
+    """Move the whole force of ``side`` ('french' or 'rebel_army') standing in ``area``
+    "according to the Muslim reaction rules (Phase 5), except that this [...] force is
+    hostile to all other forces" (Phase 2, events 2 and 5). A start among hostile forces
+    is fought there first. Returns the area where what is left of it stops, else None."""
+    if side not in MARCHERS:
+        raise ValueError(f"move_force moves the French or the Rebel armies, not {side!r}")
+    return (yield from march(board, state, side, area))
