@@ -76,6 +76,7 @@ class SessionInfo:
     steps: int
     summary: str
     config: dict[str, Any]
+    rules_version: int = 1  # the version of the game's rules its log was recorded under
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +90,7 @@ class SessionInfo:
             "ended": _iso(self.ended) if self.ended else None,
             "steps": self.steps,
             "summary": self.summary,
+            "rules_version": self.rules_version,
         }
 
 
@@ -187,6 +189,7 @@ def _session_info(row: Any) -> SessionInfo:
         steps=row.steps,
         summary=row.summary,
         config=json.loads(row.config or "{}"),
+        rules_version=row.rules_version,
     )
 
 
@@ -256,7 +259,20 @@ class Store:
 
     # -- sessions -----------------------------------------------------------
 
-    def create_session(self, game: str, seed: int, config: dict[str, Any] | None = None) -> int:
+    def create_session(
+        self,
+        game: str,
+        seed: int,
+        config: dict[str, Any] | None = None,
+        rules_version: int | None = None,
+    ) -> int:
+        """A new, empty session of ``game``; its number. ``rules_version`` is the version of the
+        game's rules it is played under: by default the game's current one (the game module is
+        imported to read it, here and not before: the store imports no engine when it loads)."""
+        if rules_version is None:
+            from companion.games import load
+
+            rules_version = load(game).rules_version
         t = self.now()
         with self._guard(), self.engine.begin() as con:
             result = con.execute(
@@ -271,6 +287,7 @@ class Store:
                     summary="",
                     config=json.dumps(config or {}),
                     state="{}",
+                    rules_version=rules_version,
                 )
             )
             return _new_id(result)
