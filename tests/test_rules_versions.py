@@ -10,6 +10,7 @@ looked up."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -19,12 +20,16 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
+from pilot_helpers import wait_until
 
 from companion import games
-from companion.driver import Driver
+from companion.cli import main
+from companion.driver import Driver, digest
+from companion.errors import EXIT_OK, ReplayDivergence, StoreError
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.store import preflight
 from companion.store.db import Store
+from screens.app import CompanionApp
 
 EXPORTS = Path(__file__).resolve().parent / "exports"
 WIDE = (170, 45)
@@ -181,3 +186,244 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
     finally:
         con.close()
     assert column[3] == 1 and column[4] == "1"  # NOT NULL, default 1
+
+
+# -- resuming a session recorded under earlier rules ----------------------------------------------
+
+
+def test_resume_goes_on_from_the_step_where_the_log_parts_from_the_rules(
+    db: str, store: Store, rules: Rules
+) -> None:
+    sid = recorded(store, rules, [1, 2, 3, 4, 5, 6])
+    events, session_before = rows(db, "event"), rows(db, "session")
+    rules.now = 2
+    resumed = store.resume(sid, rules.game)
+    driver = resumed.driver
+    assert [s.answer for s in driver.steps] == [[1], [2], [3]]
+    assert driver.pending == Choose(["left", "right"], NEW_QUESTION)
+    assert resumed.notice is not None
+    assert_one_sentence(resumed.notice)
+    assert resumed.notice == (
+        "This game was recorded under earlier rules (version 1): from step 4 the current rules ask "
+        f"“{NEW_QUESTION} (left / right)” where the log has “Roll 1d6: roll 4”; it goes on from step 4."
+    )
+    # Steps 4 to 6 are withdrawn by one rewind event; every row written before is as it was.
+    after = rows(db, "event")
+    assert after[: len(events)] == events and len(after) == len(events) + 1
+    rewind = store.events(sid)[-1]
+    assert (rewind.kind, rewind.step, rewind.seq) == ("rewind", 3, 6)
+    info = store.session(sid)
+    assert (info.rules_version, info.steps, info.status, info.summary) == (2, 3, "active", "3 answers")
+    assert store.state(sid) == driver.snapshot()
+    assert session_before[0] != rows(db, "session")[0]
+    # The game goes on under the current rules, to its end.
+    driver.type("2")  # 'right'
+    for face in (6, 6, 6):
+        driver.type(str(face))
+    driver.ack()
+    assert driver.finished
+    assert store.session(sid).status == "finished" and store.session(sid).summary == "put away"
+    assert store.log(sid).steps == driver.steps
+    # Opened again it replays as logged, and nothing more is written.
+    written = rows(db, "event")
+    again = store.resume(sid, rules.game)
+    assert again.notice is None and again.driver.snapshot() == driver.snapshot()
+    assert rows(db, "event") == written
+
+
+def test_a_log_that_fits_the_new_rules_only_takes_their_version(db: str, store: Store, rules: Rules) -> None:
+    sid = recorded(store, rules, [4, 4, 4])  # the steps before version 2 asks otherwise
+    events, state = rows(db, "event"), store.state(sid)
+    last_activity = store.session(sid).last_activity
+    rules.now = 2
+    resumed = store.resume(sid, rules.game)
+    assert resumed.notice is None
+    assert len(resumed.driver.steps) == 3 and resumed.driver.pending == Choose(
+        ["left", "right"], NEW_QUESTION
+    )
+    assert rows(db, "event") == events  # nothing withdrawn, nothing written
+    info = store.session(sid)
+    assert (info.rules_version, info.steps, info.last_activity) == (2, 3, last_activity)
+    assert store.state(sid) == state
+    resumed.driver.type("1")
+    assert store.log(sid).steps[-1].answer == "left"
+
+
+def test_steps_asked_alike_that_lead_elsewhere_are_recorded_again(
+    db: str, store: Store, rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Version 2 asks the same questions but keeps another state: the log stands, and its
+    steps are recorded again with the states they lead to now, so that it replays under them."""
+    sid = recorded(store, rules, [1, 2, 3, 4, 5])
+    events = rows(db, "event")
+    logged = store.log(sid)
+    rules.versions[2] = Shifting(2, asks_again=False, counts_twice=True)
+    rules.now = 2
+    resumed = store.resume(sid, rules.game)
+    assert resumed.notice is not None
+    assert_one_sentence(resumed.notice)
+    assert "every step still fits the current rules (version 2)" in resumed.notice
+    assert "from step 1 lead to a different state" in resumed.notice
+    after = rows(db, "event")
+    assert after[: len(events)] == events and len(after) == len(events) + 1 + 5
+    log = store.log(sid)
+    assert log.steps == logged.steps  # the same answers, sources...
+    assert [e.at for e in log.events] == [e.at for e in logged.events]  # ...and times
+    assert log.digests != logged.digests
+    assert log.digests[-1] == digest(resumed.driver.snapshot())
+    assert store.session(sid).rules_version == 2
+    assert main(["--db", db, "replay", str(sid)]) == EXIT_OK
+    assert "replayed 5 steps; the state is the stored one" in capsys.readouterr().out
+
+
+def test_a_log_that_diverges_under_its_own_rules_is_damage(db: str, store: Store, rules: Rules) -> None:
+    sid = recorded(store, rules, [1, 2, 3, 4, 5])
+    con = sqlite3.connect(db)
+    con.execute(
+        "UPDATE event SET prompt = ? WHERE session_id = ? AND step = 2",
+        (json.dumps(Roll(1, 6, "roll 9").to_dict()), sid),
+    )
+    con.commit()
+    con.close()
+    events, sessions = rows(db, "event"), rows(db, "session")
+    with pytest.raises(ReplayDivergence) as info:
+        store.resume(sid, rules.game)
+    assert_one_sentence(str(info.value))
+    assert "Step 3" in str(info.value)
+    assert rows(db, "event") == events and rows(db, "session") == sessions
+
+
+def test_a_session_of_newer_rules_is_not_resumed(db: str, store: Store, rules: Rules) -> None:
+    rules.now = 2
+    sid = recorded(store, rules, [1, 2])
+    events, sessions = rows(db, "event"), rows(db, "session")
+    rules.now = 1
+    with pytest.raises(StoreError) as info:
+        store.resume(sid, rules.game)
+    assert_one_sentence(str(info.value))
+    assert "newer rules" in str(info.value) and "version 2" in str(info.value)
+    assert rows(db, "event") == events and rows(db, "session") == sessions
+
+
+def test_resume_ended_by_the_new_rules(store: Store, rules: Rules) -> None:
+    """The current rules may end the game before its log does: it is over at that step."""
+    sid = recorded(store, rules, [1, 2, 3, 4, 5, 6, 1])
+    Driver.resume(rules.game, 7, None, store.log(sid).steps, store.recorder(sid)).ack()
+    rules.versions[2] = Shortened(2)
+    rules.now = 2
+    resumed = store.resume(sid, rules.game)
+    assert resumed.driver.finished and len(resumed.driver.steps) == 7
+    assert resumed.notice is not None
+    assert "at step 8 the current rules end the game where the log goes on with “Put the dice away.”" in (
+        resumed.notice
+    )
+    assert resumed.notice.endswith("so under them it ended after step 7.")
+    assert store.session(sid).status == "finished"
+
+
+class Shortened(Shifting):
+    """Version 2 without the closing instruction."""
+
+    def procedure(self, state: Tally) -> Generator[Prompt, Any, None]:
+        for i in range(7):
+            state.answers.append((yield Roll(1, 6, f"roll {i + 1}")))
+        state.ended = True
+
+
+# -- the game screens say it when the game opens -----------------------------------------------
+
+
+def spoil_prompt(db: str, session_id: int, step: int, prompt: Prompt) -> None:
+    """Make the logged question of ``step`` one that earlier rules asked (the rules then change)."""
+    con = sqlite3.connect(db)
+    con.execute(
+        "UPDATE event SET prompt = ? WHERE session_id = ? AND step = ? AND kind = 'answer'",
+        (json.dumps(prompt.to_dict()), session_id, step),
+    )
+    con.commit()
+    con.close()
+
+
+def notes_of(app: CompanionApp) -> list[str]:
+    """Every notification the app shows from now on, as its text."""
+    shown: list[str] = []
+    notify = app.notify
+
+    def record(message: str, **kwargs: Any) -> None:
+        shown.append(message)
+        notify(message, **kwargs)
+
+    app.notify = record  # type: ignore[method-assign]
+    return shown
+
+
+async def test_the_dice_tray_says_it_goes_on_under_the_current_rules(
+    db: str, store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.dicetray import DiceTray
+
+    sid = store.create_session("dice", 3)
+    driver = Driver(games.load("dice"), 3, recorder=store.recorder(sid))
+    for text in ("2d6 Attack", "3 5", "1d20 Save", "12"):
+        driver.type(text)
+    spoil_prompt(db, sid, 1, Roll(2, 6, "Attack of old"))
+    monkeypatch.setattr(DiceTray, "rules_version", 2)
+    app = CompanionApp(db_path=db, seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        shown = notes_of(app)
+        await wait_until(pilot, lambda: app.store_ready)
+        app.open_session(sid)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "DiceTrayScreen" and bool(shown))
+        screen: Any = app.screen
+        assert len(screen.driver.steps) == 1
+        assert shown == [
+            (
+                "This game was recorded under earlier rules (version 1): from step 2 the current rules ask "
+                "“Roll 2d6: Attack” where the log has “Roll 2d6: Attack of old”; it goes on from step 2."
+            )
+        ]
+    assert store.session(sid).rules_version == 2 and store.session(sid).steps == 1
+
+
+async def test_the_reconquista_screen_writes_it_to_its_log(
+    db: str, store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.text import Text
+    from textual.widgets import RichLog
+
+    from companion.reconquista.game import Reconquista
+    from screens.reconquista.game_screen import ReconquistaScreen
+
+    game = games.load("reconquista")
+    sid = store.create_session("reconquista", 4, {"dice": "mixed"})
+    driver = Driver(game, 4, {"dice": "mixed"}, recorder=store.recorder(sid))
+    while len(driver.steps) < 15:
+        if isinstance(driver.pending, Roll):
+            driver.roll()
+        elif isinstance(driver.pending, Tell):
+            driver.ack()
+        else:
+            assert isinstance(driver.pending, Choose)
+            driver.submit(driver.pending.options[0], "player")
+    k = next(i for i, step in enumerate(driver.steps) if i >= 2 and isinstance(step.prompt, Tell))
+    spoil_prompt(db, sid, k, Tell("An instruction of the earlier rules."))
+    monkeypatch.setattr(Reconquista, "rules_version", 2)
+    app = CompanionApp(db_path=db, seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        shown = notes_of(app)
+        await wait_until(pilot, lambda: app.store_ready)
+        app.open_session(sid)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen) and bool(shown))
+        screen = app.screen
+        assert isinstance(screen, ReconquistaScreen) and screen.driver is not None
+        assert len(screen.driver.steps) == k
+        [notice] = shown
+        assert notice.startswith(
+            f"This game was recorded under earlier rules (version 1): from step {k + 1} "
+        )
+        assert "where the log has “An instruction of the earlier rules.”" in notice
+        panel = screen.query_one("#rq-log", RichLog)
+        await pilot.pause()
+        text = " ".join(line.text.strip() for line in panel.lines)
+        assert Text(notice).plain in text
+    assert store.session(sid).rules_version == 2
