@@ -21,15 +21,17 @@ import pytest
 from alembic import command
 from alembic.config import Config
 from pilot_helpers import wait_until
+from textual.widgets import DataTable, Static
 
 from companion import games
 from companion.cli import main
 from companion.driver import Driver, digest
-from companion.errors import EXIT_OK, ReplayDivergence, StoreError
+from companion.errors import EXIT_DIVERGED, EXIT_OK, ReplayDivergence, StoreError
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.store import preflight
 from companion.store.db import Store
 from screens.app import CompanionApp
+from screens.history import SessionLogScreen
 
 EXPORTS = Path(__file__).resolve().parent / "exports"
 WIDE = (170, 45)
@@ -328,6 +330,66 @@ class Shortened(Shifting):
         for i in range(7):
             state.answers.append((yield Roll(1, 6, f"roll {i + 1}")))
         state.ended = True
+
+
+# -- History and the command line read it as recorded ------------------------------------------
+
+
+async def test_history_steps_through_a_diverging_log_as_far_as_it_goes(
+    db: str, store: Store, rules: Rules, clock: Any
+) -> None:
+    sid = recorded(store, rules, [1, 2, 3, 4, 5, 6])
+    rules.now = 2
+    events = rows(db, "event")
+    app = CompanionApp(db_path=db, seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.push_screen(SessionLogScreen(sid))
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionLogScreen) and app.screen.loaded)
+        screen = app.screen
+        assert isinstance(screen, SessionLogScreen)
+        assert screen.query_one("#log-table", DataTable).row_count == 6  # every recorded step listed
+        await wait_until(pilot, lambda: screen.at == 1)
+        parting = screen.query_one("#log-parting", Static)
+        assert not parting.display
+        await pilot.press("end")
+        await wait_until(pilot, lambda: screen.at == 6)
+        assert screen.driver is not None and len(screen.driver.steps) == 3
+        assert parting.display
+        text = str(parting.render())
+        assert_one_sentence(text)
+        assert text.startswith(f"From step 4 the current rules ask “{NEW_QUESTION}")
+        assert "recorded under rules version 1; the app plays version 2" in text
+        assert text.endswith("so the table is shown as it stood after step 3.")
+        assert screen.query_one("#log-state").border_title.startswith("After step 3 of 6")
+        assert str(screen.query_one("#log-status", Static).render()).startswith("6 steps.")  # no error
+        await pilot.press("home")
+        await wait_until(pilot, lambda: screen.at == 1)
+        assert not parting.display and len(screen.driver.steps) == 1
+    assert rows(db, "event") == events  # reading changes nothing
+    assert store.session(sid).rules_version == 1
+
+
+def test_history_show_and_replay_on_the_command_line(
+    db: str, store: Store, rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sid = recorded(store, rules, [1, 2, 3, 4, 5, 6])
+    rules.now = 2
+    assert main(["--db", db, "history", "--json"]) == EXIT_OK
+    [listed] = json.loads(capsys.readouterr().out)
+    assert (listed["id"], listed["rules_version"]) == (sid, 1)
+    assert main(["--db", db, "show", str(sid), "--json"]) == EXIT_OK
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["session"]["rules_version"] == 1 and len(shown["log"]) == 6
+    assert main(["--db", db, "show", str(sid)]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and "Roll 1d6: roll 6 -> 6" in lines[-1]  # the log as recorded
+    assert main(["--db", db, "replay", str(sid)]) == EXIT_DIVERGED
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"companion: session {sid} was recorded under rules version 1 ")
+    assert "does not replay under the current ones (version 2) from step 4: the current rules ask" in err
+    assert len(err.splitlines()) == 1 and err.rstrip().endswith(".")
 
 
 # -- the game screens say it when the game opens -----------------------------------------------
