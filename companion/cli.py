@@ -328,6 +328,7 @@ def _import(args: argparse.Namespace) -> int:
     else:
         print(
             f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status})."
+            + (f" {done.note}" if done.note else "")
         )
     return EXIT_OK
 

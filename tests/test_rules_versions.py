@@ -28,6 +28,7 @@ from companion.cli import main
 from companion.driver import Driver, digest
 from companion.errors import EXIT_DIVERGED, EXIT_OK, ReplayDivergence, StoreError
 from companion.prompts import Choose, Prompt, Roll, Tell
+from companion.review.exchange import ImportRefused, export_data, import_session
 from companion.store import preflight
 from companion.store.db import Store
 from screens.app import CompanionApp
@@ -390,6 +391,140 @@ def test_history_show_and_replay_on_the_command_line(
     assert err.startswith(f"companion: session {sid} was recorded under rules version 1 ")
     assert "does not replay under the current ones (version 2) from step 4: the current rules ask" in err
     assert len(err.splitlines()) == 1 and err.rstrip().endswith(".")
+
+
+# -- exports -----------------------------------------------------------------------------------
+
+
+def test_new_exports_carry_the_rules_version(store: Store, rules: Rules) -> None:
+    sid = recorded(store, rules, [1])
+    assert export_data(store, sid)["session"]["rules_version"] == 1
+
+
+def test_an_export_written_before_rules_versions_imports(store: Store) -> None:
+    """A file written by the app before this change (no rules_version): read as version 1."""
+    text = (EXPORTS / "dice-tray-before-rules-versions.json").read_text()
+    assert "rules_version" not in text
+    done = import_session(store, text, "old.json")
+    info = store.session(done.session_id)
+    assert (info.game, info.steps, info.status, info.summary) == ("dice", 4, "active", "2 rolls")
+    assert info.rules_version == 1
+    assert done.note is None
+    assert store.log(done.session_id).digests == [s["digest"] for s in json.loads(text)["steps"]]
+    assert store.resume(done.session_id, games.load("dice")).notice is None
+
+
+def test_an_old_reconquista_export_still_imports_and_resumes(store: Store) -> None:
+    """A Reconquista game exported before this change: under the rules the app plays now it
+    replays (imported as ever) or, rules having changed, is kept as recorded; either way it
+    opens for play, from its end or from where the rules part from it."""
+    text = (EXPORTS / "reconquista-before-rules-versions.json").read_text()
+    done = import_session(store, text, "old.json")
+    info = store.session(done.session_id)
+    assert info.steps == 60 and info.status == "active"
+    game = games.load("reconquista")
+    assert (info.rules_version == game.rules_version) == (done.note is None)
+    resumed = store.resume(done.session_id, game)
+    assert resumed.driver.pending is not None
+    assert store.session(done.session_id).rules_version == game.rules_version
+    assert (resumed.notice is None) == (len(resumed.driver.steps) == 60)
+
+
+def old_export(store: Store, rules: Rules, rolls: list[int]) -> dict[str, Any]:
+    """An export of a Shifting session recorded under version 1, without the rules_version key."""
+    data = export_data(store, recorded(store, rules, rolls))
+    del data["session"]["rules_version"]
+    return data
+
+
+def test_an_old_export_that_diverges_is_imported_as_recorded(
+    tmp_path: Path, store: Store, rules: Rules, clock: Any
+) -> None:
+    data = old_export(store, rules, [1, 2, 3, 4, 5, 6])
+    rules.now = 2
+    to = Store(str(tmp_path / "to.db"), clock=clock)
+    try:
+        done = import_session(to, json.dumps(data), "old.json")
+        assert done.note is not None
+        assert_one_sentence(done.note)
+        assert "recorded under rules version 1" in done.note and "at step 4" in done.note
+        info = to.session(done.session_id)
+        assert (info.steps, info.status, info.summary, info.rules_version) == (6, "active", "6 answers", 1)
+        assert to.state(done.session_id) == data["final_state"]
+        log = to.log(done.session_id)
+        assert [s.answer for s in log.steps] == [s["answer"] for s in data["steps"]]
+        assert log.digests == [s["digest"] for s in data["steps"]]
+        events = to.events(done.session_id)
+        assert [e.seq for e in events] == list(range(6)) and all(e.kind == "answer" for e in events)
+        # Resuming it goes as for any game recorded under earlier rules.
+        resumed = to.resume(done.session_id, rules.game)
+        assert len(resumed.driver.steps) == 3 and resumed.notice is not None
+        assert to.session(done.session_id).rules_version == 2
+    finally:
+        to.close()
+
+
+def test_companion_import_says_an_old_export_is_kept_as_recorded(
+    tmp_path: Path, store: Store, rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old_export(store, rules, [1, 2, 3, 4, 5])))
+    rules.now = 2
+    assert main(["--db", str(tmp_path / "to.db"), "import", str(path)]) == EXIT_OK
+    assert capsys.readouterr().out == (
+        f"Imported {path} as session 1 (shifting, 5 steps, active). It was recorded under rules "
+        "version 1 and the current rules (version 2) part from its log at step 4; it is kept as recorded.\n"
+    )
+
+
+def test_an_old_export_that_fits_imports_under_the_current_rules(
+    tmp_path: Path, store: Store, rules: Rules, clock: Any
+) -> None:
+    data = old_export(store, rules, [1, 2, 3])
+    rules.now = 2
+    to = Store(str(tmp_path / "to.db"), clock=clock)
+    try:
+        done = import_session(to, json.dumps(data), "old.json")
+        assert done.note is None and to.session(done.session_id).rules_version == 2
+    finally:
+        to.close()
+
+
+def refused(store: Store, data: dict[str, Any], *words: str) -> None:
+    before = (len(store.sessions()), sum(len(store.events(s.id)) for s in store.sessions()))
+    with pytest.raises(ImportRefused) as info:
+        import_session(store, json.dumps(data), "game.json")
+    assert_one_sentence(str(info.value))
+    for w in words:
+        assert w in str(info.value), str(info.value)
+    assert (len(store.sessions()), sum(len(store.events(s.id)) for s in store.sessions())) == before
+
+
+def test_exports_that_are_refused(tmp_path: Path, store: Store, rules: Rules, clock: Any) -> None:
+    old = old_export(store, rules, [1, 2, 3, 4, 5, 6])
+    rules.now = 2
+    to = Store(str(tmp_path / "to.db"), clock=clock)
+    try:
+        # Claimed to be of the current rules, and not replaying under them: damage, as ever.
+        data = json.loads(json.dumps(old))
+        data["session"]["rules_version"] = 2
+        refused(to, data, "its log does not replay to the exported game (Step 4:")
+        # Of rules newer than the app's.
+        data["session"]["rules_version"] = 3
+        refused(to, data, "recorded under newer rules of Shifting rules (version 3)", "(version 2)")
+        # Kept as recorded only if every answer fits its question...
+        data = json.loads(json.dumps(old))
+        data["steps"][4]["answer"] = [9]
+        refused(to, data, "the answer of step 5 does not fit its question (A d6 shows 1 to 6")
+        # ...and the final state is the one the last step logged.
+        data = json.loads(json.dumps(old))
+        data["final_state"]["answers"][5] = [1]
+        refused(to, data, "its final state is not the state its last step logged")
+        data = json.loads(json.dumps(old))
+        data["session"]["rules_version"] = 0
+        refused(to, data, "session.rules_version: input should be greater than or equal to 1")
+    finally:
+        to.close()
 
 
 # -- the game screens say it when the game opens -----------------------------------------------
