@@ -223,7 +223,7 @@ def _show(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from companion import games
-    from companion.driver import verify
+    from companion.driver import departure, verify
     from companion.errors import ReplayDivergence
 
     store = _open_store(args)
@@ -234,7 +234,17 @@ def _replay(args: argparse.Namespace) -> int:
         # A session never answered has no stored state yet ({}): nothing to compare but the steps.
         verify(game, info.seed, info.config, log.steps, log.digests, store.state(args.id) or None)
     except ReplayDivergence as exc:
-        print(f"companion: session {info.id} diverges. {exc}", file=sys.stderr)
+        if info.rules_version == game.rules_version:
+            print(f"companion: session {info.id} diverges. {exc}", file=sys.stderr)
+        else:
+            # Not damage: the log was recorded under other rules than the ones this app plays.
+            where = f"from step {exc.step + 1}" if exc.step < len(log.steps) else "at its end"
+            print(
+                f"companion: session {info.id} was recorded under rules version {info.rules_version} "
+                f"and does not replay under the current ones (version {game.rules_version}) {where}: "
+                f"{departure(exc)}.",
+                file=sys.stderr,
+            )
         return EXIT_DIVERGED
     print(f"Session {info.id}: replayed {len(log.steps)} steps; the state is the stored one.")
     return EXIT_OK
@@ -318,6 +328,7 @@ def _import(args: argparse.Namespace) -> int:
     else:
         print(
             f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status})."
+            + (f" {done.note}" if done.note else "")
         )
     return EXIT_OK
 

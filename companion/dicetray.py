@@ -95,6 +95,7 @@ class DiceTray:
 
     id = "dice"
     title = "Dice tray"
+    rules_version = 1
 
     def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
         presets()  # the quick picks are the tray's data file: a broken one is found here (cached)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -62,6 +63,16 @@ class Recorder(Protocol):
 
     def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
         """Withdraw every step from ``index`` on; ``state_json`` is the state left."""
+
+
+class PromptDivergence(ReplayDivergence):
+    """A replay whose game asks another question than the logged one at ``step`` (``asked``
+    None: the game had ended there)."""
+
+    def __init__(self, step: int, message: str, logged: Prompt, asked: Prompt | None) -> None:
+        super().__init__(step, message)
+        self.logged = logged
+        self.asked = asked
 
 
 @dataclass
@@ -147,8 +158,11 @@ class Driver:
                 continue
             if self.pending != step.prompt:
                 asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
-                raise ReplayDivergence(
-                    i, f"Step {i + 1}: the log has '{step.prompt.describe()}' but the game asks {asked}."
+                raise PromptDivergence(
+                    i,
+                    f"Step {i + 1}: the log has '{step.prompt.describe()}' but the game asks {asked}.",
+                    step.prompt,
+                    self.pending,
                 )
             try:
                 answer = step.prompt.check(step.answer)
@@ -161,6 +175,26 @@ class Driver:
         """Replay further logged steps onto this session, as resume does (they are not recorded
         again); ReplayDivergence if the game asks otherwise."""
         self._feed(steps)
+
+    def feed_fitting(self, steps: Iterable[Step]) -> ReplayDivergence | None:
+        """Replay further logged steps as far as they fit the game's rules: the driver is left
+        after the last step that fits, and the divergence at the next one is returned (None when
+        every step fits). An engine failing on a logged answer is a divergence at that step:
+        rules that changed may not take an answer the old ones did."""
+        for step in steps:
+            i = len(self.steps)
+            try:
+                self._feed([step])
+            except ReplayDivergence as exc:
+                if isinstance(step.prompt, Edit):  # a refused correction may have been half applied
+                    self._rebuild(self.steps[:i])
+                return exc
+            except Exception as exc:  # noqa: BLE001 -- any failure of the engine is reported the same way
+                self._rebuild(self.steps[:i])
+                return ReplayDivergence(
+                    i, f"Step {i + 1}: the game engine fails on the logged answer ({type(exc).__name__})."
+                )
+        return None
 
     def _rebuild(self, steps: list[Step]) -> None:
         recorder, self.recorder = self.recorder, None
@@ -381,11 +415,14 @@ def verify(
     """Re-run a logged session and check it reproduces every logged state.
 
     Raises ReplayDivergence at the first step whose prompt or resulting state
-    differs from the log, or if the final state differs from ``final``.
+    differs from the log (or that the engine fails on), or if the final state differs
+    from ``final``.
     """
     driver = Driver(game, seed, config)
     for i, (step, logged) in enumerate(zip(steps, digests, strict=True)):
-        driver._feed([step])
+        divergence = driver.feed_fitting([step])
+        if divergence is not None:
+            raise divergence
         got = digest(driver.snapshot())
         if got != logged:
             raise ReplayDivergence(
@@ -394,3 +431,43 @@ def verify(
     if final is not None and driver.snapshot() != final:
         raise ReplayDivergence(len(steps), "The replayed final state differs from the stored one.")
     return driver
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How far a logged session replays under the game's rules as they are now."""
+
+    driver: Driver  # the session after the steps that fit (``len(driver.steps)`` of them)
+    divergence: ReplayDivergence | None  # why the next step does not fit; None when every step does
+    digests: list[str]  # the digest of the state after each step that fits, under these rules
+
+
+def replay_fitting(game: Game, seed: int, config: dict[str, Any] | None, steps: Iterable[Step]) -> Fit:
+    """Replay ``steps`` as far as they fit ``game``'s rules (see ``Driver.feed_fitting``), with the
+    digest of the state after each: what resuming a session recorded under earlier rules keeps."""
+    driver = Driver(game, seed, config)
+    digests: list[str] = []
+    for step in steps:
+        divergence = driver.feed_fitting([step])
+        if divergence is not None:
+            return Fit(driver, divergence, digests)
+        digests.append(digest(driver.snapshot()))
+    return Fit(driver, None, digests)
+
+
+def _quoted(text: str, width: int = 60) -> str:
+    """A question quoted in a sentence, cut at ``width``: in double quotes, as questions often
+    hold single ones."""
+    return "“" + (text if len(text) <= width else text[: width - 1] + "…") + "”"
+
+
+def departure(divergence: ReplayDivergence) -> str:
+    """What differs where a log parts from the game's rules, as a clause to go in a sentence:
+    "the current rules ask “Roll 1d6: …” where the log has “Choose …”"."""
+    if isinstance(divergence, PromptDivergence):
+        logged = _quoted(divergence.logged.describe())
+        if divergence.asked is None:
+            return f"the current rules end the game where the log goes on with {logged}"
+        return f"the current rules ask {_quoted(divergence.asked.describe())} where the log has {logged}"
+    text = re.sub(r"^Step \d+: ", "", str(divergence)).rstrip(".")
+    return text[:1].lower() + text[1:]

@@ -30,6 +30,10 @@ class Game(Protocol):
 
     id: str
     title: str
+    #: The version of the game's rules: raised whenever a change to them may make a game
+    #: recorded before it ask something else on replay. A session records the version it
+    #: was played under (docs/design.md, "The store").
+    rules_version: int
 
     def new_state(self, seed: int, config: dict[str, Any]) -> Any:
         """The state a new session starts from."""

@@ -123,8 +123,9 @@ class CompanionApp(App[None]):
             return
         try:
             # The game's first state reads its data files: a broken one is a sentence, not an empty session.
-            games.load(game_id).new_state(self.seed, dict(config or {}))
-            session_id = self.store().create_session(game_id, self.seed, config)
+            game = games.load(game_id)
+            game.new_state(self.seed, dict(config or {}))
+            session_id = self.store().create_session(game_id, self.seed, config, game.rules_version)
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
             return

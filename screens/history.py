@@ -4,7 +4,10 @@ The sessions table reads one page at a time (``Store.sessions`` with a limit) an
 the next page when the cursor comes near the end, so ten thousand sessions open as
 fast as ten. An opened session shows its log turn by turn and phase by phase beside
 the table as it stood at the highlighted step: the log replayed into a driver
-(``Driver.resume``), the same mechanism as resume and undo.
+(``Driver.resume``), the same mechanism as resume and undo. The log itself is read from the
+stored rows, so it lists every recorded step; where the game's rules now part from it (a
+session recorded under earlier rules) the table stays at the last step that fits, with one
+sentence saying at which step and why.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
-from companion.driver import Driver, Step
-from companion.errors import CompanionError
+from companion.driver import Driver, Step, departure
+from companion.errors import CompanionError, ReplayDivergence
 from companion.games import GAMES
 from companion.prompts import Choose, Prompt
 
@@ -368,6 +371,8 @@ class SessionLogScreen(Screen[None]):
         self.at = -1  # the steps the view shows the table after
         self.wanted = 0  # the steps it is to show the table after
         self._view_built = False
+        self.fits: int | None = None  # the steps that fit the game's rules, once one is found not to
+        self.parting = ""  # the sentence saying where and why they part from the log
         self._pending: Timer | None = None
         self.loaded = False
 
@@ -483,26 +488,52 @@ class SessionLogScreen(Screen[None]):
             except CompanionError as exc:
                 await panel.mount(Static(f"[b red]{exc}[/]"))
                 return
+            parting = Static(id="log-parting")
+            parting.display = False
+            await panel.mount(parting)
             await panel.mount(view_for(self.info.game, self.driver))
         count = self.wanted
         if self.driver is None or count == self.at:
             return
+        # Past the step where the log parts from the game's rules, the table stays where they part.
+        target = count if self.fits is None else min(count, self.fits)
         try:
-            if count < len(self.driver.steps):
+            if target < len(self.driver.steps):
                 self.driver = Driver.resume(
-                    self.driver.game, self.info.seed, self.info.config, self.steps[:count]
+                    self.driver.game, self.info.seed, self.info.config, self.steps[:target]
                 )
             else:
-                self.driver.feed(self.steps[len(self.driver.steps) : count])
+                divergence = self.driver.feed_fitting(self.steps[len(self.driver.steps) : target])
+                if divergence is not None:
+                    self.fits = divergence.step
+                    self.parting = self._parting(divergence)
         except CompanionError as exc:
             self.query_one("#log-status", Static).update(f"[b red]{exc}[/]")
             return
         self.at = count
+        shown = len(self.driver.steps)
         self.query_one(StateView).show(self.driver)
         turn, phase = self.driver.game.where(self.driver.state)
         where = " · ".join(x for x in (f"turn {turn}" if turn is not None else "", phase or "") if x)
-        panel.border_title = f"After step {count} of {len(self.steps)}" if count else "Before the first step"
+        if count > shown:
+            panel.border_title = f"After step {shown} of {len(self.steps)}: the rules part from the log here"
+        elif count:
+            panel.border_title = f"After step {count} of {len(self.steps)}"
+        else:
+            panel.border_title = "Before the first step"
         panel.border_subtitle = where
+        parting_view = self.query_one("#log-parting", Static)
+        parting_view.display = count > shown
+        if count > shown:
+            parting_view.update(Text(self.parting, style="bold yellow"))
+
+    def _parting(self, divergence: ReplayDivergence) -> str:
+        """One sentence: at which step and why the game's rules part from the logged steps."""
+        text = f"From step {divergence.step + 1} {departure(divergence)}"
+        recorded, current = self.info.rules_version, self.driver.game.rules_version if self.driver else 0
+        if recorded != current:
+            text += f" (this session was recorded under rules version {recorded}; the app plays version {current})"
+        return f"{text}, so the table is shown as it stood after step {divergence.step}."
 
     @on(DataTable.RowHighlighted, "#log-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -1,10 +1,11 @@
-"""What every game screen does with its session alike: open its driver from the app's store,
-and correct a die typed earlier (Driver.correct, through the correction dialog)."""
+"""What every game screen does with its session alike: open its driver from the app's store
+(saying so when a game recorded under earlier rules goes on from an earlier step), and correct
+a die typed earlier (Driver.correct, through the correction dialog)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
@@ -14,18 +15,36 @@ from companion.games import Game
 from companion.prompts import BadAnswer, Roll
 from screens.reconquista.dialogs import CorrectionDialog, MessageDialog, correction_text
 
+if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
+    from companion.store.db import Resumed
 
-def open_driver(screen: Screen[Any], session_id: int, game: Game) -> Driver | None:
-    """The session's driver, its next answers committed to the app's store; None when the
-    session cannot be opened, after saying why in one sentence and leaving ``screen``."""
+#: How long the notice of a game recorded under earlier rules stays on screen: long enough to read.
+NOTICE_SECONDS = 30
+
+
+def resume(screen: Screen[Any], session_id: int, game: Game) -> Resumed | None:
+    """The session resumed from the app's store (``Store.resume``), its next answers committed
+    there; None when it cannot be opened, after saying why in one sentence and leaving
+    ``screen``. A game recorded under earlier rules that goes on from an earlier step than its
+    log says so in a notification (``Resumed.notice``), on screen for NOTICE_SECONDS."""
     app: Any = screen.app
     try:
-        driver: Driver = app.store().resume(session_id, game)
+        resumed: Resumed = app.store().resume(session_id, game)
     except CompanionError as exc:
         app.notify(str(exc), severity="error")
         app.pop_screen()
         return None
-    return driver
+    if resumed.notice:
+        app.notify(
+            resumed.notice, title="Earlier rules", severity="warning", timeout=NOTICE_SECONDS, markup=False
+        )
+    return resumed
+
+
+def open_driver(screen: Screen[Any], session_id: int, game: Game) -> Driver | None:
+    """The session's driver (see ``resume``); None when the session cannot be opened."""
+    resumed = resume(screen, session_id, game)
+    return None if resumed is None else resumed.driver
 
 
 def correct_a_die(

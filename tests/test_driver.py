@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 
 from companion import dicetray
 from companion.dice import app_roll
-from companion.driver import Driver, EngineFault, Record, Step, digest, verify
+from companion.driver import (
+    Driver,
+    EngineFault,
+    PromptDivergence,
+    Record,
+    Step,
+    departure,
+    digest,
+    replay_fitting,
+    verify,
+)
 from companion.errors import ReplayDivergence
 from companion.games import Procedure
 from companion.prompts import BadAnswer, Choose, Roll, Tell
@@ -541,6 +551,57 @@ def test_resume_of_an_answer_that_does_not_fit_is_a_divergence() -> None:
     with pytest.raises(ReplayDivergence) as info:
         Driver.resume(TRAY, 6, None, steps)
     assert info.value.step == 1
+
+
+def test_feed_fitting_stops_after_the_last_step_that_fits() -> None:
+    """Replayed as far as the log fits: the driver is left there, the divergence returned."""
+    live = Driver(TRAY, 6)
+    tray_session(live)
+    steps = list(live.steps)
+    steps[3] = dataclasses.replace(steps[3], prompt=Roll(3, 6, "Attack"), answer=[1, 2, 3])
+    driver = Driver(TRAY, 6)
+    divergence = driver.feed_fitting(steps)
+    assert isinstance(divergence, PromptDivergence)
+    assert (divergence.step, divergence.logged, divergence.asked) == (
+        3,
+        steps[3].prompt,
+        live.steps[3].prompt,
+    )
+    assert driver.steps == steps[:3]
+    assert driver.snapshot() == Driver.resume(TRAY, 6, None, steps[:3]).snapshot()
+    assert (
+        departure(divergence)
+        == "the current rules ask “Roll 2d6: Attack” where the log has “Roll 3d6: Attack”"
+    )
+    assert Driver(TRAY, 6).feed_fitting(live.steps) is None
+    fit = replay_fitting(TRAY, 6, None, steps)
+    assert fit.divergence is not None and fit.divergence.step == 3 and len(fit.driver.steps) == 3
+    assert fit.digests == [digest(Driver.resume(TRAY, 6, None, steps[:k]).snapshot()) for k in (1, 2, 3)]
+
+
+class Brittle(Skirmish):
+    """Skirmish whose engine fails on a stop: rules that no longer take an answer the old ones did."""
+
+    def procedure(self, state: SkirmishState) -> Procedure:
+        inner = super().procedure(state)
+        answer = None
+        while True:
+            prompt = inner.send(answer)
+            answer = yield prompt
+            if prompt == NEXT and answer == "stop":
+                raise KeyError("stop")
+
+
+def test_an_engine_failing_on_a_logged_answer_is_a_divergence_there() -> None:
+    live = Driver(SKIRMISH, 8)
+    play_skirmish(live, SKIRMISH_ANSWERS)
+    driver = Driver(Brittle(), 8)
+    divergence = driver.feed_fitting(live.steps)
+    assert divergence is not None and divergence.step == len(live.steps) - 1
+    assert "the game engine fails on the logged answer (KeyError)" in str(divergence)
+    assert driver.steps == live.steps[:-1] and driver.pending == NEXT  # rebuilt before the failure
+    with pytest.raises(ReplayDivergence):
+        verify(Brittle(), 8, None, live.steps, [""] * len(live.steps), None)
 
 
 def test_resumed_driver_records_only_new_answers() -> None:

@@ -258,6 +258,7 @@ class Castells:
 
     id = "castells"
     title = "Terra de Castells"
+    rules_version = 1
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")

@@ -169,6 +169,7 @@ class Reconquista:
 
     id = "reconquista"
     title = "Reconquista"
+    rules_version = 1
 
     def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
         map_file, tables_file = config.get("map"), config.get("tables")

@@ -2,11 +2,17 @@
 
 The JSON export is the session itself: its fields, every effective step (prompt,
 answer, source, turn, phase, time and the digest of the state it led to), the
-final state, and a format version. ``import_session`` takes such a file only if
-it replays: the game must be known, every step must be asked as logged and lead
-to the logged state, and the end must be the exported final state. A file that
-fails any check is refused with one sentence and nothing is created; one that
-passes is stored in one transaction as a new session.
+final state, the rules version it was recorded under, and a format version.
+``import_session`` takes such a file only if it replays: the game must be known,
+every step must be asked as logged and lead to the logged state, and the end must
+be the exported final state. A file that fails any check is refused with one
+sentence and nothing is created; one that passes is stored in one transaction as a
+new session. The one exception is a file recorded under earlier rules of its game
+(an export without ``rules_version`` was recorded under version 1): where the
+current rules part from its log it is taken as recorded, once every answer fits its
+question and its final state is the one its last step logged, and resuming it later
+replays it as far as it fits (docs/design.md, "The store"). A file of rules newer
+than the app's is refused.
 
 CSV is one row per step; Markdown is a game report, turn by turn and phase by
 phase. Steps are numbered from 1 in every format, as ``companion show`` does.
@@ -79,6 +85,9 @@ class SessionModel(_Strict):
     last_activity: datetime
     ended: datetime | None = None
     summary: StrictStr = ""
+    # The version of the game's rules the log was recorded under. Exports written before the
+    # key existed were all recorded under version 1.
+    rules_version: StrictInt = Field(default=1, ge=1)
 
 
 class ExportModel(_Strict):
@@ -140,6 +149,7 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
             "last_activity": _iso(info.last_activity),
             "ended": _iso(info.ended),
             "summary": info.summary,
+            "rules_version": info.rules_version,
         },
         "steps": steps,
         "final_state": store.state(session_id),
@@ -285,6 +295,9 @@ class Imported:
     steps: int
     status: str
     summary: str
+    rules_version: int = 1
+    #: One sentence when the file was taken as recorded under earlier rules (None otherwise).
+    note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -293,6 +306,8 @@ class Imported:
             "steps": self.steps,
             "status": self.status,
             "summary": self.summary,
+            "rules_version": self.rules_version,
+            "note": self.note,
         }
 
 
@@ -331,11 +346,10 @@ def read_export(text: str, name: str = "the file") -> ExportModel:
     return doc
 
 
-def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
-    """Load the game and replay the log: (game, the Driver at its end, the steps), or ImportRefused."""
+def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
+    """The game the export is of and its steps as the driver's; ImportRefused if either is unknown."""
     from companion import games
-    from companion.driver import Step, verify
-    from companion.errors import ReplayDivergence
+    from companion.driver import Step
     from companion.prompts import prompt_from_dict
 
     try:
@@ -348,12 +362,23 @@ def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
             steps.append(Step(prompt_from_dict(s.prompt), s.answer, s.source))
         except ValueError as exc:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
+    return game, steps
+
+
+def _replay(doc: ExportModel, game: Any, steps: list[Any], name: str, older: bool) -> Any:
+    """Replay the log to the exported state: the Driver at its end. ReplayDivergence where it
+    does not, if the file was recorded under rules ``older`` than the game's (it may still be
+    taken as recorded); ImportRefused (one sentence) for any other failure."""
+    from companion.driver import verify
+    from companion.errors import ReplayDivergence
+
     final = doc.final_state or None
     try:
         digests = [s.digest for s in doc.steps]
-        driver = verify(game, doc.session.seed, doc.session.config, steps, digests, final)
-        return game, driver, steps
+        return verify(game, doc.session.seed, doc.session.config, steps, digests, final)
     except ReplayDivergence as exc:
+        if older:
+            raise
         raise ImportRefused(
             f"{name} cannot be imported: its log does not replay to the exported game "
             f"({str(exc).rstrip('.')})."
@@ -364,6 +389,27 @@ def _replay(doc: ExportModel, name: str) -> tuple[Any, Any, list[Any]]:
         raise ImportRefused(
             f"{name} cannot be imported: the game engine failed while replaying it ({type(exc).__name__})."
         ) from None
+
+
+def _check_as_recorded(doc: ExportModel, steps: list[Any], name: str) -> None:
+    """What can be checked of a log recorded under earlier rules beyond where the current rules
+    replay it: every answer fits the question it answers, and the final state is the one the
+    last step logged. ImportRefused (one sentence) if not."""
+    from companion.driver import canonical, digest
+    from companion.prompts import BadAnswer
+
+    for s, step in zip(doc.steps, steps, strict=True):
+        try:
+            step.prompt.check(step.answer)
+        except BadAnswer as exc:
+            raise ImportRefused(
+                f"{name} cannot be imported: the answer of step {s.step} does not fit its question "
+                f"({str(exc).rstrip('.')})."
+            ) from None
+    if digest(canonical(doc.final_state)) != doc.steps[-1].digest:
+        raise ImportRefused(
+            f"{name} cannot be imported: its final state is not the state its last step logged."
+        )
 
 
 def _dice_mode(steps: list[StepModel]) -> str:
@@ -377,15 +423,42 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
     """Check an export (format, game, replay to the exported state) and store it as a new
     session in one transaction. ImportRefused (one sentence, nothing created) if it fails."""
     from companion.driver import canonical
+    from companion.errors import ReplayDivergence
 
     doc = read_export(text, name)
-    game, driver, steps = _replay(doc, name)
+    game, steps = _load(doc, name)
     sess = doc.session
-    finished = bool(doc.steps) and driver.finished
+    recorded, current = sess.rules_version, game.rules_version
+    if recorded > current:
+        raise ImportRefused(
+            f"{name} was recorded under newer rules of {game.title} (version {recorded}) than this "
+            f"Tabletop Companion plays (version {current}): update it to import this file."
+        )
     last = _utc(doc.steps[-1].at) if doc.steps else _utc(sess.last_activity)
+    note = None
+    try:
+        driver = _replay(doc, game, steps, name, older=recorded < current)
+    except ReplayDivergence as exc:
+        # Recorded under earlier rules that the current ones part from: taken as recorded, its
+        # steps, state, status and summary as exported (docs/design.md, "The store").
+        if not doc.steps:
+            raise ImportRefused(f"{name} cannot be imported: {str(exc).rstrip('.')}.") from None
+        _check_as_recorded(doc, steps, name)
+        finished = sess.status == "finished"
+        status, summary, state = sess.status, sess.summary, canonical(doc.final_state)
+        where = f"at step {exc.step + 1}" if exc.step < len(steps) else "at its end"
+        note = (
+            f"It was recorded under rules version {recorded} and the current rules (version {current}) "
+            f"part from its log {where}; it is kept as recorded."
+        )
+    else:
+        # It replays under the current rules: it is a session of them, whatever it was recorded under.
+        recorded = current
+        finished = bool(doc.steps) and driver.finished
+        summary = game.summary(driver.state) if doc.steps else ""
+        status = "finished" if finished else "active"
+        state = canonical(driver.snapshot()) if doc.steps else "{}"
     ended = (_utc(sess.ended) if sess.ended else last) if finished else None
-    summary = game.summary(driver.state) if doc.steps else ""
-    status = "finished" if finished else "active"
     session_row = {
         "game": sess.game,
         "seed": sess.seed,
@@ -397,7 +470,8 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
         "steps": len(doc.steps),
         "summary": summary,
         "config": json.dumps(sess.config),
-        "state": canonical(driver.snapshot()) if doc.steps else "{}",
+        "state": state,
+        "rules_version": recorded,
     }
     events = [
         {
@@ -416,4 +490,4 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
         for i, (s, step) in enumerate(zip(doc.steps, steps, strict=True))
     ]
     new_id = store.insert_session(session_row, events)
-    return Imported(new_id, sess.game, len(doc.steps), status, summary)
+    return Imported(new_id, sess.game, len(doc.steps), status, summary, recorded, note)

@@ -117,6 +117,7 @@ class Simancas:
 
     id = "simancas"
     title = "Battle of Simancas"
+    rules_version = 1
 
     def new_state(self, seed: int, config: dict[str, Any]) -> Match:
         # No dice and no shuffling in the app: the seed changes nothing.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,8 +21,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import create_engine
 
-from companion.driver import Driver, Record, Step
+from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting
 from companion.errors import StoreError
+from companion.games import Game
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow
@@ -76,6 +77,7 @@ class SessionInfo:
     steps: int
     summary: str
     config: dict[str, Any]
+    rules_version: int = 1  # the version of the game's rules its log was recorded under
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +91,7 @@ class SessionInfo:
             "ended": _iso(self.ended) if self.ended else None,
             "steps": self.steps,
             "summary": self.summary,
+            "rules_version": self.rules_version,
         }
 
 
@@ -187,6 +190,7 @@ def _session_info(row: Any) -> SessionInfo:
         steps=row.steps,
         summary=row.summary,
         config=json.loads(row.config or "{}"),
+        rules_version=row.rules_version,
     )
 
 
@@ -256,7 +260,20 @@ class Store:
 
     # -- sessions -----------------------------------------------------------
 
-    def create_session(self, game: str, seed: int, config: dict[str, Any] | None = None) -> int:
+    def create_session(
+        self,
+        game: str,
+        seed: int,
+        config: dict[str, Any] | None = None,
+        rules_version: int | None = None,
+    ) -> int:
+        """A new, empty session of ``game``; its number. ``rules_version`` is the version of the
+        game's rules it is played under: by default the game's current one (the game module is
+        imported to read it, here and not before: the store imports no engine when it loads)."""
+        if rules_version is None:
+            from companion.games import load
+
+            rules_version = load(game).rules_version
         t = self.now()
         with self._guard(), self.engine.begin() as con:
             result = con.execute(
@@ -271,6 +288,7 @@ class Store:
                     summary="",
                     config=json.dumps(config or {}),
                     state="{}",
+                    rules_version=rules_version,
                 )
             )
             return _new_id(result)
@@ -360,12 +378,68 @@ class Store:
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
 
-    def resume(self, session_id: int, game: Any) -> Driver:
-        """The session as it stands after its logged steps, its next answers committed here."""
+    def resume(self, session_id: int, game: Game) -> Resumed:
+        """The session as it stands after its logged steps, its next answers committed here.
+
+        A session recorded under the game's current rules must replay as logged: a log that
+        does not is damaged, and ReplayDivergence (one sentence) leaves it as it is. One recorded
+        under earlier rules replays as far as its log fits the current ones: the steps from the
+        first that does not are withdrawn (a rewind event: nothing is deleted), the session is
+        marked with the current rules version, and ``Resumed.notice`` tells the player in one
+        sentence where and why it goes on from there. Steps that are still asked as logged but
+        lead to another state under the current rules are recorded again with the state they
+        lead to now (same answer, same source, same time), so that the log the session keeps
+        replays under its rules version as every session's does. A session recorded under
+        newer rules than the game's is not resumed (StoreError): this app cannot play it on.
+        """
         info = self.session(session_id)
-        return Driver.resume(
-            game, info.seed, info.config, self.log(session_id).steps, self.recorder(session_id)
+        log = self.log(session_id)
+        current = game.rules_version
+        if info.rules_version > current:
+            raise StoreError(
+                f"Session {session_id} was recorded under newer rules of {game.title} (version "
+                f"{info.rules_version}) than this Tabletop Companion plays (version {current}); "
+                "update the app to resume it."
+            )
+        recorder = self.recorder(session_id)
+        if info.rules_version == current:
+            return Resumed(Driver.resume(game, info.seed, info.config, log.steps, recorder))
+        fit = replay_fitting(game, info.seed, info.config, log.steps)
+        driver = fit.driver
+        kept = len(driver.steps)
+        # From the first step whose state differs, the kept steps are recorded again.
+        again = next((j for j in range(kept) if fit.digests[j] != log.digests[j]), kept)
+        if again == len(log.steps):  # every step fits and leads where it did: only the version is new
+            recorder.refit(current)
+            driver.recorder = recorder
+            return Resumed(driver)
+        summary = game.summary(driver.state)
+        recorder.refit(
+            current,
+            again,
+            [(log.events[j], fit.digests[j]) for j in range(again, kept)],
+            canonical(driver.snapshot()),
+            driver.finished,
+            summary,
         )
+        driver.recorder = recorder
+        earlier = f"This game was recorded under earlier rules (version {info.rules_version})"
+        divergence = fit.divergence
+        if divergence is None:
+            notice = (
+                f"{earlier}: every step still fits the current rules (version {current}), which from "
+                f"step {again + 1} lead to a different state of the game; it goes on under them."
+            )
+        elif driver.finished:
+            notice = (
+                f"{earlier}: at step {kept + 1} {departure(divergence)}, so under them it ended "
+                f"after step {kept}."
+            )
+        else:
+            notice = (
+                f"{earlier}: from step {kept + 1} {departure(divergence)}; it goes on from step {kept + 1}."
+            )
+        return Resumed(driver, notice)
 
     def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.
@@ -380,6 +454,16 @@ class Store:
             if events:
                 con.execute(INSERT_EVENT, [{"session_id": session_id, **ev} for ev in events])
         return session_id
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A session opened for play by ``Store.resume``: its driver, and, when its log was
+    recorded under earlier rules of the game and the current ones changed it, one sentence
+    for the player saying from which step and why it goes on (None otherwise)."""
+
+    driver: Driver
+    notice: str | None = None
 
 
 class SessionRecorder:
@@ -446,6 +530,74 @@ class SessionRecorder:
                 "ended": t if finished else None,
             },
         )
+
+    def refit(
+        self,
+        rules_version: int,
+        index: int | None = None,
+        again: Sequence[tuple[EventInfo, str]] = (),
+        state_json: str = "",
+        finished: bool = False,
+        summary: str = "",
+    ) -> None:
+        """Mark the session as recorded under ``rules_version``, after withdrawing every step
+        from ``index`` on (a rewind, as ``rewind`` writes it) and recording the answers of
+        ``again`` anew in their places, each (its event as logged, the digest of the state it
+        leads to now): the same answer, source and time. One transaction. ``index`` None: only
+        the version changes (the log fits the rules as it is)."""
+        store = self.store
+        if index is None:
+            with store._guard(), store.engine.begin() as con:
+                con.execute(UPDATE_SESSION, {"session": self.session_id, "rules_version": rules_version})
+            return
+        t = store.now()
+        events: list[dict[str, Any]] = [
+            {
+                "session_id": self.session_id,
+                "step": index,
+                "kind": "rewind",
+                "turn": None,
+                "phase": None,
+                "prompt": "null",
+                "answer": "null",
+                "source": None,
+                "digest": None,
+                "at": t,
+            }
+        ]
+        events += [
+            {
+                "session_id": self.session_id,
+                "step": ev.step,
+                "kind": "answer",
+                "turn": ev.turn,
+                "phase": ev.phase,
+                "prompt": json.dumps(ev.prompt, ensure_ascii=False),
+                "answer": json.dumps(ev.answer),
+                "source": ev.source,
+                "digest": new_digest,
+                "at": ev.at,
+            }
+            for ev, new_digest in again
+        ]
+        for k, ev in enumerate(events):
+            ev["seq"] = self.next_seq + k
+        with store._guard(), store.engine.begin() as con:
+            con.execute(INSERT_EVENT, events)
+            con.execute(
+                UPDATE_SESSION,
+                {
+                    "session": self.session_id,
+                    "last_activity": t,
+                    "steps": index + len(again),
+                    "summary": summary,
+                    "state": state_json,
+                    "status": "finished" if finished else "active",
+                    "ended": t if finished else None,
+                    "rules_version": rules_version,
+                },
+            )
+        self.next_seq += len(events)
 
     def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:
         store = self.store

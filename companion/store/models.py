@@ -29,6 +29,7 @@ class SessionRow(SQLModel, table=True):
     summary: str = ""
     config: str = "{}"  # JSON
     state: str = "{}"  # JSON snapshot of the state after the last step
+    rules_version: int = 1  # the version of the game's rules its log was recorded under
 
 
 class EventRow(SQLModel, table=True):

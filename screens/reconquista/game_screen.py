@@ -36,7 +36,7 @@ from screens.reconquista.dialogs import (
     MessageDialog,
 )
 from screens.reconquista.prompt_panel import PromptPanel
-from screens.session_actions import correct_a_die
+from screens.session_actions import correct_a_die, resume
 
 _UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
 _DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
@@ -95,19 +95,27 @@ class ReconquistaScreen(Screen[None]):
         try:
             store = app.store()
             info = store.session(self.session_id)
-            log = store.log(self.session_id)
             self.mode = info.config.get("dice", self.mode)
             self.board = board_of_config(info.config)
             self.query_one(BoardView).board = self.board
-            self.driver = Driver.resume(
-                GAME, info.seed, info.config, log.steps, store.recorder(self.session_id)
-            )
+        except CompanionError as exc:
+            app.notify(str(exc), severity="error")
+            app.pop_screen()
+            return
+        resumed = resume(self, self.session_id, GAME)
+        if resumed is None:
+            return
+        self.driver = resumed.driver
+        try:
+            log = store.log(self.session_id)  # read after resuming: the steps that stand now
         except CompanionError as exc:
             app.notify(str(exc), severity="error")
             app.pop_screen()
             return
         for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:
             self._log(step, ev.turn, ev.phase)
+        if resumed.notice:
+            self.query_one("#rq-log", RichLog).write(Text(resumed.notice, style="bold yellow"))
         self._auto()
         self._show()
 
