@@ -551,7 +551,7 @@ def test_unhired_mercenaries_join_the_armies(board: Board, quiet: GameState) -> 
     assert quiet.areas["Cuenca"].units["muslim"] == {G: 1, A: 2, MC: 3}
     assert quiet.effects.mercenaries == 0
     assert (
-        "The Muslim force marches from Cuenca with every Muslim army there, 2 Muslim armies and 3 mercenaries (with the Muslims)."
+        "The Muslim force marches from Cuenca with 2 Muslim armies and 3 mercenaries (with the Muslims)."
         in tells(prompts)
     )
 
@@ -1138,7 +1138,7 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
     state.areas["Pamplona"].add("french", F, 3)
     prompts, _ = march(board, state, "Pamplona", [[1], [6, 1, 1], [1], [5]], side="french")
     text = tells(prompts)
-    assert text[0] == "The French force marches from Pamplona with every French army there, 3 French armies."
+    assert text[0] == "The French force marches from Pamplona with 3 French armies."
     assert "Pamplona holds 1 Christian garrison: the French force fights where it stands." in text
     assert moves(prompts) == ["Pamplona -> Barcelona", "Barcelona -> Tarragona"]
     assert (

@@ -604,7 +604,8 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
             driver.submit(driver.pending.options[0], "player")
     k = next(i for i, step in enumerate(driver.steps) if i >= 2 and isinstance(step.prompt, Tell))
     spoil_prompt(db, sid, k, Tell("An instruction of the earlier rules."))
-    monkeypatch.setattr(Reconquista, "rules_version", 2)
+    recorded_under = Reconquista.rules_version
+    monkeypatch.setattr(Reconquista, "rules_version", recorded_under + 1)
     app = CompanionApp(db_path=db, seed=1, clock=clock)
     async with app.run_test(size=WIDE) as pilot:
         shown = notes_of(app)
@@ -616,11 +617,11 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
         assert len(screen.driver.steps) == k
         [notice] = shown
         assert notice.startswith(
-            f"This game was recorded under earlier rules (version 1): from step {k + 1} "
+            f"This game was recorded under earlier rules (version {recorded_under}): from step {k + 1} "
         )
         assert "where the log has “An instruction of the earlier rules.”" in notice
         panel = screen.query_one("#rq-log", RichLog)
         await pilot.pause()
         text = " ".join(line.text.strip() for line in panel.lines)
         assert Text(notice).plain in text
-    assert store.session(sid).rules_version == 2
+    assert store.session(sid).rules_version == recorded_under + 1

@@ -169,7 +169,9 @@ class Reconquista:
 
     id = "reconquista"
     title = "Reconquista"
-    rules_version = 1
+    #: 2: the rules II changes of issue #16 (Phase 4 sieges stay, one march for every robot
+    #: force, relief battles, lone fortresses removed after every phase...).
+    rules_version = 2
 
     def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
         map_file, tables_file = config.get("map"), config.get("tables")

@@ -265,14 +265,14 @@ def march(
     here = start
     a = state.areas[here]
     force = armies(a, side)
-    every = f"every {SIDE_NAMES[side]} army there, "
+    every = ""
     if a.besieger == side and force:
         # Its side besieges the start: as after a battle that "results in a siege situation",
         # one army per unit there stays and "the rest will continue the movement".
         force = yield from _besiege(state, side, here, force)
         if not force:
             return here
-        every = ""
+        every = "the other "
     if not force:
         yield Tell(f"No {SIDE_NAMES[side]} army stands in {here} any more: nothing moves from there.")
         return None
