@@ -76,6 +76,44 @@ def test_phase_7_removes_neutral_armies_el_cid_and_lone_fortresses(board: Board)
     assert any("French" in t and "Galicia" in t for t in texts)
 
 
+def test_an_unoccupied_fortress_is_removed_as_the_phase_ends(board: Board) -> None:
+    """Important Definitions: "An unoccupied Fortress must be removed from the game." A
+    fortress left alone (Badajoz, its garrison gone) is removed as soon as the phase in
+    which it is found ends: after Phase 1, before the first die of Phase 2."""
+    import random
+
+    from companion.reconquista.game import play_turn
+
+    state = initial_state(board)
+    state.areas["Badajoz"].set_force("muslim", [])
+    rng = random.Random(3)
+    proc = play_turn(board, state)
+    prompt = next(proc)
+    seen: list[str] = []
+    while not (isinstance(prompt, Roll) and prompt.why.startswith("Events:")):
+        if isinstance(prompt, Tell):
+            seen.append(prompt.text)
+        answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)] if isinstance(prompt, Roll) else None
+        if isinstance(prompt, Choose):
+            answer = prompt.options[0]
+        prompt = proc.send(answer)
+    assert state.phase == "events"
+    assert state.areas["Badajoz"].fortress is False
+    assert seen[-1] == "An unoccupied fortress is removed from the game: remove the fortress of Badajoz."
+
+
+def test_every_phase_ends_without_an_unoccupied_fortress(board: Board) -> None:
+    """check_between_phases holds the same rule: a lone fortress between phases is a bug."""
+    from companion.reconquista.game import check_between_phases
+
+    state = initial_state(board)
+    check_between_phases(board, state)
+    state.areas["Badajoz"].set_force("muslim", [])
+    check_invariants(board, state)  # inside a phase it may stand for a moment
+    with pytest.raises(InvariantError, match="Badajoz: an unoccupied fortress"):
+        check_between_phases(board, state)
+
+
 def test_a_fortress_with_a_unit_stays(board: Board) -> None:
     """Phase 7: only a Fortress with "no other counters of any kind in the area" goes."""
     state = initial_state(board)

@@ -487,6 +487,34 @@ def test_north_africa_lands_on_an_enemy_and_fights_there(board: Board, quiet: Ga
     assert moves(prompts) == []
 
 
+def test_a_landing_on_an_enemy_does_not_move_after_its_battle(board: Board, quiet: GameState) -> None:
+    """Phase 5: "the area where they landed may be under enemy control, in which case the
+    Muslim force does not move and will give battle or besiege the area where it landed."
+    3 armies land in Sevilla on 1 Christian army and win; the Christian army in Badajoz,
+    the next enemy in Portugal, is not attacked: the landing force stays in Sevilla."""
+    place(quiet, "Sevilla", [("christian", A, 1)])
+    place(quiet, "Badajoz", [("christian", A, 1)])
+    prompts, _ = drive(reaction.phase(board, quiet), [[6], [3], [1], [6, 1, 1], [1]])
+    assert tells(prompts)[-1] == (
+        "The Muslim force landed from North Africa where the enemy stood: it does not move, "
+        "and stays in Sevilla (3 Muslim armies)."
+    )
+    assert moves(prompts) == []
+    assert quiet.areas["Sevilla"].units == {"muslim": {A: 3}}
+    assert quiet.areas["Badajoz"].units == {"christian": {A: 1}}
+
+
+def test_a_landing_on_a_free_port_marches_as_any_force(board: Board, quiet: GameState) -> None:
+    """Phase 5: only a landing "under enemy control" does not move; landed in a free Sevilla,
+    the 3 armies march on to the Christian army in Badajoz ("Within the Region, move the
+    Force toward the area with the highest number", wrapping round: Sevilla 5-6 -> Porto
+    -> Lisboa -> Badajoz)."""
+    place(quiet, "Badajoz", [("christian", A, 1)])
+    prompts, _ = drive(reaction.phase(board, quiet), [[6], [3], [1], [6, 1, 1], [1]])
+    assert moves(prompts) == ["Sevilla -> Porto", "Porto -> Lisboa", "Lisboa -> Badajoz"]
+    assert quiet.areas["Badajoz"].units == {"muslim": {A: 3}}
+
+
 def test_a_landing_beaten_at_once_has_nowhere_to_fall_back(board: Board, quiet: GameState) -> None:
     """Phase 5: "If the Muslim force has to retreat, withdraw the force back to the area it
     came from": a landing came from no area of the map, so the beaten force is removed."""
@@ -556,21 +584,52 @@ def test_unhired_mercenaries_join_the_armies(board: Board, quiet: GameState) -> 
     )
 
 
-def test_unhired_mercenaries_rise_alone_and_march(board: Board, quiet: GameState) -> None:
-    """Phase 2, event 4 and Phase 5: with no army raised (a Garrison result) the mercenaries
-    are the rising force: placed like an army result (area die) and they march: "Once the
-    Muslim force has been created, it will move, provided armies were created"."""
+def test_unhired_mercenaries_stay_with_a_garrison_result(board: Board, quiet: GameState) -> None:
+    """Phase 2, event 4: "Any Mercenary units that are not hired are added to the Muslim
+    forces that rise in Phase 5"; Phase 5: "Once the Muslim force has been created, it will
+    move, provided armies were created. If the result was a City, Fortress, or Garrison,
+    then nothing else happens". A Garrison result in Cuenca: the mercenaries join it there
+    and nobody marches, although a Christian army stands in Valencia."""
     quiet.effects.mercenaries = 2
     place(quiet, "Valencia", [("christian", A, 1)])
-    prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4], [4], [6, 6], [1]])
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4]])
     text = tells(prompts)
     assert (
-        "Unhired mercenaries: no army was raised, so they are the Muslim force: place 2 mercenaries (with the Muslims) in Cuenca (free of Christian and Rebel forces)."
-        in text
+        "Unhired mercenaries: they join the Muslims in Cuenca: place 2 mercenaries (with the Muslims) "
+        "there (no army was raised, so nothing moves: they stay there)." in text
     )
-    assert moves(prompts) == ["Cuenca -> Valencia"]
-    assert quiet.areas["Valencia"].units == {"muslim": {MC: 2}}
+    assert text[-1] == "No Muslim army was raised: nothing moves; the Muslim reaction is over."
+    assert moves(prompts) == []
+    assert quiet.areas["Cuenca"].units == {"muslim": {G: 2, MC: 2}}
+    assert quiet.areas["Valencia"].units == {"christian": {A: 1}}
     assert quiet.effects.mercenaries == 0
+
+
+def test_unhired_mercenaries_with_nothing_raised_are_placed_and_stay(board: Board, quiet: GameState) -> None:
+    """Phase 5, Build Fortress: "If no such area exists, nothing happens"; then "nothing else
+    happens" either: the mercenaries are placed in an area an army result could take (the
+    area die: 4 Cuenca) and stay there. Castilla holds no Muslim unit and no Muslim city
+    (column 0), so the 2 rolls Build Fortress, which finds nowhere."""
+    quiet.effects.mercenaries = 3
+    place(quiet, "Salamanca", [("christian", A, 1)], city="christian")
+    place(quiet, "Toledo", [("christian", G, 1)], city="christian", fortress=True)
+    place(quiet, "Cuenca")
+    place(quiet, "Valencia")
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4]])
+    text = tells(prompts)
+    assert (
+        "Build Fortress: no area of Castilla is an area without a fortress with a Muslim army or garrison: "
+        "nothing happens." in text
+    )
+    assert rolls(prompts)[-1].why.startswith(
+        "Muslim reaction, unhired mercenaries (nothing was raised): area die"
+    )
+    assert (
+        "Unhired mercenaries: nothing was raised; place 3 mercenaries (with the Muslims) in Cuenca (free of "
+        "Christian and Rebel forces; no army was raised, so nothing moves: they stay there)." in text
+    )
+    assert moves(prompts) == []
+    assert quiet.areas["Cuenca"].units == {"muslim": {MC: 3}}
 
 
 # -- the march --------------------------------------------------------------------------------
@@ -651,6 +710,22 @@ def test_no_enemy_in_the_region_the_road_to_one(board: Board, quiet: GameState) 
     assert (
         "Muslim force moves Córdoba -> Toledo: no enemy in Al-Ándalus: by the road to Castilla, where the enemy is in Toledo."
         in said(prompts)
+    )
+
+
+def test_a_force_that_stands_at_the_road_takes_it_at_once(board: Board, quiet: GameState) -> None:
+    """Phase 5: "pass the Muslim force to the next highest-numbered area, repeating the process
+    until reaching an area where there is a road leading to a region with an enemy-controlled
+    area." The 2 armies of Córdoba stand where the road to the enemy in Toledo starts: they
+    take it at once. Read literally they would first walk round Al-Ándalus (Murcia, Granada,
+    Algeciras) back into Córdoba, which only leaves and picks up armies on the way, and which
+    the march's guard stops as an area entered a second time (rules-notes reaction 10)."""
+    place(quiet, "Toledo", [("christian", A, 1)], city="muslim", fortress=True)
+    prompts, _ = march(board, quiet, "Córdoba", [])  # a city with 1 army: no battle, a siege
+    assert moves(prompts) == ["Córdoba -> Toledo"]
+    assert tells(prompts)[1].startswith(
+        "Muslim force moves Córdoba -> Toledo: no enemy in Al-Ándalus: by the road to Castilla, "
+        "where the enemy is in Toledo."
     )
 
 

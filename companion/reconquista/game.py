@@ -17,7 +17,7 @@ from companion.reconquista.battle import Proc, siege, siege_order
 from companion.reconquista.board import Board, default_board, load_board
 from companion.reconquista.control import controls_city, free_of_enemy, result_band, victory_points
 from companion.reconquista.setup import initial_state
-from companion.reconquista.state import SIDE_NAMES, Effects, GameState
+from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState
 from companion.reconquista.units import Kind
 
 LAST_TURN = 20
@@ -56,12 +56,20 @@ def check_invariants(board: Board, state: GameState) -> None:
         raise InvariantError("El Cid is on the map without a side")
 
 
-def check_end_of_turn(board: Board, state: GameState) -> None:
-    """After Phase 7: no lone fortress, no neutral army, no El Cid."""
+def check_between_phases(board: Board, state: GameState) -> None:
+    """What must hold when a phase is over: the invariants, and no fortress left unoccupied
+    ("An unoccupied Fortress must be removed from the game": `remove_unoccupied_fortresses`
+    runs after every phase)."""
     check_invariants(board, state)
     for name, a in state.areas.items():
-        if a.fortress and a.city is None and a.total() == 0:
-            raise InvariantError(f"{name}: a fortress left alone after Phase 7")
+        if is_unoccupied_fortress(a):
+            raise InvariantError(f"{name}: an unoccupied fortress left on the board after a phase")
+
+
+def check_end_of_turn(board: Board, state: GameState) -> None:
+    """After Phase 7: no lone fortress, no neutral army, no El Cid."""
+    check_between_phases(board, state)
+    for name, a in state.areas.items():
         for side in a.units:
             for kind in NEUTRAL:
                 if a.count(side, kind):
@@ -84,6 +92,23 @@ def christians_remain(board: Board, state: GameState) -> bool:
     return any(controls_city(a, "christian") or a.count("christian") for a in state.areas.values())
 
 
+def is_unoccupied_fortress(a: AreaState) -> bool:
+    """A fortress with no city and no unit: Phase 7, "Remove any Fortress if there are no
+    other counters of any kind in the area"."""
+    return a.fortress and a.city is None and a.total() == 0
+
+
+def remove_unoccupied_fortresses(board: Board, state: GameState) -> Proc:
+    """Important Definitions: "An unoccupied Fortress must be removed from the game." The
+    rules name no moment; it is done as each phase ends (the Phase 7 removal among them),
+    so that no later phase sees one: a passing Muslim force leaves no army in it, a siege
+    never starts on it (rules-notes turn 6)."""
+    for name in board.area_order:
+        if is_unoccupied_fortress(state.areas[name]):
+            state.areas[name].fortress = False
+            yield Tell(f"An unoccupied fortress is removed from the game: remove the fortress of {name}.")
+
+
 def end_of_turn(board: Board, state: GameState) -> Proc:
     """Phase 7: remove the neutral armies and El Cid, remove lone fortresses, and say
     whether the game is over. Returns True when it is."""
@@ -98,11 +123,7 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
     if state.el_cid_area is not None:
         yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
         state.el_cid_area = state.el_cid_side = None
-    for name in board.area_order:
-        a = state.areas[name]
-        if a.fortress and a.city is None and a.total() == 0:
-            a.fortress = False
-            yield Tell(f"End of turn: remove the unoccupied fortress of {name}.")
+    yield from remove_unoccupied_fortresses(board, state)
     if state.turn >= LAST_TURN:
         yield Tell(f"Turn {state.turn} was the last: the game is over.")
         return True
@@ -156,10 +177,12 @@ def play_turn(board: Board, state: GameState) -> Proc:
     ):
         state.phase = name
         yield from phase(board, state)
+        yield from remove_unoccupied_fortresses(board, state)
     state.phase = "sieges"
     for area in siege_order(board, state):
         if state.areas[area].besieger is not None:
             yield from siege(board, state, area)
+    yield from remove_unoccupied_fortresses(board, state)
     state.phase = "end"
     return (yield from end_of_turn(board, state))
 

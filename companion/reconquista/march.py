@@ -256,11 +256,14 @@ def march(
     *,
     budget: int = STEP_BUDGET,
     router: Router = route,
+    landed: bool = False,
 ) -> Proc:
     """Move the force of ``side`` standing in ``start`` (every army of that side there) until
     it stops. Returns the area where what is left of the moving force stops, else None.
-    ``budget`` and ``router`` are parameters so that the tests of the guards against a
-    march without end can give a small budget or a circling route."""
+    ``landed``: the force has just landed from North Africa, and if ``start`` is "under
+    enemy control [...] the Muslim force does not move and will give battle or besiege the
+    area where it landed". ``budget`` and ``router`` are parameters so that the tests of the
+    guards against a march without end can give a small budget or a circling route."""
     fname = force_name(side)
     here = start
     a = state.areas[here]
@@ -303,6 +306,12 @@ def march(
             status, force = yield from _fight(board, state, side, here, prev, force)
             if status == "stop":
                 return here if state.areas[here].count(side) else None
+            if landed and prev is None:
+                yield Tell(
+                    f"The {fname} landed from North Africa where the enemy stood: it does not move, "
+                    f"and stays in {here} ({describe(side, armies(state.areas[here], side))})."
+                )
+                return here
             if status == "retreated":
                 assert prev is not None  # a force with nowhere back has stopped
                 here, prev = prev, None

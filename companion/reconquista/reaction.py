@@ -278,7 +278,7 @@ def _port(board: Board, state: GameState) -> Proc:
 
 
 def _place(board: Board, state: GameState, region: int, result: Reinforcement) -> Proc:
-    """Place one table result; returns the area where armies were placed, else None."""
+    """Place one table result; returns the area where it was placed, else None."""
     if region == NORTH_AFRICA:
         port = yield from _port(board, state)
         a = state.areas[port]
@@ -326,13 +326,17 @@ def _place(board: Board, state: GameState, region: int, result: Reinforcement) -
     else:
         a.add(MUSLIM, Kind.GARRISON)
         yield Tell(f"{title}: place 1 Muslim garrison in {where} ({tier.label}).")
-    return None
+    return where
 
 
-def _mercenaries(board: Board, state: GameState, region: int, army_areas: list[str]) -> Proc:
+def _mercenaries(
+    board: Board, state: GameState, region: int, army_areas: list[str], placed: list[str]
+) -> Proc:
     """ "Any Mercenary units that are not hired are added to the Muslim forces that rise in
-    Phase 5": they join the first army placed; with no army placed they are placed as an
-    army result would be, and march. Returns the area they went to, else None."""
+    Phase 5": they join the first army placed, and march with it. With no army placed
+    ("If the result was a City, Fortress, or Garrison, then nothing else happens") they are
+    placed where that result was, else (nothing placed) as an army result would be, and
+    stay there. Returns the area of the army force they joined, else None."""
     n = state.effects.mercenaries
     if n <= 0:
         return None
@@ -343,10 +347,16 @@ def _mercenaries(board: Board, state: GameState, region: int, army_areas: list[s
         state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
         yield Tell(f"Unhired mercenaries: they join the Muslim force in {where}: place {who} there.")
         return where
+    stay = "no army was raised, so nothing moves: they stay there"
+    if placed:
+        where = placed[0]
+        state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
+        yield Tell(f"Unhired mercenaries: they join the Muslims in {where}: place {who} there ({stay}).")
+        return None
     rname = _region_name(board, region)
     where = yield from _pick(
         board, region, _refuse_army_area(state),
-        f"Muslim reaction, unhired mercenaries (no army was raised): area die for an area of {rname} free of Christian and Rebel forces",
+        f"Muslim reaction, unhired mercenaries (nothing was raised): area die for an area of {rname} free of Christian and Rebel forces",
     )  # fmt: skip
     if where is None:
         yield Tell(
@@ -355,9 +365,9 @@ def _mercenaries(board: Board, state: GameState, region: int, army_areas: list[s
         return None
     state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
     yield Tell(
-        f"Unhired mercenaries: no army was raised, so they are the Muslim force: place {who} in {where} (free of Christian and Rebel forces)."
+        f"Unhired mercenaries: nothing was raised; place {who} in {where} (free of Christian and Rebel forces; {stay})."
     )
-    return where
+    return None
 
 
 def phase(board: Board, state: GameState) -> Proc:
@@ -375,19 +385,23 @@ def phase(board: Board, state: GameState) -> Proc:
         + (" (Jihad: the table is rolled twice, both results are placed)." if jihad else ".")
     )
     army_areas: list[str] = []
+    placed: list[str] = []
     for _ in range(2 if jihad else 1):
         result = yield from _table(board, state, region)
         where = yield from _place(board, state, region, result)
-        if where is not None and where not in army_areas:
-            army_areas.append(where)
-    merc_area = yield from _mercenaries(board, state, region, army_areas)
-    if merc_area is not None and merc_area not in army_areas:
-        army_areas.append(merc_area)
+        if where is None:
+            continue
+        if region == NORTH_AFRICA or result.kind == "army":
+            if where not in army_areas:
+                army_areas.append(where)
+        else:
+            placed.append(where)
+    yield from _mercenaries(board, state, region, army_areas, placed)
     if not army_areas:
         yield Tell("No Muslim army was raised: nothing moves; the Muslim reaction is over.")
         return None
     for i, start in enumerate(army_areas):
         if i:
             yield Tell(f"Jihad: now the second Muslim force, raised in {start}.")
-        yield from march(board, state, MUSLIM, start)
+        yield from march(board, state, MUSLIM, start, landed=region == NORTH_AFRICA)
     return None

@@ -16,7 +16,7 @@ from companion.driver import Driver
 from companion.prompts import Choose, Roll, Tell
 from companion.reconquista.bot import Bot
 from companion.reconquista.control import result_band, victory_points
-from companion.reconquista.game import GAME, check_end_of_turn, check_invariants
+from companion.reconquista.game import GAME, check_between_phases, check_end_of_turn, check_invariants
 
 #: A game that asks more than this has gone wrong (a loop): it counts as an error.
 MAX_PROMPTS = 50_000
@@ -78,10 +78,15 @@ def play_game(seed: int, *, check: bool = False) -> GameResult:
             raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")
         bot_answer(driver, bot, board)
         if check and driver.state.phase != phase:
+            # Checked at the first prompt of the next phase. Phase 7's first prompt already
+            # follows a removal (which may leave a fortress alone until Phase 7 removes it),
+            # so entering it only the invariants are checked.
             if phase == "end":
                 check_end_of_turn(board, driver.state)
-            else:
+            elif driver.state.phase == "end":
                 check_invariants(board, driver.state)
+            else:
+                check_between_phases(board, driver.state)
             phase = driver.state.phase
     state = driver.state
     vp = victory_points(board, state).total
