@@ -314,6 +314,44 @@ def test_bad_correction_lines_are_one_sentence(text: str) -> None:
     assert state.snapshot() == before
 
 
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        (
+            "city muslim; M 1G; C 2A",
+            (
+                "Muslim and Christian units cannot stand side by side in Toledo without a siege: say which "
+                "besieges, e.g. 'siege by M'."
+            ),
+        ),
+        (
+            "city muslim; M 1G; C 2A; R 1R; siege by C",
+            (
+                "Muslim, Christian and Rebel units cannot all stand in Toledo: only a besieger and the side it "
+                "besieges share an area."
+            ),
+        ),
+    ],
+)
+def test_a_correction_that_breaks_the_table_is_refused(text: str, refusal: str) -> None:
+    """Important Definitions and Phase 6: hostile sides share an area only as besieger and
+    besieged. A correction played on must not put the board where the rules never can."""
+    from companion.reconquista.edits import apply_edit, parse_area_text
+
+    state = initial_state(default_board())
+    before = state.snapshot()
+    change = parse_area_text(text)
+    change["area"] = "Toledo"
+    with pytest.raises(ValueError) as err:
+        apply_edit(state, change)
+    assert str(err.value) == refusal
+    assert state.snapshot() == before
+    accepted = parse_area_text("city muslim; M 1G; C 2A; siege by C")
+    accepted["area"] = "Toledo"
+    apply_edit(state, accepted)
+    check_invariants(default_board(), state)
+
+
 def bot_game_prefix(seed: int, steps: int) -> Driver:
     """The first ``steps`` answers of the bot's game, replayed into a fresh driver."""
     full = bot_game(seed)

@@ -103,6 +103,17 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
             )
         if city is None and not change.get("fortress"):
             raise ValueError(f"A siege needs a city or a fortress in {name}.")
+    # The rules of the table (game.check_invariants): hostile sides share an area only as
+    # besieger and besieged, never three of them; a correction played on must keep it so.
+    names = [SIDE_NAMES[side] for side in units]
+    if len(units) > 2:
+        raise ValueError(
+            f"{', '.join(names[:-1])} and {names[-1]} units cannot all stand in {name}: only a besieger and the side it besieges share an area."
+        )
+    if len(units) == 2 and besieger is None:
+        raise ValueError(
+            f"{' and '.join(names)} units cannot stand side by side in {name} without a siege: say which besieges, e.g. 'siege by {TAG_OF[next(iter(units))]}'."
+        )
     area = state.areas[name]
     # Changed in place: a procedure in the middle of a phase may hold this very object.
     area.city = city
