@@ -169,9 +169,16 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
         command.upgrade(cfg, "0002")
     engine.dispose()
     con = sqlite3.connect(db)
+    con.execute("PRAGMA foreign_keys=ON")  # as the app opens it
     con.execute(
         "INSERT INTO session (game, seed, dice_mode, status, started, last_activity, steps, summary, config, state)"
-        " VALUES ('dice', 3, '', 'active', '2026-01-01 10:00:00', '2026-01-01 10:00:00', 0, '', '{}', '{}')"
+        " VALUES ('dice', 3, '', 'active', '2026-01-01 10:00:00', '2026-01-01 10:00:00', 1, '', '{}', '{}')"
+    )
+    # A step of the game: the events refer to their session, which a migration that copies
+    # the session table would have to drop under them.
+    con.execute(
+        "INSERT INTO event (session_id, seq, step, kind, prompt, answer, at)"
+        """ VALUES (1, 0, 0, 'answer', '{"kind": "tell", "text": "Roll."}', 'null', '2026-01-01 10:00:00')"""
     )
     con.commit()
     con.close()
@@ -186,8 +193,11 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
     con = sqlite3.connect(db)
     try:
         column = next(c for c in con.execute("PRAGMA table_info(session)") if c[1] == "rules_version")
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert con.execute("SELECT count(*) FROM event WHERE session_id = 1").fetchone() == (1,)
     finally:
         con.close()
+    assert not {t for t in tables if t.startswith("_alembic")}
     assert column[3] == 1 and column[4] == "1"  # NOT NULL, default 1
 
 

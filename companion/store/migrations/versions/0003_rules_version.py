@@ -22,10 +22,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("session") as batch:
-        batch.add_column(
-            sa.Column("rules_version", sa.Integer(), nullable=False, server_default=sa.text("1"))
-        )
+    # A plain ALTER TABLE ADD COLUMN (SQLite takes NOT NULL with a constant default): a batch
+    # operation would copy the session table and drop the old one, which the events'
+    # foreign keys refuse in a database that holds games.
+    op.add_column(
+        "session", sa.Column("rules_version", sa.Integer(), nullable=False, server_default=sa.text("1"))
+    )
 
 
 def downgrade() -> None:
