@@ -201,6 +201,44 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
     assert column[3] == 1 and column[4] == "1"  # NOT NULL, default 1
 
 
+def test_a_migration_that_fails_half_way_changes_nothing(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The upgrade is one transaction: when it fails after changing the schema (here: the
+    real 0003, then a table of its own, then a failing statement), the database is left as it was, at
+    0002, with one sentence for the user, and opens again once the cause is gone."""
+    cfg = Config()
+    cfg.set_main_option("script_location", "companion.store:migrations")
+    from sqlalchemy import create_engine
+
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as con:
+        cfg.attributes["connection"] = con
+        command.upgrade(cfg, "0002")
+    engine.dispose()
+    real = command.upgrade
+
+    def half_way(config: Config, revision: str) -> None:
+        real(config, revision)
+        con = config.attributes["connection"]
+        con.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
+        con.exec_driver_sql("INSERT INTO no_such_table VALUES (1)")  # fails
+
+    monkeypatch.setattr(command, "upgrade", half_way)
+    with pytest.raises(StoreError) as err:
+        Store(db)
+    assert "\n" not in str(err.value) and "no such table: no_such_table" in str(err.value)
+    con = sqlite3.connect(db)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        columns = {c[1] for c in con.execute("PRAGMA table_info(session)")}
+    finally:
+        con.close()
+    assert "scratch" not in tables and "rules_version" not in columns
+    assert preflight.check(db) == "0002"
+    monkeypatch.setattr(command, "upgrade", real)
+    Store(db).close()
+    assert preflight.check(db) == "0003"
+
+
 # -- resuming a session recorded under earlier rules ----------------------------------------------
 
 

@@ -239,9 +239,26 @@ class Store:
         cfg.set_main_option("script_location", "companion.store:migrations")
         # Alembic keeps its running context in module globals: two threads migrating at once
         # (two stores opened together) would tear it down under each other.
-        with _MIGRATING, self._guard(), self.engine.begin() as con:
-            cfg.attributes["connection"] = con
-            command.upgrade(cfg, "head")
+        with _MIGRATING, self._guard(), self.engine.connect() as con:
+            # The sqlite3 module opens a transaction before data changes only, so a migration's
+            # CREATE/ALTER/DROP would each commit on their own and a failure half-way would
+            # leave a changed schema. An explicit BEGIN makes the whole upgrade one
+            # transaction that a failure rolls back (SQLite's DDL is transactional).
+            raw = con.connection.dbapi_connection
+            assert raw is not None
+            previous = raw.isolation_level
+            raw.isolation_level = None
+            try:
+                con.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    cfg.attributes["connection"] = con
+                    command.upgrade(cfg, "head")
+                except BaseException:
+                    con.exec_driver_sql("ROLLBACK")
+                    raise
+                con.exec_driver_sql("COMMIT")
+            finally:
+                raw.isolation_level = previous
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
