@@ -95,8 +95,9 @@ def bot_answer(driver: Driver, bot: Bot | RandomPlayer, board: Any) -> None:
 
 def play_game(seed: int, *, check: bool = False, answers: Answers = "bot") -> GameResult:
     """One whole game; with ``check``, the invariants are checked after every phase (when
-    the game has gone on to the next one), and a broken one raises BrokenInvariant naming
-    the phase. ``answers``: the bot's choices, or random ones among the options offered."""
+    the game has gone on to the next one; a phase that asks nothing has changed nothing,
+    since every board change is told), and a broken one raises BrokenInvariant naming the
+    phase. ``answers``: the bot's choices, or random ones among the options offered."""
     if answers not in ANSWERS:
         raise ValueError(f"answers must be one of {', '.join(ANSWERS)}, not {answers!r}")
     driver = Driver(GAME, seed)
