@@ -24,7 +24,8 @@ from companion.reconquista.game import (
     muslims_can_recruit,
 )
 from companion.reconquista.setup import initial_state
-from companion.reconquista.simulate import play_game, simulate
+from companion.reconquista.simulate import ANSWERS, Answers, BrokenInvariant, play_game, simulate
+from companion.reconquista.state import GameState
 from companion.reconquista.units import Kind
 
 
@@ -239,13 +240,49 @@ def test_simulate_cli_refuses_bad_numbers(argv: list[str], capsys: pytest.Captur
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("answers", ANSWERS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31))
-def test_random_seeded_games_end_without_error_and_keep_the_invariants(seed: int) -> None:
-    """300 random seeded games with the invariants checked after every phase."""
-    result = play_game(seed, check=True)
+def test_random_seeded_games_end_without_error_and_keep_the_invariants(answers: Answers, seed: int) -> None:
+    """300 random seeded games, 150 with the bot's answers and 150 with answers picked at
+    random among the options offered, the invariants checked after every phase (a broken
+    one raises BrokenInvariant). bench/invariants.py plays 10,000 the same way."""
+    result = play_game(seed, check=True, answers=answers)
     assert 1 <= result.turns <= 20
     assert result.vp >= 0
+
+
+@pytest.mark.parametrize("answers", ANSWERS)
+def test_a_broken_invariant_names_the_game_and_the_phase(
+    answers: Answers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check runs after every phase: an invariant that breaks once Phase 4 (movement) is
+    over is reported as broken after the movement phase of turn 1, with the game's seed."""
+
+    def broken_after_movement(board: Board, state: GameState) -> None:
+        if state.phase == "reaction":
+            raise InvariantError("León: christian and muslim side by side with no siege")
+
+    monkeypatch.setattr("companion.reconquista.simulate.check_invariants", broken_after_movement)
+    with pytest.raises(BrokenInvariant) as caught:
+        play_game(7, check=True, answers=answers)
+    e = caught.value
+    assert (e.seed, e.answers, e.turn, e.phase) == (7, answers, 1, "movement")
+    assert str(e) == (
+        f"game 7 ({answers} answers), turn 1, after the movement phase: "
+        "León: christian and muslim side by side with no siege"
+    )
+    play_game(7, answers=answers)  # not checked: no error
+
+
+def test_random_answers_are_not_the_bots() -> None:
+    """The random player picks among the options offered, so its games go other ways than
+    the bot's on the same dice seeds (and still end, scored)."""
+    bot = [play_game(seed) for seed in range(1, 6)]
+    rand = [play_game(seed, answers="random") for seed in range(1, 6)]
+    assert [r.prompts for r in bot] != [r.prompts for r in rand]
+    with pytest.raises(ValueError, match="answers must be one of bot, random"):
+        play_game(1, answers="clever")  # type: ignore[arg-type]
 
 
 # -- manual corrections (Edit steps) -------------------------------------------------

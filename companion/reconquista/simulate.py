@@ -1,25 +1,47 @@
 """Headless Reconquista: whole games with app dice and the simple bot, for tests and benchmarks.
 
 Each game runs through the same driver and procedures as a game at the table;
-the app rolls every die and ``bot.Bot`` answers every choice, so no prompt is
-left unanswered. The same seed always gives the same games and figures.
+the app rolls every die and ``bot.Bot`` answers every choice (or, with
+``answers="random"``, a seeded generator picks any option offered), so no prompt
+is left unanswered. The same seed always gives the same games and figures.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from companion.driver import Driver
 from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.board import Board
 from companion.reconquista.bot import Bot
 from companion.reconquista.control import result_band, victory_points
-from companion.reconquista.game import GAME, check_between_phases, check_end_of_turn, check_invariants
+from companion.reconquista.game import (
+    GAME,
+    InvariantError,
+    check_between_phases,
+    check_end_of_turn,
+    check_invariants,
+)
+from companion.reconquista.state import GameState
 
 #: A game that asks more than this has gone wrong (a loop): it counts as an error.
 MAX_PROMPTS = 50_000
+
+#: Who answers the Christian choices: the bot, or a seeded pick among the options offered.
+Answers = Literal["bot", "random"]
+ANSWERS: tuple[Answers, ...] = ("bot", "random")
+
+
+class BrokenInvariant(InvariantError):
+    """An invariant broken in a whole game: which game, after which phase of which turn."""
+
+    def __init__(self, seed: int, answers: str, turn: int, phase: str, message: str) -> None:
+        super().__init__(f"game {seed} ({answers} answers), turn {turn}, after the {phase} phase: {message}")
+        self.seed, self.answers, self.turn, self.phase, self.message = seed, answers, turn, phase, message
 
 
 @dataclass(frozen=True)
@@ -51,9 +73,21 @@ class Report:
         }
 
 
-def bot_answer(driver: Driver, bot: Bot, board: Any) -> None:
+class RandomPlayer:
+    """A Christian player that takes any one of the options offered, picked by a seeded
+    generator: the choices no bot would make (moving back and forth, buying nothing,
+    retreating anywhere allowed)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, board: Board, state: GameState, prompt: Choose) -> str:
+        return self.rng.choice(prompt.options)
+
+
+def bot_answer(driver: Driver, bot: Bot | RandomPlayer, board: Any) -> None:
     """Answer the waiting prompt as a headless game does: the app rolls, every instruction
-    is taken as carried out, the bot makes the Christian choices."""
+    is taken as carried out, the bot (or the random player) makes the Christian choices."""
     prompt = driver.pending
     if isinstance(prompt, Roll):
         driver.roll()
@@ -65,29 +99,37 @@ def bot_answer(driver: Driver, bot: Bot, board: Any) -> None:
         raise TypeError(f"game {driver.seed}: the bot cannot answer {prompt!r}")
 
 
-def play_game(seed: int, *, check: bool = False) -> GameResult:
-    """One whole game; with ``check``, every invariant is checked after every phase."""
+def play_game(seed: int, *, check: bool = False, answers: Answers = "bot") -> GameResult:
+    """One whole game; with ``check``, the invariants are checked after every phase (when
+    the game has gone on to the next one; a phase that asks nothing has changed nothing,
+    since every board change is told), and a broken one raises BrokenInvariant naming the
+    phase. ``answers``: the bot's choices, or random ones among the options offered."""
+    if answers not in ANSWERS:
+        raise ValueError(f"answers must be one of {', '.join(ANSWERS)}, not {answers!r}")
     driver = Driver(GAME, seed)
-    bot = Bot(seed)
+    player = Bot(seed) if answers == "bot" else RandomPlayer(seed)
     board = GAME.board_of(driver.state)
     prompts = 0
-    phase = driver.state.phase
+    turn, phase = driver.state.turn, driver.state.phase
     while driver.pending is not None:
         prompts += 1
         if prompts > MAX_PROMPTS:
             raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")
-        bot_answer(driver, bot, board)
+        bot_answer(driver, player, board)
         if check and driver.state.phase != phase:
             # Checked at the first prompt of the next phase. Phase 7's first prompt already
             # follows a removal (which may leave a fortress alone until Phase 7 removes it),
             # so entering it only the invariants are checked.
-            if phase == "end":
-                check_end_of_turn(board, driver.state)
-            elif driver.state.phase == "end":
-                check_invariants(board, driver.state)
-            else:
-                check_between_phases(board, driver.state)
-            phase = driver.state.phase
+            try:
+                if phase == "end":
+                    check_end_of_turn(board, driver.state)
+                elif driver.state.phase == "end":
+                    check_invariants(board, driver.state)
+                else:
+                    check_between_phases(board, driver.state)
+            except InvariantError as exc:
+                raise BrokenInvariant(seed, answers, turn, phase, str(exc)) from exc
+            turn, phase = driver.state.turn, driver.state.phase
     state = driver.state
     vp = victory_points(board, state).total
     band = result_band(board, vp)
