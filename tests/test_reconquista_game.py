@@ -263,7 +263,7 @@ def test_a_broken_invariant_names_the_game_and_the_phase(
         if state.phase == "reaction":
             raise InvariantError("León: christian and muslim side by side with no siege")
 
-    monkeypatch.setattr("companion.reconquista.simulate.check_invariants", broken_after_movement)
+    monkeypatch.setattr("companion.reconquista.simulate.check_between_phases", broken_after_movement)
     with pytest.raises(BrokenInvariant) as caught:
         play_game(7, check=True, answers=answers)
     e = caught.value
