@@ -728,6 +728,9 @@ def test_a_city_of_the_besiegers_religion_emptied_by_a_tie_surrenders(board: Boa
     assert [p.n for p in rolls(prompts)] == [2]
     assert leon.units == {"christian": {A: 1}} and leon.besieger is None and leon.city == "christian"
     assert "surrenders to the Christian force (1 Christian army)" in tells(prompts)[-1]
+    # The sentence starts with the place and keeps its name as the map spells it (it read
+    # "The city of león" when str.capitalize lower-cased the rest).
+    assert tells(prompts)[-1].startswith("The city of León has no defenders left")
 
 
 def test_an_enemy_city_emptied_by_a_tie_fights_on_alone(board: Board, state: GameState) -> None:

@@ -18,6 +18,7 @@ from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller, free_of_enemy, hostile
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
 from companion.reconquista.units import Kind
+from companion.text import upper_first
 
 #: A procedure: it yields prompts and is sent their answers. The answer is typed Any
 #: because no type can tie it to the prompt yielded: the driver has checked it against
@@ -524,7 +525,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         if r.result == "surrendered":
             a.besieger = None
             yield Tell(
-                f"{place.capitalize()} has no defenders left and surrenders to the {b_name} force "
+                f"{upper_first(place)} has no defenders left and surrenders to the {b_name} force "
                 f"({describe(besieger, a.force(besieger))})."
             )
             return "besieger"
