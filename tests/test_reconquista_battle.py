@@ -547,6 +547,107 @@ def test_no_retreat_into_a_besieged_city_a_third_side_holds(board: Board, state:
     assert out == BattleOutcome("attacker_retreats", 1, "Galicia")
 
 
+# -- who is named: besiegers, relief ---------------------------------------------------------
+
+
+def test_destroyed_besiegers_have_been_destroyed(board: Board, state: GameState) -> None:
+    """Phase 4, Battle, "Example of a Complex Battle 1": the Christians destroy the Rebel
+    armies besieging Tarragona, then "must remain in place to besiege the city". One Tell
+    says both, in English: the besiegers "have been destroyed" (it read "have destroyed:",
+    and a second Tell called them a "force" first)."""
+    place(
+        state,
+        "Tarragona",
+        [("muslim", G, 1), ("rebel_army", RA, 2), ("christian", A, 2)],
+        city="muslim",
+        besieger="rebel_army",
+    )
+    prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[4, 4], [1, 1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "Tarragona")
+    assert tells(prompts)[1:] == [
+        (
+            "The Rebel army besiegers have been destroyed: the Christian force (2 Christian armies) "
+            "stays in Tarragona and besieges the city held by 1 Muslim garrison (Phase 6)."
+        )
+    ]
+
+
+def test_destroyed_besiegers_of_an_empty_enemy_city_leave_a_siege(board: Board, state: GameState) -> None:
+    """Phase 4: "Enemy forces are: [...] a Muslim city with no other units present", and the
+    movers "stop and wait for the Siege Phase": the Christians who destroy the French
+    besieging an empty Muslim city besiege it in turn; the French are named as the
+    besiegers. (Fixed: the area forgot its besiegers once they were all dead, and the Tell
+    said "The French force is destroyed and the city of Salamanca is captured".)"""
+    salamanca = place(
+        state, "Salamanca", [("french", F, 1), ("christian", A, 2)], city="muslim", besieger="french"
+    )
+    prompts, out = drive(engage(board, state, "Salamanca", "christian", ["León"]), [[4, 1], [1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "Salamanca")
+    assert salamanca.besieger == "christian" and salamanca.units == {"christian": {A: 2}}
+    assert city_controller(salamanca) == "muslim"
+    (last,) = tells(prompts)[1:]
+    assert last.startswith("The French besiegers have been destroyed: the Christian force")
+    assert "(an empty Muslim city: it will surrender)" in last
+    assert "captured" not in last
+
+
+@pytest.mark.parametrize("religion", ["christian", "muslim"])
+def test_christians_relieving_their_city_name_the_french_they_destroy(
+    board: Board, state: GameState, religion: str
+) -> None:
+    """Phase 4, Battle, Complex Battle 1: "If the force in the city were Christian, it would
+    join the battle." The Christians relieve León, held by their garrison (a Christian city,
+    or a Muslim one they took) and besieged by the French: the French besiegers are the
+    ones destroyed, the city is relieved, and nobody besieges it after."""
+    leon = place(
+        state,
+        "León",
+        [("christian", G, 1), ("french", F, 2), ("christian", A, 2)],
+        city=religion,
+        besieger="french",
+    )
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"], [A, A]), [[4, 4, 1], [1, 1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "León")
+    assert tells(prompts)[-1] == "The French besiegers are destroyed. The city of León is relieved."
+    assert leon.besieger is None and city_controller(leon) == "christian"
+
+
+def test_relieved_walls_are_not_besieged_by_their_own_side(board: Board, state: GameState) -> None:
+    """Complex Battle 1: "If the force in the city were Christian, it would join the battle";
+    Battle: the beaten French "retreat". León is a Muslim city the Christians hold with a
+    garrison: once the French have gone it is theirs, relieved. (Fixed: the Christians were
+    told to besiege it, "an empty Muslim city: it will surrender", their own garrison inside.)"""
+    leon = place(
+        state,
+        "León",
+        [("christian", G, 1), ("french", F, 2), ("christian", A, 2)],
+        city="muslim",
+        besieger="french",
+    )
+    place(state, "Santiago")  # the next area free of hostile forces, for the French retreat
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"], [A, A]), [[4, 1, 1], [1, 1]])
+    assert out == BattleOutcome("defender_retreats", 1, "León")
+    assert state.areas["Santiago"].units == {"french": {F: 1}}
+    assert leon.besieger is None and leon.units == {"christian": {A: 2, G: 1}}
+    assert tells(prompts)[-1] == (
+        "The French besiegers retreat: move 1 French army from León to Santiago. The city of León is relieved."
+    )
+    assert not any("besieges" in t for t in tells(prompts))
+
+
+def test_a_relief_of_empty_walls_destroyed_names_no_defenders(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: "If one side completely eliminates the other, it does not need to
+    retreat". The Christians come to relieve the empty Christian city of León and are
+    destroyed: only they are, there were no defenders inside, and the French siege goes on."""
+    leon = place(state, "León", [("french", F, 2), ("christian", A, 1)], city="christian", besieger="french")
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"]), [[1], [6, 1]])
+    assert out == BattleOutcome("attacker_destroyed", 1, None)
+    assert tells(prompts)[-1] == (
+        "The Christian force is destroyed; the French siege of the empty city of León goes on."
+    )
+    assert leon.besieger == "french"
+
+
 # -- sieges ------------------------------------------------------------------------------------
 
 

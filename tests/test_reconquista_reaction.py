@@ -951,30 +951,47 @@ def test_a_relief_won_by_the_garrison_alone_goes_no_further(board: Board, quiet:
 
 
 @pytest.mark.parametrize(
-    ("muslim_dice", "christian_dice", "told", "left"),
+    ("inside", "muslim_dice", "christian_dice", "told", "left"),
     [
         (
+            0,
             [1],
             [6, 6],
-            "The Muslim force and the defenders of Valencia are destroyed; the Christian siege goes on.",
+            "The Muslim force is destroyed; the Christian siege of the empty city of Valencia goes on.",
             {"christian": {A: 2}},
         ),
-        ([6], [6], "Both forces in Valencia are destroyed.", {}),
+        (
+            1,
+            [1, 1],
+            [6, 6],
+            "The Muslim force and the Muslim units inside are destroyed; the Christian siege of the city of Valencia goes on.",
+            {"christian": {A: 2}},
+        ),
+        (0, [6], [6], "Both forces in Valencia are destroyed.", {}),
     ],
 )
 def test_a_relief_destroyed(
     board: Board,
     quiet: GameState,
+    inside: int,
     muslim_dice: list[int],
     christian_dice: list[int],
     told: str,
     left: dict[str, Any],
 ) -> None:
     """Phase 4, Battle: "If one side completely eliminates the other, it does not need to
-    retreat": a relief wiped out ends the march, the siege of the (empty Muslim) city going
-    on; both sides wiped out leaves the city empty and unbesieged."""
+    retreat": a relief wiped out ends the march, the siege of the Muslim city going on;
+    both sides wiped out leaves the city empty and unbesieged. The Tell names who was
+    destroyed: the units of the city only when there were some (it said "the defenders of
+    Valencia" of an empty city)."""
     place(quiet, "Cuenca", [("muslim", A, 1)])
-    place(quiet, "Valencia", [("christian", A, len(christian_dice))], city="muslim", besieger="christian")
+    place(
+        quiet,
+        "Valencia",
+        [("muslim", G, inside), ("christian", A, len(christian_dice))],
+        city="muslim",
+        besieger="christian",
+    )
     prompts, out = march(board, quiet, "Cuenca", [muslim_dice, christian_dice])
     assert tells(prompts)[-1] == told
     assert out is None

@@ -214,18 +214,20 @@ def battle(
     # cannot say: the attackers are in the area too, and it would give a city of the
     # attackers' religion to them even when the defenders hold it.)
     city = a.city is not None and defender != a.besieger
+    # Read before the first round: once the besiegers have no unit left, the area forgets
+    # who besieged it (AreaState.set_force), and the outcome must still name them.
+    besieging = defender == a.besieger
+    joined = relief and a.count(attacker) > len(came)
     mountain = board.areas[area].mountain
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.Side | None = "attacker" if cid == attacker else "defender" if cid == defender else None
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
     if relief:
         walls = "city" if a.city is not None else "fortress"
-        joined = (
-            f": the {att_name} units in the {walls} join the battle" if a.count(attacker) > len(came) else ""
-        )
+        join = f": the {att_name} units in the {walls} join the battle" if joined else ""
         yield Tell(
             f"The {att_name} force comes to relieve the {walls} of {area}, besieged by "
-            f"{describe(defender, a.force(defender))}{joined}."
+            f"{describe(defender, a.force(defender))}{join}."
         )
     rounds = 0
     while True:
@@ -296,7 +298,19 @@ def battle(
         if r.result == "continue":
             continue
         return (
-            yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds, relief)
+            yield from _carry_out(
+                board,
+                state,
+                area,
+                attacker,
+                defender,
+                origins,
+                r.result,
+                rounds,
+                besieging=besieging,
+                relief=relief,
+                joined=joined,
+            )
         )
 
 
@@ -309,15 +323,22 @@ def _carry_out(
     origins: list[str],
     result: str,
     rounds: int,
-    relief: bool = False,
+    *,
+    besieging: bool,
+    relief: bool,
+    joined: bool,
 ) -> Proc:
+    """Carry out the last round's ``result``. ``besieging``: the defenders were the besiegers
+    of the walls there; ``relief``: the attackers came to relieve walls of their side (from
+    ``relieves``), ``joined`` with units of theirs inside them."""
     a = state.areas[area]
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
-    relieved = f" The {'city' if a.city is not None else 'fortress'} of {area} is relieved." if relief else ""
+    walls = "city" if a.city is not None else "fortress"
+    relieved = f" The {walls} of {area} is relieved." if relief else ""
     # The defenders are the besiegers of the walls there, or the force that holds the area.
     who, has, goes = (
         (f"The {def_name} besiegers", "have", "retreat")
-        if a.besieger == defender
+        if besieging
         else (f"The {def_name} force", "has", "retreats")
     )
     if result == "defender_retreats":
@@ -334,8 +355,9 @@ def _carry_out(
             yield Tell(
                 f"{who} {goes}: move {describe(defender, units)} from {area} to {dest}.{cid}{relieved}"
             )
-        gone = "retreated" if dest is not None else "been removed"
-        yield from _besiege_holders(a, area, attacker, defender, gone=gone)
+        if not relief:  # relieved walls are the attackers' own: nothing to besiege
+            gone = "retreated" if dest is not None else "been removed"
+            yield from _besiege_holders(a, area, attacker, defender, gone=gone)
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "defender_into_city":
         a.besieger = attacker
@@ -371,18 +393,13 @@ def _carry_out(
             )
         return BattleOutcome(result, rounds, dest, tuple(units))
     if result == "defender_destroyed":
-        besiegers = a.besieger == defender
-        if besiegers:
-            a.besieger = None
-        left_hostile = any(hostile(attacker, s) for s in a.sides()) or (
-            besiegers and a.city is not None and hostile(attacker, a.city)
-        )
-        if left_hostile and (a.city is not None or a.fortress):
-            yield Tell(f"The {def_name} force in {area} is destroyed.")
-            yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
-        elif relief:
+        if relief:
             yield Tell(f"The {def_name} besiegers are destroyed.{relieved}")
-        elif a.city is not None and not besiegers:
+        elif besieging and _held_against(a, attacker):
+            yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
+        elif besieging:
+            yield Tell(f"The {def_name} besiegers of the {walls} of {area} are destroyed.")
+        elif a.city is not None:
             yield Tell(
                 f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays)."
             )
@@ -391,9 +408,14 @@ def _carry_out(
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_destroyed":
         if relief:
-            yield Tell(
-                f"The {att_name} force and the defenders of {area} are destroyed; the {def_name} siege goes on."
+            # The units inside fought in the relief: when there were any, they are gone too.
+            gone = (
+                f"The {att_name} force and the {att_name} units inside are destroyed"
+                if joined
+                else f"The {att_name} force is destroyed"
             )
+            empty = "" if joined else "empty "
+            yield Tell(f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.")
         else:
             yield Tell(f"The {att_name} force in {area} is destroyed.")
         return BattleOutcome(result, rounds, None)
@@ -401,16 +423,26 @@ def _carry_out(
     return BattleOutcome(result, rounds, None)
 
 
+def _held_against(a: AreaState, attacker: str) -> bool:
+    """Whether walls in ``a`` stand against ``attacker`` once the besiegers are beaten: a
+    side hostile to it inside, or an empty city of another religion ("a Muslim city with
+    no other units present" is an enemy force)."""
+    if a.city is None and not a.fortress:
+        return False
+    if any(hostile(attacker, s) for s in a.sides()):
+        return True
+    return a.city is not None and hostile(attacker, a.city)
+
+
 def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone: str) -> Proc:
     """After beating the besiegers of a city held by a third side: "Complex Battle 1": the
     force in the city stayed out of the battle; now the winners "must remain in place to
     besiege the city". An empty city of another religion is besieged the same way (it is an
     enemy force: "a Muslim city with no other units present"). Nothing when nothing hostile
-    is left in the city or fortress."""
-    holder = [s for s in a.sides() if hostile(attacker, s)]
-    empty_enemy_city = not holder and a.city is not None and hostile(attacker, a.city)
-    if not (holder or empty_enemy_city) or (a.city is None and not a.fortress):
+    is left in the city or fortress. Never for relieved walls: they are the attackers' own."""
+    if not _held_against(a, attacker):
         return
+    holder = [s for s in a.sides() if hostile(attacker, s)]
     a.besieger = attacker
     place = "city" if a.city is not None else "fortress"
     held = (
