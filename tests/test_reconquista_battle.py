@@ -688,8 +688,23 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
         f"Christian {die} (die) + 6 (3 armies) = {die + 6} against Muslim 1 (die) + [1 (city) + 1 (1 garrison)] x 2 (fortress) = 5"
         in text
     )
-    assert "remove 1 Muslim garrison and the fortress" in text
-    assert ("sacks the city" in text) is sacked
+    won = (
+        "The besiegers win: remove 1 Muslim garrison (every defender is eliminated) and the fortress "
+        "(it is destroyed) from Toledo."
+    )
+    if sacked:
+        # What is left is said once, and never "take the city" beside "sacks the city".
+        assert text.endswith(
+            f"{won} Their die is even (2): the city is sacked and destroyed: remove the city of Toledo. "
+            "Toledo is left with no city and no fortress; the Christian force (3 Christian armies) stays there."
+        )
+        assert "takes" not in text and "take " not in text
+    else:
+        assert text.endswith(
+            f"{won} Their die is odd (3): the city is spared; the Christian force (3 Christian armies) "
+            "takes the city of Toledo."
+        )
+        assert "sacked" not in text
 
 
 def _castilla_for_a_siege(state: GameState) -> AreaState:
@@ -795,6 +810,10 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     assert "a tie. Remove 1 Christian army and 1 Muslim garrison from Salamanca" in said[0]
     assert "= 8 against Muslim" in said[1] and said[1].split(" against ")[1].split(".")[0].endswith("= 4")
     assert salamanca.city is None and salamanca.units == {"christian": {A: 1}}
+    assert said[1].endswith(
+        "Their die is even (6): the city is sacked and destroyed: remove the city of Salamanca. "
+        "Salamanca is left with no city; the Christian force (1 Christian army) stays there."
+    )
 
 
 @pytest.mark.parametrize("fortress_only", [False, True])
@@ -866,8 +885,25 @@ def test_taking_a_city_nobody_defends_names_only_what_is_removed(board: Board, s
     assert won == "besieger"
     assert cuenca.city == "muslim" and not cuenca.fortress
     text = tells(prompts)[-1]
-    assert "remove the fortress from Cuenca" in text
-    assert "nobody" not in text
+    assert "The besiegers win: remove the fortress (it is destroyed) from Cuenca." in text
+    assert "nobody" not in text and "defender" not in text
+
+
+def test_a_fortress_alone_taken_is_destroyed(board: Board, state: GameState) -> None:
+    """Phase 6: "all defenders are eliminated, as well as any Fortress, if present": a
+    fortress without a city, taken, is gone; the Tell says the area is left without it
+    (nothing is "taken" and nothing can be sacked). 4 + 2 beats 1 + [1] x 2."""
+    cuenca = place(
+        state, "Cuenca", [("muslim", G, 1), ("christian", A, 1)], fortress=True, besieger="christian"
+    )
+    prompts, won = drive(siege(board, state, "Cuenca"), [[4, 1]])
+    assert won == "besieger"
+    assert not cuenca.fortress and cuenca.city is None and cuenca.units == {"christian": {A: 1}}
+    assert tells(prompts)[-1].endswith(
+        "The besiegers win: remove 1 Muslim garrison (every defender is eliminated) and the fortress "
+        "(it is destroyed) from Cuenca. Cuenca is left with no fortress; the Christian force "
+        "(1 Christian army) stays there."
+    )
 
 
 def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: GameState) -> None:

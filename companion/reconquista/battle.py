@@ -537,12 +537,10 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             a.fortress = a.fortress and not r.fortress_destroyed
             if r.sacked:
                 a.city = None
-            removed = [x for x in (losses, "the fortress" if r.fortress_destroyed else "") if x]
-            yield Tell(
-                f"Siege of {area}: {sums}. The besiegers win"
-                + (f": remove {' and '.join(removed)} from {area}" if removed else f" and take {place}")
-                + (f"; the even die sacks the city: remove the city of {area}." if r.sacked else ".")
-            )
+            eliminated = describe(defender, list(r.defender_losses)) if r.defender_losses else ""
+            winners = f"{b_name} force ({describe(besieger, list(r.besieger_survivors))})"
+            won = _siege_won(area, r, dice[0], city, eliminated, winners)
+            yield Tell(f"Siege of {area}: {sums}. {won}")
             return "besieger"
         if r.result == "besieger_retreats":
             a.besieger = None
@@ -563,6 +561,26 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             return "besieger"
         a.besieger = besieger  # 'continue': the siege goes on with the survivors
         after_tie = True
+
+
+def _siege_won(area: str, r: combat.SiegeRoll, die: int, city: bool, losses: str, winners: str) -> str:
+    """What a won siege roll leaves, told in order: "If the besieger beats the defender's
+    roll, all defenders are eliminated, as well as any Fortress, if present. On an even
+    result, the City is also eliminated (sacked and destroyed!)" (Phase 6). ``losses``: the
+    defenders as counters ('' when none were left); ``winners``: 'Christian force (...)'."""
+    removed = [f"{losses} (every defender is eliminated)"] if losses else []
+    if r.fortress_destroyed:
+        removed.append("the fortress (it is destroyed)")
+    text = "The besiegers win" + (f": remove {' and '.join(removed)} from {area}." if removed else ".")
+    if not city:
+        return f"{text} {area} is left with no fortress; the {winners} stays there."
+    if r.sacked:
+        gone = "no city and no fortress" if r.fortress_destroyed else "no city"
+        return (
+            f"{text} Their die is even ({die}): the city is sacked and destroyed: remove the city of "
+            f"{area}. {area} is left with {gone}; the {winners} stays there."
+        )
+    return f"{text} Their die is odd ({die}): the city is spared; the {winners} takes the city of {area}."
 
 
 def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:
