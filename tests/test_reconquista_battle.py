@@ -721,16 +721,17 @@ def _castilla_for_a_siege(state: GameState) -> AreaState:
 def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Board, state: GameState) -> None:
     """Phase 6: "If the defender obtains a higher result, then the besieging force loses 1
     unit (prioritize according to the combat rules) and retreats. Randomly select a friendly
-    or empty area (it cannot be an area with another siege present)." Castilla: Toledo and
-    Valencia hold Muslims, Cuenca is empty; a 5 picks Valencia, so the die is rolled again
-    and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9."""
+    or empty area (it cannot be an area with another siege present)." Castilla: Valencia
+    holds Muslims, Toledo and Cuenca are empty; a 5 picks Valencia, so the die is rolled
+    again and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9."""
     salamanca = _castilla_for_a_siege(state)
+    place(state, "Toledo")
     place(state, "Cuenca")
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [5], [4]])
     assert won == "defender"
     r = rolls(prompts)
     assert [p.n for p in r] == [2, 1, 1]
-    assert "a 5 gave Valencia, which does not qualify: roll again" in r[2].why
+    assert r[2].why.endswith("rolled again (a 5 gave Valencia, which holds enemy forces)")
     assert "a 5 gave" not in r[1].why
     assert state.areas["Cuenca"].units == {"christian": {A: 1}}  # the garrison was lost
     assert salamanca.units == {"muslim": {A: 1}} and salamanca.besieger is None
@@ -742,13 +743,14 @@ def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Boa
 def test_siege_retreat_avoids_an_area_with_another_siege(board: Board, state: GameState) -> None:
     """Phase 6: the besiegers retreat to a friendly or empty area: "it cannot be an area with
     another siege present". Valencia, an empty Muslim city besieged by Christians, has no
-    enemy unit but is refused; Cuenca is taken on the next roll."""
+    enemy unit but is refused; Cuenca is taken on the next roll (Toledo, empty, would do too)."""
     _castilla_for_a_siege(state)
+    place(state, "Toledo")
     place(state, "Cuenca")
     place(state, "Valencia", [("christian", A, 1)], city="muslim", besieger="christian")
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [6], [4]])
     assert won == "defender"
-    assert "a 6 gave Valencia, which does not qualify" in rolls(prompts)[2].why
+    assert "a 6 gave Valencia, which has another siege" in rolls(prompts)[2].why
     assert state.areas["Cuenca"].units == {"christian": {A: 1}}
     assert state.areas["Valencia"].units == {"christian": {A: 1}}
 
@@ -784,7 +786,7 @@ def test_siege_retreat_takes_el_cid_along(board: Board, state: GameState) -> Non
     _castilla_for_a_siege(state)
     place(state, "Cuenca")
     state.el_cid_area, state.el_cid_side = "Salamanca", "christian"
-    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [4]])
+    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])  # Cuenca, the only area: no roll
     assert won == "defender"
     assert state.el_cid_area == "Cuenca"
     assert "El Cid goes with them to Cuenca" in tells(prompts)[-1]
@@ -929,15 +931,17 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
         city="muslim",
         besieger="christian",
     )
-    # 3 + 5 = 5 + 3, a tie; then 1 + 4 < 6 + 1: the besiegers lose an army and retreat to Cuenca.
-    prompts, won = drive(siege(board, state, "Salamanca"), [[3, 5], [1, 6], [4]])
+    # 3 + 5 = 5 + 3, a tie; then 1 + 4 < 6 + 1: the besiegers lose an army and retreat to
+    # Cuenca, the only friendly or empty area of Castilla (no area die).
+    prompts, won = drive(siege(board, state, "Salamanca"), [[3, 5], [1, 6]])
     assert won == "defender" and salamanca.units == {}
     said = tells(prompts)
-    assert len(said) == 3
+    assert len(said) == 4
     assert all("Salamanca" in t for t in said)
     assert "1 Christian garrison and 1 Muslim army" in said[0]
     assert "remove 1 Christian army" in said[1]
-    assert "move 1 Christian army from Salamanca to Cuenca" in said[2]
+    assert "only Cuenca qualifies" in said[2]
+    assert "move 1 Christian army from Salamanca to Cuenca" in said[3]
 
 
 # -- pick_area ---------------------------------------------------------------------------------
@@ -946,7 +950,7 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
 def test_pick_area_with_nothing_qualifying_rolls_nothing(board: Board) -> None:
     """Phase 6: "If there is none, then the retreat may be along a road": with no area to
     pick, no area die is asked for."""
-    prompts, out = drive(pick_area(board, 2, lambda name: False, "pick"), [])
+    prompts, out = drive(pick_area(board, 2, lambda name: False, "pick", title="Pick", only="none"), [])
     assert prompts == [] and out is None
 
 
@@ -958,9 +962,55 @@ def test_pick_area_maps_faces_by_the_map(board: Board, face: int, area: str) -> 
     """Phase 4, Example of a Simple Battle: "Tarragona has order 4, and the highest-numbered
     adjacent Area is Zaragoza (order 5, 6)": area numbers are die faces (docs/design.md: Aragón
     is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6)."""
-    prompts, out = drive(pick_area(board, 2, lambda name: True, "Area die"), [[face]])
+    prompts, out = drive(
+        pick_area(board, 2, lambda name: True, "Area die", title="Pick", only="any"), [[face]]
+    )
     assert out == area
     assert rolls(prompts) == [Roll(1, 6, "Area die")]
+
+
+def test_pick_area_names_the_only_area_without_a_roll(board: Board) -> None:
+    """docs/rules-notes.md, "Random selections": "randomly select" an area by the die, rolled
+    again on an area that does not qualify: with one area qualifying, every roll would end
+    on it, so none is asked. Granada has two faces (5 and 6) but is one candidate."""
+    prompts, out = drive(
+        pick_area(
+            board, 5, lambda name: name == "Granada", "Area die", title="Pick", only="an area with a city"
+        ),
+        [],
+    )
+    assert out == "Granada"
+    assert rolls(prompts) == []
+    assert tells(prompts) == ["Pick: only Granada qualifies (an area with a city): no roll needed."]
+
+
+def test_pick_area_with_two_areas_rolls_until_one_comes_up(board: Board) -> None:
+    """The same with two areas (Córdoba 3, Granada 5-6): the physical procedure stays, the
+    die is rolled and rolled again on a face that does not qualify (a 1: Algeciras)."""
+    qualifies = {"Córdoba", "Granada"}.__contains__
+    prompts, out = drive(pick_area(board, 5, qualifies, "Area die", title="Pick", only="two"), [[1], [6]])
+    assert out == "Granada"
+    assert [p.why for p in rolls(prompts)] == [
+        "Area die",
+        "Area die, rolled again (a 1 gave Algeciras, which does not qualify)",
+    ]
+    assert tells(prompts) == []
+
+
+def test_a_siege_retreat_with_one_area_to_go_to_rolls_no_die(board: Board, state: GameState) -> None:
+    """Phase 6: "Randomly select a friendly or empty area (it cannot be an area with another
+    siege present)": in Castilla only Cuenca is empty (Toledo and Valencia hold Muslims), so
+    the besiegers go there without an area die (docs/rules-notes.md, "Random selections")."""
+    _castilla_for_a_siege(state)
+    place(state, "Cuenca")
+    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])
+    assert won == "defender"
+    assert [p.n for p in rolls(prompts)] == [2]  # the siege dice only
+    assert (
+        "Retreat of the Christian besiegers of Salamanca: only Cuenca qualifies (a friendly or empty "
+        "area of Castilla with no other siege): no roll needed."
+    ) in tells(prompts)
+    assert state.areas["Cuenca"].units == {"christian": {A: 1}}
 
 
 # -- property: any small engagement ends cleanly ---------------------------------------------

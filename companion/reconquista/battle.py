@@ -16,6 +16,7 @@ from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import combat
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller, free_of_enemy, hostile
+from companion.reconquista.selection import area_die
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
 from companion.reconquista.units import Kind
 from companion.text import upper_first
@@ -49,18 +50,22 @@ def lost(before: Sequence[Kind], after: Sequence[Kind]) -> list[Kind]:
     return gone
 
 
-def pick_area(board: Board, region: int, qualifies: Callable[[str], bool], why: str) -> Proc:
+def pick_area(
+    board: Board, region: int, qualifies: Callable[[str], bool], why: str, *, title: str, only: str
+) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
-    qualifies; None (and no roll) when no area of the region qualifies."""
-    if not any(qualifies(a) for a in board.regions[region].areas):
-        return None
-    prompt_why = why
-    while True:
-        face = (yield Roll(1, 6, prompt_why))[0]
-        area = board.area_for(region, face)
-        if qualifies(area):
-            return area
-        prompt_why = f"{why} (a {face} gave {area}, which does not qualify: roll again)"
+    qualifies (``selection.area_die``): the only one that qualifies is named without a roll
+    (``title``, ``only``: the Tell's words); None, and no roll, when no area qualifies."""
+    return (
+        yield from area_die(
+            board,
+            region,
+            lambda area: None if qualifies(area) else "which does not qualify",
+            why,
+            title=title,
+            only=only,
+        )
+    )
 
 
 def el_cid_with(state: GameState, area: str, side: str) -> bool:
@@ -588,13 +593,28 @@ def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: 
     another siege present)" picked at random by the area die; else along a road to such
     an area; else it is eliminated ("Phase 6")."""
 
-    def ok(name: str) -> bool:
+    def refuse(name: str) -> str | None:
         there = state.areas[name]
-        return name != area and there.besieger is None and free_of_enemy(there, side)
+        if name == area:
+            return "where the siege was"
+        if there.besieger is not None:
+            return "which has another siege"
+        return None if free_of_enemy(there, side) else "which holds enemy forces"
+
+    def ok(name: str) -> bool:
+        return refuse(name) is None
 
     region = board.areas[area].region
+    rname = board.regions[region].name
     name = SIDE_NAMES[side]
-    dest = yield from pick_area(board, region, ok, f"Retreat of the {name} besiegers of {area}: area die")
+    dest = yield from area_die(
+        board,
+        region,
+        refuse,
+        f"Retreat of the {name} besiegers of {area}: area die",
+        title=f"Retreat of the {name} besiegers of {area}",
+        only=f"a friendly or empty area of {rname} with no other siege",
+    )
     if dest is None:
         roads = [d for d in board.roads_in_map_order[area] if ok(d) and board.areas[d].region != state.revolt]
         dest = roads[0] if roads else None
