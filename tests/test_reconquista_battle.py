@@ -547,6 +547,107 @@ def test_no_retreat_into_a_besieged_city_a_third_side_holds(board: Board, state:
     assert out == BattleOutcome("attacker_retreats", 1, "Galicia")
 
 
+# -- who is named: besiegers, relief ---------------------------------------------------------
+
+
+def test_destroyed_besiegers_have_been_destroyed(board: Board, state: GameState) -> None:
+    """Phase 4, Battle, "Example of a Complex Battle 1": the Christians destroy the Rebel
+    armies besieging Tarragona, then "must remain in place to besiege the city". One Tell
+    says both, in English: the besiegers "have been destroyed" (it read "have destroyed:",
+    and a second Tell called them a "force" first)."""
+    place(
+        state,
+        "Tarragona",
+        [("muslim", G, 1), ("rebel_army", RA, 2), ("christian", A, 2)],
+        city="muslim",
+        besieger="rebel_army",
+    )
+    prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[4, 4], [1, 1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "Tarragona")
+    assert tells(prompts)[1:] == [
+        (
+            "The Rebel army besiegers have been destroyed: the Christian force (2 Christian armies) "
+            "stays in Tarragona and besieges the city held by 1 Muslim garrison (Phase 6)."
+        )
+    ]
+
+
+def test_destroyed_besiegers_of_an_empty_enemy_city_leave_a_siege(board: Board, state: GameState) -> None:
+    """Phase 4: "Enemy forces are: [...] a Muslim city with no other units present", and the
+    movers "stop and wait for the Siege Phase": the Christians who destroy the French
+    besieging an empty Muslim city besiege it in turn; the French are named as the
+    besiegers. (Fixed: the area forgot its besiegers once they were all dead, and the Tell
+    said "The French force is destroyed and the city of Salamanca is captured".)"""
+    salamanca = place(
+        state, "Salamanca", [("french", F, 1), ("christian", A, 2)], city="muslim", besieger="french"
+    )
+    prompts, out = drive(engage(board, state, "Salamanca", "christian", ["León"]), [[4, 1], [1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "Salamanca")
+    assert salamanca.besieger == "christian" and salamanca.units == {"christian": {A: 2}}
+    assert city_controller(salamanca) == "muslim"
+    (last,) = tells(prompts)[1:]
+    assert last.startswith("The French besiegers have been destroyed: the Christian force")
+    assert "(an empty Muslim city: it will surrender)" in last
+    assert "captured" not in last
+
+
+@pytest.mark.parametrize("religion", ["christian", "muslim"])
+def test_christians_relieving_their_city_name_the_french_they_destroy(
+    board: Board, state: GameState, religion: str
+) -> None:
+    """Phase 4, Battle, Complex Battle 1: "If the force in the city were Christian, it would
+    join the battle." The Christians relieve León, held by their garrison (a Christian city,
+    or a Muslim one they took) and besieged by the French: the French besiegers are the
+    ones destroyed, the city is relieved, and nobody besieges it after."""
+    leon = place(
+        state,
+        "León",
+        [("christian", G, 1), ("french", F, 2), ("christian", A, 2)],
+        city=religion,
+        besieger="french",
+    )
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"], [A, A]), [[4, 4, 1], [1, 1]])
+    assert out == BattleOutcome("defender_destroyed", 1, "León")
+    assert tells(prompts)[-1] == "The French besiegers are destroyed. The city of León is relieved."
+    assert leon.besieger is None and city_controller(leon) == "christian"
+
+
+def test_relieved_walls_are_not_besieged_by_their_own_side(board: Board, state: GameState) -> None:
+    """Complex Battle 1: "If the force in the city were Christian, it would join the battle";
+    Battle: the beaten French "retreat". León is a Muslim city the Christians hold with a
+    garrison: once the French have gone it is theirs, relieved. (Fixed: the Christians were
+    told to besiege it, "an empty Muslim city: it will surrender", their own garrison inside.)"""
+    leon = place(
+        state,
+        "León",
+        [("christian", G, 1), ("french", F, 2), ("christian", A, 2)],
+        city="muslim",
+        besieger="french",
+    )
+    place(state, "Santiago")  # the next area free of hostile forces, for the French retreat
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"], [A, A]), [[4, 1, 1], [1, 1]])
+    assert out == BattleOutcome("defender_retreats", 1, "León")
+    assert state.areas["Santiago"].units == {"french": {F: 1}}
+    assert leon.besieger is None and leon.units == {"christian": {A: 2, G: 1}}
+    assert tells(prompts)[-1] == (
+        "The French besiegers retreat: move 1 French army from León to Santiago. The city of León is relieved."
+    )
+    assert not any("besieges" in t for t in tells(prompts))
+
+
+def test_a_relief_of_empty_walls_destroyed_names_no_defenders(board: Board, state: GameState) -> None:
+    """Phase 4, Battle: "If one side completely eliminates the other, it does not need to
+    retreat". The Christians come to relieve the empty Christian city of León and are
+    destroyed: only they are, there were no defenders inside, and the French siege goes on."""
+    leon = place(state, "León", [("french", F, 2), ("christian", A, 1)], city="christian", besieger="french")
+    prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"]), [[1], [6, 1]])
+    assert out == BattleOutcome("attacker_destroyed", 1, None)
+    assert tells(prompts)[-1] == (
+        "The Christian force is destroyed; the French siege of the empty city of León goes on."
+    )
+    assert leon.besieger == "french"
+
+
 # -- sieges ------------------------------------------------------------------------------------
 
 
@@ -587,8 +688,23 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
         f"Christian {die} (die) + 6 (3 armies) = {die + 6} against Muslim 1 (die) + [1 (city) + 1 (1 garrison)] x 2 (fortress) = 5"
         in text
     )
-    assert "remove 1 Muslim garrison and the fortress" in text
-    assert ("sacks the city" in text) is sacked
+    won = (
+        "The besiegers win: remove 1 Muslim garrison (every defender is eliminated) and the fortress "
+        "(it is destroyed) from Toledo."
+    )
+    if sacked:
+        # What is left is said once, and never "take the city" beside "sacks the city".
+        assert text.endswith(
+            f"{won} Their die is even (2): the city is sacked and destroyed: remove the city of Toledo. "
+            "Toledo is left with no city and no fortress; the Christian force (3 Christian armies) stays there."
+        )
+        assert "takes" not in text and "take " not in text
+    else:
+        assert text.endswith(
+            f"{won} Their die is odd (3): the city is spared; the Christian force (3 Christian armies) "
+            "takes the city of Toledo."
+        )
+        assert "sacked" not in text
 
 
 def _castilla_for_a_siege(state: GameState) -> AreaState:
@@ -605,16 +721,17 @@ def _castilla_for_a_siege(state: GameState) -> AreaState:
 def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Board, state: GameState) -> None:
     """Phase 6: "If the defender obtains a higher result, then the besieging force loses 1
     unit (prioritize according to the combat rules) and retreats. Randomly select a friendly
-    or empty area (it cannot be an area with another siege present)." Castilla: Toledo and
-    Valencia hold Muslims, Cuenca is empty; a 5 picks Valencia, so the die is rolled again
-    and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9."""
+    or empty area (it cannot be an area with another siege present)." Castilla: Valencia
+    holds Muslims, Toledo and Cuenca are empty; a 5 picks Valencia, so the die is rolled
+    again and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9."""
     salamanca = _castilla_for_a_siege(state)
+    place(state, "Toledo")
     place(state, "Cuenca")
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [5], [4]])
     assert won == "defender"
     r = rolls(prompts)
     assert [p.n for p in r] == [2, 1, 1]
-    assert "a 5 gave Valencia, which does not qualify: roll again" in r[2].why
+    assert r[2].why.endswith("rolled again (a 5 gave Valencia, which holds enemy forces)")
     assert "a 5 gave" not in r[1].why
     assert state.areas["Cuenca"].units == {"christian": {A: 1}}  # the garrison was lost
     assert salamanca.units == {"muslim": {A: 1}} and salamanca.besieger is None
@@ -626,13 +743,14 @@ def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Boa
 def test_siege_retreat_avoids_an_area_with_another_siege(board: Board, state: GameState) -> None:
     """Phase 6: the besiegers retreat to a friendly or empty area: "it cannot be an area with
     another siege present". Valencia, an empty Muslim city besieged by Christians, has no
-    enemy unit but is refused; Cuenca is taken on the next roll."""
+    enemy unit but is refused; Cuenca is taken on the next roll (Toledo, empty, would do too)."""
     _castilla_for_a_siege(state)
+    place(state, "Toledo")
     place(state, "Cuenca")
     place(state, "Valencia", [("christian", A, 1)], city="muslim", besieger="christian")
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [6], [4]])
     assert won == "defender"
-    assert "a 6 gave Valencia, which does not qualify" in rolls(prompts)[2].why
+    assert "a 6 gave Valencia, which has another siege" in rolls(prompts)[2].why
     assert state.areas["Cuenca"].units == {"christian": {A: 1}}
     assert state.areas["Valencia"].units == {"christian": {A: 1}}
 
@@ -668,7 +786,7 @@ def test_siege_retreat_takes_el_cid_along(board: Board, state: GameState) -> Non
     _castilla_for_a_siege(state)
     place(state, "Cuenca")
     state.el_cid_area, state.el_cid_side = "Salamanca", "christian"
-    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6], [4]])
+    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])  # Cuenca, the only area: no roll
     assert won == "defender"
     assert state.el_cid_area == "Cuenca"
     assert "El Cid goes with them to Cuenca" in tells(prompts)[-1]
@@ -694,6 +812,10 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     assert "a tie. Remove 1 Christian army and 1 Muslim garrison from Salamanca" in said[0]
     assert "= 8 against Muslim" in said[1] and said[1].split(" against ")[1].split(".")[0].endswith("= 4")
     assert salamanca.city is None and salamanca.units == {"christian": {A: 1}}
+    assert said[1].endswith(
+        "Their die is even (6): the city is sacked and destroyed: remove the city of Salamanca. "
+        "Salamanca is left with no city; the Christian force (1 Christian army) stays there."
+    )
 
 
 @pytest.mark.parametrize("fortress_only", [False, True])
@@ -728,6 +850,9 @@ def test_a_city_of_the_besiegers_religion_emptied_by_a_tie_surrenders(board: Boa
     assert [p.n for p in rolls(prompts)] == [2]
     assert leon.units == {"christian": {A: 1}} and leon.besieger is None and leon.city == "christian"
     assert "surrenders to the Christian force (1 Christian army)" in tells(prompts)[-1]
+    # The sentence starts with the place and keeps its name as the map spells it (it read
+    # "The city of león" when str.capitalize lower-cased the rest).
+    assert tells(prompts)[-1].startswith("The city of León has no defenders left")
 
 
 def test_an_enemy_city_emptied_by_a_tie_fights_on_alone(board: Board, state: GameState) -> None:
@@ -762,8 +887,25 @@ def test_taking_a_city_nobody_defends_names_only_what_is_removed(board: Board, s
     assert won == "besieger"
     assert cuenca.city == "muslim" and not cuenca.fortress
     text = tells(prompts)[-1]
-    assert "remove the fortress from Cuenca" in text
-    assert "nobody" not in text
+    assert "The besiegers win: remove the fortress (it is destroyed) from Cuenca." in text
+    assert "nobody" not in text and "defender" not in text
+
+
+def test_a_fortress_alone_taken_is_destroyed(board: Board, state: GameState) -> None:
+    """Phase 6: "all defenders are eliminated, as well as any Fortress, if present": a
+    fortress without a city, taken, is gone; the Tell says the area is left without it
+    (nothing is "taken" and nothing can be sacked). 4 + 2 beats 1 + [1] x 2."""
+    cuenca = place(
+        state, "Cuenca", [("muslim", G, 1), ("christian", A, 1)], fortress=True, besieger="christian"
+    )
+    prompts, won = drive(siege(board, state, "Cuenca"), [[4, 1]])
+    assert won == "besieger"
+    assert not cuenca.fortress and cuenca.city is None and cuenca.units == {"christian": {A: 1}}
+    assert tells(prompts)[-1].endswith(
+        "The besiegers win: remove 1 Muslim garrison (every defender is eliminated) and the fortress "
+        "(it is destroyed) from Cuenca. Cuenca is left with no fortress; the Christian force "
+        "(1 Christian army) stays there."
+    )
 
 
 def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: GameState) -> None:
@@ -789,15 +931,17 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
         city="muslim",
         besieger="christian",
     )
-    # 3 + 5 = 5 + 3, a tie; then 1 + 4 < 6 + 1: the besiegers lose an army and retreat to Cuenca.
-    prompts, won = drive(siege(board, state, "Salamanca"), [[3, 5], [1, 6], [4]])
+    # 3 + 5 = 5 + 3, a tie; then 1 + 4 < 6 + 1: the besiegers lose an army and retreat to
+    # Cuenca, the only friendly or empty area of Castilla (no area die).
+    prompts, won = drive(siege(board, state, "Salamanca"), [[3, 5], [1, 6]])
     assert won == "defender" and salamanca.units == {}
     said = tells(prompts)
-    assert len(said) == 3
+    assert len(said) == 4
     assert all("Salamanca" in t for t in said)
     assert "1 Christian garrison and 1 Muslim army" in said[0]
     assert "remove 1 Christian army" in said[1]
-    assert "move 1 Christian army from Salamanca to Cuenca" in said[2]
+    assert "only Cuenca qualifies" in said[2]
+    assert "move 1 Christian army from Salamanca to Cuenca" in said[3]
 
 
 # -- pick_area ---------------------------------------------------------------------------------
@@ -806,7 +950,7 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
 def test_pick_area_with_nothing_qualifying_rolls_nothing(board: Board) -> None:
     """Phase 6: "If there is none, then the retreat may be along a road": with no area to
     pick, no area die is asked for."""
-    prompts, out = drive(pick_area(board, 2, lambda name: False, "pick"), [])
+    prompts, out = drive(pick_area(board, 2, lambda name: False, "pick", title="Pick", only="none"), [])
     assert prompts == [] and out is None
 
 
@@ -818,9 +962,55 @@ def test_pick_area_maps_faces_by_the_map(board: Board, face: int, area: str) -> 
     """Phase 4, Example of a Simple Battle: "Tarragona has order 4, and the highest-numbered
     adjacent Area is Zaragoza (order 5, 6)": area numbers are die faces (docs/design.md: Aragón
     is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6)."""
-    prompts, out = drive(pick_area(board, 2, lambda name: True, "Area die"), [[face]])
+    prompts, out = drive(
+        pick_area(board, 2, lambda name: True, "Area die", title="Pick", only="any"), [[face]]
+    )
     assert out == area
     assert rolls(prompts) == [Roll(1, 6, "Area die")]
+
+
+def test_pick_area_names_the_only_area_without_a_roll(board: Board) -> None:
+    """docs/rules-notes.md, "Random selections": "randomly select" an area by the die, rolled
+    again on an area that does not qualify: with one area qualifying, every roll would end
+    on it, so none is asked. Granada has two faces (5 and 6) but is one candidate."""
+    prompts, out = drive(
+        pick_area(
+            board, 5, lambda name: name == "Granada", "Area die", title="Pick", only="an area with a city"
+        ),
+        [],
+    )
+    assert out == "Granada"
+    assert rolls(prompts) == []
+    assert tells(prompts) == ["Pick: only Granada qualifies (an area with a city): no roll needed."]
+
+
+def test_pick_area_with_two_areas_rolls_until_one_comes_up(board: Board) -> None:
+    """The same with two areas (Córdoba 3, Granada 5-6): the physical procedure stays, the
+    die is rolled and rolled again on a face that does not qualify (a 1: Algeciras)."""
+    qualifies = {"Córdoba", "Granada"}.__contains__
+    prompts, out = drive(pick_area(board, 5, qualifies, "Area die", title="Pick", only="two"), [[1], [6]])
+    assert out == "Granada"
+    assert [p.why for p in rolls(prompts)] == [
+        "Area die",
+        "Area die, rolled again (a 1 gave Algeciras, which does not qualify)",
+    ]
+    assert tells(prompts) == []
+
+
+def test_a_siege_retreat_with_one_area_to_go_to_rolls_no_die(board: Board, state: GameState) -> None:
+    """Phase 6: "Randomly select a friendly or empty area (it cannot be an area with another
+    siege present)": in Castilla only Cuenca is empty (Toledo and Valencia hold Muslims), so
+    the besiegers go there without an area die (docs/rules-notes.md, "Random selections")."""
+    _castilla_for_a_siege(state)
+    place(state, "Cuenca")
+    prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])
+    assert won == "defender"
+    assert [p.n for p in rolls(prompts)] == [2]  # the siege dice only
+    assert (
+        "Retreat of the Christian besiegers of Salamanca: only Cuenca qualifies (a friendly or empty "
+        "area of Castilla with no other siege): no roll needed."
+    ) in tells(prompts)
+    assert state.areas["Cuenca"].units == {"christian": {A: 1}}
 
 
 # -- property: any small engagement ends cleanly ---------------------------------------------

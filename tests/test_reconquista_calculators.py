@@ -91,6 +91,54 @@ def test_siege_with_nobody_inside_surrenders(capsys: pytest.CaptureFixture[str],
     assert data["besieger_total"] is None
 
 
+@pytest.mark.parametrize(
+    ("flags", "dice", "result"),
+    [
+        (
+            ["--city", "--fortress"],
+            "6,1",
+            (
+                "The besieger wins on an even die: every defender is eliminated and the fortress is destroyed, "
+                "and the city is sacked and destroyed; the area is left with no city and no fortress."
+            ),
+        ),
+        (
+            ["--city"],
+            "6,1",
+            (
+                "The besieger wins on an even die: every defender is eliminated, and the city is sacked and "
+                "destroyed; the area is left with no city."
+            ),
+        ),
+        (
+            ["--city", "--fortress"],
+            "5,1",
+            (
+                "The besieger wins on an odd die: every defender is eliminated and the fortress is destroyed; "
+                "the city is captured."
+            ),
+        ),
+        (
+            ["--fortress"],
+            "6,1",
+            (
+                "The besieger wins: every defender is eliminated and the fortress is destroyed; the area is "
+                "left with no fortress."
+            ),
+        ),
+    ],
+)
+def test_siege_text_says_what_a_win_leaves(
+    capsys: pytest.CaptureFixture[str], flags: list[str], dice: str, result: str
+) -> None:
+    """Phase 6: "If the besieger beats the defender's roll, all defenders are eliminated, as
+    well as any Fortress, if present. On an even result, the City is also eliminated (sacked
+    and destroyed!)." A sacked city with a fortress loses both (the text left the fortress
+    out); a fortress alone is destroyed, never "captured". 3A2G +8 beats 1G."""
+    lines = run_text(capsys, "siege", "--besiegers", "3A2G", "--defenders", "1G", *flags, "--dice", dice)
+    assert lines[-1] == result
+
+
 def test_siege_text_writes_the_arithmetic_out(capsys: pytest.CaptureFixture[str]) -> None:
     """Phase 6: Resolve Sieges: "Double the modifier if a Fortress is present": the text shows each
     modifier and the doubling."""

@@ -173,15 +173,32 @@ def test_french_start_in_the_region_in_revolt_is_rolled_again(
     board: Board, state: GameState, moves: Moves
 ) -> None:
     """Phase 1, 6 Regional Revolt: "If it is affected by a random event, roll again to have
-    the event in another Region." Aragón in revolt: a 3 (Pamplona) and a 6 (Barcelona) are
-    rolled again; a 2 gives Oviedo."""
-    state.revolt = 2
-    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [1], [3], [6], [2]])
+    the event in another Region." Asturias in revolt: a 2 (Oviedo) is rolled again; a 5
+    gives Barcelona (Pamplona or Barcelona: the die still picks between two)."""
+    state.revolt = 1
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [1], [2], [5]])
     r = rolls(prompts)
-    assert "rolled again (a 3 gave Pamplona, in Aragón, which is in revolt)" in r[3].why
-    assert "rolled again (a 6 gave Barcelona, in Aragón, which is in revolt)" in r[4].why
+    assert "rolled again (a 2 gave Oviedo, in Asturias, which is in revolt)" in r[3].why
+    assert state.areas["Barcelona"].count("french", F) == 1
+    assert not state.areas["Oviedo"].count("french")
+    assert [c[3] for c in moves] == ["Barcelona"]
+
+
+def test_french_with_one_start_outside_the_revolt_roll_no_start_die(
+    board: Board, state: GameState, moves: Moves
+) -> None:
+    """Phase 2, 2 French Intervention: "Roll another D6 to determine their starting location:
+    1-2 is Oviedo, 3-4 is Pamplona, 5-6 is Barcelona", and a start in the region in revolt
+    is rolled again: with Aragón in revolt every roll would end on Oviedo, so none is asked
+    (docs/rules-notes.md, "Random selections"); the Tell names it and says why."""
+    state.revolt = 2
+    prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [1]])
+    assert [p.why for p in rolls(prompts)][-1] == "French Intervention: how many French armies appear (D6)"
+    assert tells(prompts)[0] == (
+        "French Intervention: only Oviedo qualifies (a starting area outside Aragón, which is in "
+        "revolt): no roll needed."
+    )
     assert state.areas["Oviedo"].count("french", F) == 1
-    assert not state.areas["Pamplona"].count("french")
     assert [c[3] for c in moves] == ["Oviedo"]
 
 
@@ -283,6 +300,26 @@ def test_rebel_army_start_in_the_region_in_revolt_is_rolled_again(
     assert "rolled again (2 and 5 gave Porto, in Portugal, which is in revolt)" in rolls(prompts)[3].why
     assert state.areas["Galicia"].count("rebel_army", RA) == 3
     assert not state.areas["Porto"].count("rebel_army")
+    assert [c[3] for c in moves] == ["Galicia"]
+
+
+def test_rebel_armies_with_one_start_outside_the_revolt_roll_no_start_dice(
+    board: Board, state: GameState, moves: Moves
+) -> None:
+    """Phase 2, 5 Rebels: "Roll two dice (2D6) to determine their starting location", a start
+    in the region in revolt rolled again: on a start table whose areas all lie in Portugal,
+    in revolt, but one (Galicia, first roll 4-6 and second roll 6), every roll would end on
+    Galicia, so the 2D6 is not asked (docs/rules-notes.md, "Random selections")."""
+    high = dict.fromkeys(range(1, 7), "Lisboa") | {6: "Galicia"}
+    start = {"low": dict.fromkeys(range(1, 7), "Porto"), "high": high}
+    b = with_tables(board, rebel_army_start=board.tables.rebel_army_start.model_validate(start))
+    state.revolt = 4
+    prompts, _ = drive(events.phase(b, state, moves.move), [[1, 4], [3]])
+    assert [r.n for r in rolls(prompts)] == [2, 1]  # the event and how many: no 2D6 for the start
+    assert tells(prompts)[0] == (
+        "Rebels: only Galicia qualifies (a starting area outside Portugal, which is in revolt): no roll needed."
+    )
+    assert state.areas["Galicia"].count("rebel_army", RA) == 3
     assert [c[3] for c in moves] == ["Galicia"]
 
 
@@ -553,7 +590,8 @@ def drive_randomly(proc: Proc, rng: random.Random) -> Iterator[Prompt]:
 @given(tables(), st.integers(0, 2**32 - 1))
 def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
     """Phase 2 as a whole: whatever the table, the region in revolt and the dice, the phase
-    ends, keeps the invariants, tells the event in one Tell, leaves the region in revolt as
+    ends, keeps the invariants, tells the event in one Tell (and, for the French or Rebel
+    armies, the only starting area left when there is one), leaves the region in revolt as
     it was, and records the event and no effect of another event."""
     board = default_board()
     revolt_areas = board.regions[state.revolt].areas if state.revolt else ()
@@ -564,7 +602,10 @@ def test_any_event_phase_ends_cleanly(state: GameState, seed: int) -> None:
     invariants(board, state)
     event = state.effects.event
     assert event in events.EVENT_NAMES
-    assert len(tells(prompts)) == 1 and tells(prompts)[0].startswith(events.EVENT_NAMES[event])
+    told = [t for t in tells(prompts) if not t.endswith("no roll needed.")]
+    assert len(told) == 1 and told[0].startswith(events.EVENT_NAMES[event])
+    assert len(tells(prompts)) == 1 or event in ("french_intervention", "rebel_armies")
+    assert all(t.startswith(events.EVENT_NAMES[event]) for t in tells(prompts))
     assert {n: state.areas[n].snapshot() for n in revolt_areas} == before
     e = state.effects
     assert e.bribery == (event == "bribery") and e.taxes == (event == "taxes")

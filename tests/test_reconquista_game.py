@@ -115,6 +115,24 @@ def test_every_phase_ends_without_an_unoccupied_fortress(board: Board) -> None:
         check_between_phases(board, state)
 
 
+def test_phase_7_counts_the_neutral_armies_it_removes_in_good_english(board: Board) -> None:
+    """Phase 7: "Remove any neutral army or El Cid (from Random Events)": each removal names
+    the counters as a count of the kind, plural and all (it read "remove 2 French armys"
+    when the noun took a bare "s")."""
+    state = initial_state(board)
+    state.areas["Galicia"].add("french", Kind.FRENCH, 2)
+    state.areas["Porto"].add("rebel_army", Kind.REBEL_ARMY, 3)
+    state.areas["Lisboa"].add("muslim", Kind.MERCENARY, 2)
+    state.areas["Oviedo"].add("christian", Kind.CRUSADER, 1)
+    prompts, _ = drive(end_of_turn(board, state))
+    texts = [p.text for p in prompts]
+    assert "End of turn: remove 2 French armies from Galicia." in texts
+    assert "End of turn: remove 3 Rebel armies from Porto." in texts
+    assert "End of turn: remove 2 mercenaries (with the Muslims) from Lisboa." in texts
+    assert "End of turn: remove 1 crusader from Oviedo." in texts
+    assert not any("armys" in t or "mercenarys" in t for t in texts)
+
+
 def test_a_fortress_with_a_unit_stays(board: Board) -> None:
     """Phase 7: only a Fortress with "no other counters of any kind in the area" goes."""
     state = initial_state(board)

@@ -163,13 +163,20 @@ def test_an_empty_christian_city_is_not_a_free_area(board: Board, quiet: GameSta
 
 def test_north_africa_can_land_when_no_region_can_rise(board: Board, quiet: GameState) -> None:
     """Phase 5: North Africa needs no free area ("They appear there, even if the area is
-    controlled by the enemy"): with Christians everywhere, the 1 (Asturias) is rolled again
-    and the 6 lands a force on the Christians of Sevilla, which loses there."""
+    controlled by the enemy"): with Christians everywhere, North Africa is the only face of
+    the region die that can rise, so it is named without a roll (docs/rules-notes.md,
+    "Random selections"); the port die 1 lands the force on the Christians of Sevilla,
+    which loses there."""
     for name in board.all_areas():
         place(quiet, name, [("christian", A, 1)])
-    prompts, _ = drive(reaction.phase(board, quiet), [[1], [6], [1], [1], [1], [6]])
-    assert rolls(prompts)[1].why.endswith(
-        "(a 1 gave Asturias, which has no area free of Christian, Rebel and neutral forces)"
+    prompts, _ = drive(reaction.phase(board, quiet), [[1], [1], [1], [6]])
+    r = rolls(prompts)
+    assert not any("region die" in p.why for p in r)
+    assert r[0].why.startswith("Muslim reaction: reinforcement table, column North Africa")
+    assert tells(prompts)[0] == (
+        "Muslim reaction, the region die: only North Africa qualifies (a region not in revolt with an "
+        "area free of Christian, Rebel and neutral forces, or North Africa with a port outside the region "
+        "in revolt): no roll needed."
     )
     assert "Muslim reaction: the reinforcements rise in North Africa." in tells(prompts)
     assert quiet.areas["Sevilla"].units == {"christian": {A: 1}}
@@ -289,19 +296,41 @@ def test_establish_city_in_an_area_with_a_muslim_army_or_garrison(board: Board, 
 
 def test_establish_city_else_in_an_area_with_no_units(board: Board, quiet: GameState) -> None:
     """Phase 5, Establish city: "or else with no units". No area without a city has Muslim
-    forces (Santiago Christian, Galicia empty): the empty Galicia is taken, and the fallback
-    is told."""
+    forces (Santiago Christian, Galicia empty): the fallback is told, and in it the empty
+    Galicia is the only area, taken without an area die (docs/rules-notes.md, "Random
+    selections": within the tier used)."""
     _asturias_without_muslim_cities(quiet)
     place(quiet, "Oviedo", [("christian", G, 1)], city="christian")
     place(quiet, "Santiago", [("christian", A, 1)])
     place(quiet, "Galicia")
-    prompts, _ = drive(reaction.phase(board, quiet), [[1], [1], [1], [4]])
-    assert rolls(prompts)[3].why.endswith("(a 1 gave Santiago, which holds 1 Christian army)")
-    assert (
+    prompts, _ = drive(reaction.phase(board, quiet), [[1], [1]])
+    assert len(rolls(prompts)) == 2  # the region die and the table
+    text = tells(prompts)
+    fallback = text.index(
         "Establish city: no area of Asturias is an area without a city with a Muslim army or garrison; "
         "an area without a city and with no units instead."
-    ) in tells(prompts)
+    )
+    assert text[fallback + 1] == (
+        "Muslim reaction, Establish city: only Galicia qualifies (an area without a city and with no "
+        "units in Asturias): no roll needed."
+    )
     assert quiet.areas["Galicia"].city == "muslim"
+
+
+def test_establish_city_else_between_two_empty_areas_is_rolled(board: Board, quiet: GameState) -> None:
+    """Phase 5, Establish city, the fallback "with no units" with two empty areas (Santiago,
+    Galicia): the area die picks between them; the 3 (Oviedo, a city) is rolled again."""
+    _asturias_without_muslim_cities(quiet)
+    place(quiet, "Oviedo", [("christian", G, 1)], city="christian")
+    place(quiet, "Santiago")
+    place(quiet, "Galicia")
+    prompts, _ = drive(reaction.phase(board, quiet), [[1], [1], [3], [2]])
+    r = rolls(prompts)
+    assert r[2].why == (
+        "Muslim reaction, Establish city: area die for an area without a city and with no units in Asturias"
+    )
+    assert r[3].why.endswith("rolled again (a 3 gave Oviedo, which already has a city)")
+    assert quiet.areas["Santiago"].city == "muslim" and quiet.areas["Galicia"].city is None
 
 
 def test_establish_city_with_nowhere_to_build_does_nothing(board: Board, quiet: GameState) -> None:
@@ -339,14 +368,19 @@ def test_build_fortress_in_a_muslim_controlled_city(board: Board, quiet: GameSta
 def test_build_fortress_else_where_muslims_stand(board: Board, quiet: GameState) -> None:
     """Phase 5, Build Fortress: "If no such area exists, randomly select an area without a
     Fortress that contains a Muslim Army and / or Garrison and place a Fortress in that
-    area." Every Muslim-controlled city of Castilla has a fortress: Cuenca (a garrison)."""
+    area." Every Muslim-controlled city of Castilla has a fortress: Cuenca (a garrison), the
+    only area without one, is named without an area die."""
     for name in ("Salamanca", "Valencia"):
         quiet.areas[name].fortress = True
-    prompts, _ = drive(reaction.phase(board, quiet), [[3], [1], [4]])
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [1]])
     assert (
         "Build Fortress: no area of Castilla is a Muslim-controlled city without a fortress; an area without a fortress with a Muslim army or garrison instead."
         in tells(prompts)
     )
+    assert (
+        "Muslim reaction, Build Fortress: only Cuenca qualifies (an area without a fortress with a Muslim "
+        "army or garrison in Castilla): no roll needed."
+    ) in tells(prompts)
     assert quiet.areas["Cuenca"].fortress and quiet.areas["Cuenca"].city is None
 
 
@@ -373,9 +407,10 @@ def test_build_fortress_else_nothing(board: Board, quiet: GameState) -> None:
 
 def test_garrison_in_a_muslim_controlled_city_without_one(board: Board, quiet: GameState) -> None:
     """Phase 5: "Garrison - Place a Muslim Garrison in a randomly selected Muslim-controlled
-    city without a Garrison." Toledo's garrison is gone (an army holds it): it gets one;
-    Salamanca (rolled first) already has one."""
+    city without a Garrison." The garrisons of Toledo and Valencia are gone (armies hold
+    them): the area die picks between the two; Salamanca (rolled first) already has one."""
     place(quiet, "Toledo", [("muslim", A, 1)], city="muslim", fortress=True)
+    place(quiet, "Valencia", [("muslim", A, 1)], city="muslim")
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [1], [3]])
     assert rolls(prompts)[3].why.endswith("(a 1 gave Salamanca, which already has a Muslim garrison)")
     assert quiet.areas["Toledo"].count("muslim", G) == 1
@@ -383,6 +418,20 @@ def test_garrison_in_a_muslim_controlled_city_without_one(board: Board, quiet: G
         "Garrison: place 1 Muslim garrison in Toledo (a Muslim-controlled city without a Muslim garrison)."
         in tells(prompts)
     )
+
+
+def test_garrison_in_the_only_muslim_city_without_one_is_not_rolled(board: Board, quiet: GameState) -> None:
+    """Phase 5, Garrison, "a randomly selected Muslim-controlled city without a Garrison":
+    Toledo is the only one (an army holds it), so no area die is asked
+    (docs/rules-notes.md, "Random selections"): the Tell names it and says why."""
+    place(quiet, "Toledo", [("muslim", A, 1)], city="muslim", fortress=True)
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [2]])
+    assert len(rolls(prompts)) == 2  # the region die and the table
+    assert (
+        "Muslim reaction, Garrison: only Toledo qualifies (a Muslim-controlled city without a Muslim "
+        "garrison in Castilla): no roll needed."
+    ) in tells(prompts)
+    assert quiet.areas["Toledo"].count("muslim", G) == 1
 
 
 def test_garrison_else_with_muslim_forces_or_free(board: Board, quiet: GameState) -> None:
@@ -439,6 +488,42 @@ def test_armies_with_nowhere_to_go_do_nothing(board: Board, quiet: GameState) ->
     ]
 
 
+def test_armies_in_the_only_free_area_are_placed_without_a_roll(board: Board, quiet: GameState) -> None:
+    """Phase 5, Armies: "a randomly selected area free of any Christian / Rebel forces":
+    Castilla's other areas hold Christians or a Rebel, so Cuenca is the only one; no area
+    die is asked, the Tell names it and says why (docs/rules-notes.md, "Random selections")."""
+    place(quiet, "Salamanca", [("christian", A, 1)], city="muslim")
+    place(quiet, "Toledo", [("rebel", R, 1)], city="muslim", fortress=True)
+    place(quiet, "Valencia", [("christian", G, 1)], city="christian")
+    prompts, out = drive(reaction._place(board, quiet, 3, Reinforcement("army", 2)), [])
+    assert out == "Cuenca" and rolls(prompts) == []
+    assert tells(prompts) == [
+        (
+            "Muslim reaction, 2 armies: only Cuenca qualifies (an area of Castilla free of Christian and "
+            "Rebel forces): no roll needed."
+        ),
+        "2 armies: place 2 Muslim armies in Cuenca (free of Christian and Rebel forces).",
+    ]
+
+
+def test_unhired_mercenaries_in_the_only_free_area_are_placed_without_a_roll(
+    board: Board, quiet: GameState
+) -> None:
+    """Phase 2, event 4: the unhired mercenaries with nothing raised are placed like an army
+    result, and stay; Cuenca is the only free area of Castilla: named, no area die."""
+    quiet.effects.mercenaries = 2
+    place(quiet, "Salamanca", [("christian", A, 1)], city="muslim")
+    place(quiet, "Toledo", [("rebel", R, 1)], city="muslim", fortress=True)
+    place(quiet, "Valencia", [("christian", G, 1)], city="christian")
+    prompts, out = drive(reaction._mercenaries(board, quiet, 3, [], []), [])
+    assert out is None and rolls(prompts) == []
+    assert tells(prompts)[0] == (
+        "Muslim reaction, unhired mercenaries (nothing was raised): only Cuenca qualifies (an area of "
+        "Castilla free of Christian and Rebel forces): no roll needed."
+    )
+    assert quiet.areas["Cuenca"].count("muslim", MC) == 2
+
+
 # -- North Africa -----------------------------------------------------------------------------
 
 
@@ -468,6 +553,23 @@ def test_a_port_in_the_region_in_revolt_is_rolled_again(board: Board, quiet: Gam
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [1], [1], [2]])
     assert rolls(prompts)[3].why.endswith("rolled again (a 1 gave Sevilla, in Portugal, which is in revolt)")
     assert quiet.areas["Algeciras"].count("muslim", A) == 1
+
+
+def test_the_only_port_outside_the_revolt_is_not_rolled(board: Board, quiet: GameState) -> None:
+    """Phase 5: "roll a D6 to see in which Area it lands"; Phase 1, result 6: "No one can
+    move into it". On a map whose ports all lie in Al-Ándalus, in revolt, but one (Sevilla),
+    the force lands in Sevilla without a port die (docs/rules-notes.md, "Random selections")."""
+    quiet.revolt = 5
+    areas = board.regions[5].areas
+    ports = {f: areas[(f - 1) % len(areas)] for f in range(1, 6)} | {6: "Sevilla"}
+    one_port = dataclasses.replace(board, ports=ports)
+    prompts, _ = drive(reaction.phase(one_port, quiet), [[6], [2]])
+    assert [p.why for p in rolls(prompts)][-1] == "Muslim reaction: reinforcement table, column North Africa"
+    assert (
+        "Muslim reaction, North Africa: only Sevilla qualifies (a port outside the region in revolt): "
+        "no roll needed."
+    ) in tells(prompts)
+    assert quiet.areas["Sevilla"].count("muslim", A) == 2
 
 
 def test_north_africa_lands_on_an_enemy_and_fights_there(board: Board, quiet: GameState) -> None:
@@ -1026,30 +1128,47 @@ def test_a_relief_won_by_the_garrison_alone_goes_no_further(board: Board, quiet:
 
 
 @pytest.mark.parametrize(
-    ("muslim_dice", "christian_dice", "told", "left"),
+    ("inside", "muslim_dice", "christian_dice", "told", "left"),
     [
         (
+            0,
             [1],
             [6, 6],
-            "The Muslim force and the defenders of Valencia are destroyed; the Christian siege goes on.",
+            "The Muslim force is destroyed; the Christian siege of the empty city of Valencia goes on.",
             {"christian": {A: 2}},
         ),
-        ([6], [6], "Both forces in Valencia are destroyed.", {}),
+        (
+            1,
+            [1, 1],
+            [6, 6],
+            "The Muslim force and the Muslim units inside are destroyed; the Christian siege of the city of Valencia goes on.",
+            {"christian": {A: 2}},
+        ),
+        (0, [6], [6], "Both forces in Valencia are destroyed.", {}),
     ],
 )
 def test_a_relief_destroyed(
     board: Board,
     quiet: GameState,
+    inside: int,
     muslim_dice: list[int],
     christian_dice: list[int],
     told: str,
     left: dict[str, Any],
 ) -> None:
     """Phase 4, Battle: "If one side completely eliminates the other, it does not need to
-    retreat": a relief wiped out ends the march, the siege of the (empty Muslim) city going
-    on; both sides wiped out leaves the city empty and unbesieged."""
+    retreat": a relief wiped out ends the march, the siege of the Muslim city going on;
+    both sides wiped out leaves the city empty and unbesieged. The Tell names who was
+    destroyed: the units of the city only when there were some (it said "the defenders of
+    Valencia" of an empty city)."""
     place(quiet, "Cuenca", [("muslim", A, 1)])
-    place(quiet, "Valencia", [("christian", A, len(christian_dice))], city="muslim", besieger="christian")
+    place(
+        quiet,
+        "Valencia",
+        [("muslim", G, inside), ("christian", A, len(christian_dice))],
+        city="muslim",
+        besieger="christian",
+    )
     prompts, out = march(board, quiet, "Cuenca", [muslim_dice, christian_dice])
     assert tells(prompts)[-1] == told
     assert out is None

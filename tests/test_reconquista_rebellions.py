@@ -88,18 +88,21 @@ def test_region_die_picks_the_region(board: Board, state: GameState, face: int, 
 def test_a_six_rolls_the_region_again_and_gives_two_results(board: Board, state: GameState) -> None:
     """Phase 1: "If the result to determine the region is a 6, roll again to determine the
     region and roll twice on the table below." Rebels twice in Asturias, on a board where
-    only Galicia has room: two Rebels go there, the first placed before the second is rolled."""
+    only Galicia has room: two Rebels go there (the only area: no area die), the first
+    placed before the second is rolled."""
     place(state, "Galicia")
-    prompts, _ = drive(rebellions.phase(board, state), [[6], [1], [1], [4], [2], [4]])
+    prompts, _ = drive(rebellions.phase(board, state), [[6], [1], [1], [2]])
     r = rolls(prompts)
     assert "again" in r[1].why
-    assert "first of two" in r[2].why and "second of two" in r[4].why
+    assert "first of two" in r[2].why and "second of two" in r[3].why
     said = tells(prompts)
     assert "twice" in said[0] and "Double Result marker" in said[0]
-    assert said[1:] == [
-        "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia.",
-        "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia.",
-    ]
+    only = (
+        "Rebellions, Rebels: only Galicia qualifies (an area of Asturias without a Garrison, Army or "
+        "Military Order): no roll needed."
+    )
+    placed = "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
+    assert said[1:] == [only, placed, only, placed]
     assert state.areas["Galicia"].count("rebel", R) == 2
 
 
@@ -140,22 +143,23 @@ def test_rebels_go_to_a_random_area_without_garrison_army_or_order(
     board: Board, state: GameState, face: int
 ) -> None:
     """Phase 1, 1 or 2 Rebels: "Place a Rebel unit in a randomly determined area that does
-    not contain a Garrison, Army or Military Order." The area die lands on Santiago (a
-    Muslim garrison), so it is rolled again, saying why; 4 is Galicia, now empty."""
+    not contain a Garrison, Army or Military Order." Galicia and León are empty; the area die
+    lands on Santiago (a Muslim garrison), so it is rolled again, saying why; 4 is Galicia."""
     place(state, "Galicia")
+    place(state, "León")
     prompts, _ = drive(rebellions.phase(board, state), [[1], [face], [1], [4]])
     r = rolls(prompts)
     assert "Rebels: area die for Asturias" in r[2].why
-    assert "a 1 gave Santiago, which does not qualify: roll again" in r[3].why
+    assert r[3].why.endswith("rolled again (a 1 gave Santiago, which does not qualify)")
     assert tells(prompts)[-1] == "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
     assert state.areas["Galicia"].units == {"rebel": {R: 1}}
 
 
 def test_an_area_with_only_rebels_takes_another_rebel(board: Board, state: GameState) -> None:
     """Phase 1, Rebels: Rebels are not a "Garrison, Army or Military Order", so an area
-    holding only Rebels is viable."""
+    holding only Rebels is viable (here the only one of Asturias: no area die)."""
     place(state, "Galicia", [("rebel", R, 1)])
-    drive(rebellions.phase(board, state), [[1], [1], [4]])
+    drive(rebellions.phase(board, state), [[1], [1]])
     assert state.areas["Galicia"].count("rebel", R) == 2
 
 
@@ -173,12 +177,12 @@ def test_an_area_with_any_kind_of_army_is_not_viable_for_rebels(
     board: Board, state: GameState, units: Units
 ) -> None:
     """Phase 1, Rebels: "an area that does not contain a Garrison, Army or Military Order":
-    armies of every kind count, neutral ones too. Galicia holds one, so the die is rolled
-    again until it lands on the empty León (5)."""
+    armies of every kind count, neutral ones too. Galicia holds one, so it is no candidate:
+    the empty León is the only area that qualifies, taken without an area die."""
     place(state, "Galicia", units)
     place(state, "León")
-    prompts, _ = drive(rebellions.phase(board, state), [[1], [1], [4], [5]])
-    assert "does not qualify" in rolls(prompts)[3].why
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [1]])
+    assert "Rebellions, Rebels: only León qualifies" in tells(prompts)[1]
     assert state.areas["León"].count("rebel", R) == 1
     assert not state.areas["Galicia"].count("rebel")
 
@@ -186,9 +190,10 @@ def test_an_area_with_any_kind_of_army_is_not_viable_for_rebels(
 def test_a_rebel_in_an_empty_city_takes_it_and_the_fortress_stays(board: Board, state: GameState) -> None:
     """Phase 1: "In all cases, if a city falls into Rebel hands, any Fortress present stays in
     place." A Rebel placed in an empty Muslim city with a fortress holds it (Important
-    Definitions: "A City is under Rebel control if it contains Rebel forces")."""
+    Definitions: "A City is under Rebel control if it contains Rebel forces"). Tarragona is
+    the only area of Aragón without a garrison or army: no area die."""
     place(state, "Tarragona", city="muslim", fortress=True)
-    prompts, _ = drive(rebellions.phase(board, state), [[2], [2], [4]])
+    prompts, _ = drive(rebellions.phase(board, state), [[2], [2]])
     t = state.areas["Tarragona"]
     assert t.city == "muslim" and t.fortress and city_controller(t) == "rebel"
     assert tells(prompts)[-1] == (
@@ -199,9 +204,10 @@ def test_a_rebel_in_an_empty_city_takes_it_and_the_fortress_stays(board: Board, 
 
 def test_a_rebel_placed_where_rebels_besiege_an_empty_city_holds_it(board: Board, state: GameState) -> None:
     """Important Definitions: "A City is under Rebel control if it contains Rebel forces". The
-    Rebel placed by a rebellion is inside; the Rebels besieging the empty city join him."""
+    Rebel placed by a rebellion is inside; the Rebels besieging the empty city join him.
+    (Tarragona is the only viable area of Aragón: no area die.)"""
     place(state, "Tarragona", [("rebel", R, 1)], city="muslim", besieger="rebel")
-    drive(rebellions.phase(board, state), [[2], [1], [4]])
+    drive(rebellions.phase(board, state), [[2], [1]])
     t = state.areas["Tarragona"]
     assert t.besieger is None and t.count("rebel") == 2 and city_controller(t) == "rebel"
 
@@ -256,12 +262,24 @@ def test_proselytism_turns_a_random_christian_city_muslim(board: Board, state: G
     again; Barcelona (3) is a Christian city."""
     prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [1], [3]])
     assert "Proselytism: area die for a city of Aragón" in rolls(prompts)[2].why
-    assert "roll again" in rolls(prompts)[3].why
+    assert rolls(prompts)[3].why.endswith("rolled again (a 1 gave Pamplona, which does not qualify)")
     assert state.areas["Barcelona"].city == "muslim"
     assert tells(prompts)[-1] == (
         "Rebellions in Aragón, Proselytism: the city of Barcelona changes religion: "
         "replace the Christian city of Barcelona with a Muslim city."
     )
+
+
+def test_proselytism_in_a_region_with_one_city_rolls_no_area_die(board: Board, state: GameState) -> None:
+    """Phase 1, 3 Proselytism: "Select a city at random in the Region". Portugal has one city,
+    Lisboa: every area die would be rolled again until a 3, so none is asked; the Tell names
+    Lisboa and says why (docs/rules-notes.md, "Random selections")."""
+    prompts, _ = drive(rebellions.phase(board, state), [[4], [3]])
+    assert len(rolls(prompts)) == 2  # the region die and the table die
+    assert tells(prompts)[1] == (
+        "Rebellions, Proselytism: only Lisboa qualifies (an area of Portugal with a city): no roll needed."
+    )
+    assert state.areas["Lisboa"].city == "christian"
 
 
 def test_proselytism_turns_a_muslim_city_christian_and_keeps_the_fortress(
@@ -317,6 +335,21 @@ def test_peasant_revolt_replaces_the_garrisons_with_one_rebel(board: Board, stat
     )
 
 
+def test_peasant_revolt_with_one_area_that_fits_rolls_no_area_die(board: Board, state: GameState) -> None:
+    """Phase 1, 4 Peasant Revolt: "Randomly select an area with Garrison(s), but without an
+    Army or Military Order": in Asturias only Galicia fits (Santiago is empty, Oviedo and
+    León hold armies beside their garrisons), so it is named without an area die."""
+    place(state, "Santiago")
+    state.areas["León"].add("muslim", A, 1)
+    prompts, _ = drive(rebellions.phase(board, state), [[1], [4]])
+    assert len(rolls(prompts)) == 2
+    assert tells(prompts)[1] == (
+        "Rebellions, Peasant Revolt: only Galicia qualifies (an area of Asturias with Garrisons and no "
+        "Army or Military Order): no roll needed."
+    )
+    assert state.areas["Galicia"].units == {"rebel": {R: 1}}
+
+
 def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state: GameState) -> None:
     """Phase 1, Peasant Revolt: "Remove all Garrisons": a Christian garrison besieging a
     Muslim garrison in Zaragoza's city, both go; the Rebel holds the city and the fortress."""
@@ -352,10 +385,12 @@ def test_peasant_revolt_needs_an_area_without_any_army(
 
 def test_peasant_revolt_without_garrisons_counts_as_rebels(board: Board, state: GameState) -> None:
     """Phase 1, Peasant Revolt: "If there are no Garrisons, treat this result as Rebels (a
-    result of 1 or 2)." Al-Ándalus with armies only, and Murcia empty."""
+    result of 1 or 2)." Al-Ándalus with armies only, and Murcia and Granada empty: the
+    Rebels' area die picks one of the two."""
     for name in board.regions[5].areas:
         place(state, name, [("muslim", A, 1)])
     place(state, "Murcia")
+    place(state, "Granada")
     prompts, _ = drive(rebellions.phase(board, state), [[5], [4], [4]])
     assert "Rebels: area die for Al-Ándalus" in rolls(prompts)[2].why
     assert state.areas["Murcia"].units == {"rebel": {R: 1}}
@@ -392,6 +427,17 @@ def test_rebel_governor_turns_the_citys_units_into_rebels(board: Board, state: G
         "army and 1 Muslim garrison in the city of Toledo with 2 Rebels. The city of Toledo falls "
         "into Rebel hands (the fortress stays)."
     )
+
+
+def test_rebel_governor_in_a_region_with_one_city_rolls_no_area_die(board: Board, state: GameState) -> None:
+    """Phase 1, 5 Rebel Governor: "Select a city at random in the Region": Lisboa is the only
+    city of Portugal, named without an area die; its Muslim garrison becomes a Rebel."""
+    prompts, _ = drive(rebellions.phase(board, state), [[4], [5]])
+    assert len(rolls(prompts)) == 2
+    assert tells(prompts)[1] == (
+        "Rebellions, Rebel Governor: only Lisboa qualifies (an area of Portugal with a city): no roll needed."
+    )
+    assert state.areas["Lisboa"].units == {"rebel": {R: 1}}
 
 
 def test_rebel_governor_counts_orders_and_every_army(board: Board, state: GameState) -> None:
@@ -603,6 +649,9 @@ def _resolve(board: Board, state: GameState, region: int, result: str, faces: li
     try:
         prompt = next(proc)
         while True:
+            if isinstance(prompt, Tell):  # a pick with one candidate names it, no roll
+                prompt = proc.send(None)
+                continue
             assert isinstance(prompt, Roll)
             answer = [faces[(i + k) % len(faces)] for k in range(prompt.n)]
             i += prompt.n

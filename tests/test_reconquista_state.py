@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from companion.reconquista.board import default_board
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, Effects, GameState, unit_name
-from companion.reconquista.units import Kind
+from companion.reconquista.units import Kind, noun_for, plural
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
@@ -248,6 +248,27 @@ def test_empty_game_snapshot() -> None:
 )
 def test_unit_name(side: str, kind: Kind, n: int, text: str) -> None:
     assert unit_name(side, kind, n) == text
+
+
+@pytest.mark.parametrize(
+    ("kind", "many"),
+    [
+        (Kind.ARMY, "armies"),
+        (Kind.GARRISON, "garrisons"),
+        (Kind.ORDER, "Military Orders"),
+        (Kind.REBEL, "Rebels"),
+        (Kind.MERCENARY, "mercenaries"),
+        (Kind.CRUSADER, "crusaders"),
+        (Kind.FRENCH, "French armies"),
+        (Kind.REBEL_ARMY, "Rebel armies"),
+    ],
+)
+def test_every_kind_has_its_plural(kind: Kind, many: str) -> None:
+    """Every kind's noun for one and for more (units.noun_for, which unit_name and every
+    count of units in the texts go through): never "armys"."""
+    assert noun_for(kind, 1) == kind.noun
+    assert noun_for(kind, 2) == many
+    assert plural(kind, 3) == f"3 {many}"
 
 
 # -- property: add/remove never leaves an empty or negative entry ----------------

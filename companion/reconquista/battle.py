@@ -16,8 +16,10 @@ from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import combat
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller, free_of_enemy, hostile
+from companion.reconquista.selection import area_die
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
 from companion.reconquista.units import Kind
+from companion.text import upper_first
 
 #: A procedure: it yields prompts and is sent their answers. The answer is typed Any
 #: because no type can tie it to the prompt yielded: the driver has checked it against
@@ -48,18 +50,22 @@ def lost(before: Sequence[Kind], after: Sequence[Kind]) -> list[Kind]:
     return gone
 
 
-def pick_area(board: Board, region: int, qualifies: Callable[[str], bool], why: str) -> Proc:
+def pick_area(
+    board: Board, region: int, qualifies: Callable[[str], bool], why: str, *, title: str, only: str
+) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
-    qualifies; None (and no roll) when no area of the region qualifies."""
-    if not any(qualifies(a) for a in board.regions[region].areas):
-        return None
-    prompt_why = why
-    while True:
-        face = (yield Roll(1, 6, prompt_why))[0]
-        area = board.area_for(region, face)
-        if qualifies(area):
-            return area
-        prompt_why = f"{why} (a {face} gave {area}, which does not qualify: roll again)"
+    qualifies (``selection.area_die``): the only one that qualifies is named without a roll
+    (``title``, ``only``: the Tell's words); None, and no roll, when no area qualifies."""
+    return (
+        yield from area_die(
+            board,
+            region,
+            lambda area: None if qualifies(area) else "which does not qualify",
+            why,
+            title=title,
+            only=only,
+        )
+    )
 
 
 def el_cid_with(state: GameState, area: str, side: str) -> bool:
@@ -213,18 +219,20 @@ def battle(
     # cannot say: the attackers are in the area too, and it would give a city of the
     # attackers' religion to them even when the defenders hold it.)
     city = a.city is not None and defender != a.besieger
+    # Read before the first round: once the besiegers have no unit left, the area forgets
+    # who besieged it (AreaState.set_force), and the outcome must still name them.
+    besieging = defender == a.besieger
+    joined = relief and a.count(attacker) > len(came)
     mountain = board.areas[area].mountain
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.Side | None = "attacker" if cid == attacker else "defender" if cid == defender else None
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
     if relief:
         walls = "city" if a.city is not None else "fortress"
-        joined = (
-            f": the {att_name} units in the {walls} join the battle" if a.count(attacker) > len(came) else ""
-        )
+        join = f": the {att_name} units in the {walls} join the battle" if joined else ""
         yield Tell(
             f"The {att_name} force comes to relieve the {walls} of {area}, besieged by "
-            f"{describe(defender, a.force(defender))}{joined}."
+            f"{describe(defender, a.force(defender))}{join}."
         )
     rounds = 0
     while True:
@@ -295,7 +303,19 @@ def battle(
         if r.result == "continue":
             continue
         return (
-            yield from _carry_out(board, state, area, attacker, defender, origins, r.result, rounds, relief)
+            yield from _carry_out(
+                board,
+                state,
+                area,
+                attacker,
+                defender,
+                origins,
+                r.result,
+                rounds,
+                besieging=besieging,
+                relief=relief,
+                joined=joined,
+            )
         )
 
 
@@ -308,15 +328,22 @@ def _carry_out(
     origins: list[str],
     result: str,
     rounds: int,
-    relief: bool = False,
+    *,
+    besieging: bool,
+    relief: bool,
+    joined: bool,
 ) -> Proc:
+    """Carry out the last round's ``result``. ``besieging``: the defenders were the besiegers
+    of the walls there; ``relief``: the attackers came to relieve walls of their side (from
+    ``relieves``), ``joined`` with units of theirs inside them."""
     a = state.areas[area]
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
-    relieved = f" The {'city' if a.city is not None else 'fortress'} of {area} is relieved." if relief else ""
+    walls = "city" if a.city is not None else "fortress"
+    relieved = f" The {walls} of {area} is relieved." if relief else ""
     # The defenders are the besiegers of the walls there, or the force that holds the area.
     who, has, goes = (
         (f"The {def_name} besiegers", "have", "retreat")
-        if a.besieger == defender
+        if besieging
         else (f"The {def_name} force", "has", "retreats")
     )
     if result == "defender_retreats":
@@ -333,8 +360,9 @@ def _carry_out(
             yield Tell(
                 f"{who} {goes}: move {describe(defender, units)} from {area} to {dest}.{cid}{relieved}"
             )
-        gone = "retreated" if dest is not None else "been removed"
-        yield from _besiege_holders(a, area, attacker, defender, gone=gone)
+        if not relief:  # relieved walls are the attackers' own: nothing to besiege
+            gone = "retreated" if dest is not None else "been removed"
+            yield from _besiege_holders(a, area, attacker, defender, gone=gone)
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "defender_into_city":
         a.besieger = attacker
@@ -370,18 +398,13 @@ def _carry_out(
             )
         return BattleOutcome(result, rounds, dest, tuple(units))
     if result == "defender_destroyed":
-        besiegers = a.besieger == defender
-        if besiegers:
-            a.besieger = None
-        left_hostile = any(hostile(attacker, s) for s in a.sides()) or (
-            besiegers and a.city is not None and hostile(attacker, a.city)
-        )
-        if left_hostile and (a.city is not None or a.fortress):
-            yield Tell(f"The {def_name} force in {area} is destroyed.")
-            yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
-        elif relief:
+        if relief:
             yield Tell(f"The {def_name} besiegers are destroyed.{relieved}")
-        elif a.city is not None and not besiegers:
+        elif besieging and _held_against(a, attacker):
+            yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
+        elif besieging:
+            yield Tell(f"The {def_name} besiegers of the {walls} of {area} are destroyed.")
+        elif a.city is not None:
             yield Tell(
                 f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays)."
             )
@@ -390,9 +413,14 @@ def _carry_out(
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_destroyed":
         if relief:
-            yield Tell(
-                f"The {att_name} force and the defenders of {area} are destroyed; the {def_name} siege goes on."
+            # The units inside fought in the relief: when there were any, they are gone too.
+            gone = (
+                f"The {att_name} force and the {att_name} units inside are destroyed"
+                if joined
+                else f"The {att_name} force is destroyed"
             )
+            empty = "" if joined else "empty "
+            yield Tell(f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.")
         else:
             yield Tell(f"The {att_name} force in {area} is destroyed.")
         return BattleOutcome(result, rounds, None)
@@ -400,16 +428,26 @@ def _carry_out(
     return BattleOutcome(result, rounds, None)
 
 
+def _held_against(a: AreaState, attacker: str) -> bool:
+    """Whether walls in ``a`` stand against ``attacker`` once the besiegers are beaten: a
+    side hostile to it inside, or an empty city of another religion ("a Muslim city with
+    no other units present" is an enemy force)."""
+    if a.city is None and not a.fortress:
+        return False
+    if any(hostile(attacker, s) for s in a.sides()):
+        return True
+    return a.city is not None and hostile(attacker, a.city)
+
+
 def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone: str) -> Proc:
     """After beating the besiegers of a city held by a third side: "Complex Battle 1": the
     force in the city stayed out of the battle; now the winners "must remain in place to
     besiege the city". An empty city of another religion is besieged the same way (it is an
     enemy force: "a Muslim city with no other units present"). Nothing when nothing hostile
-    is left in the city or fortress."""
-    holder = [s for s in a.sides() if hostile(attacker, s)]
-    empty_enemy_city = not holder and a.city is not None and hostile(attacker, a.city)
-    if not (holder or empty_enemy_city) or (a.city is None and not a.fortress):
+    is left in the city or fortress. Never for relieved walls: they are the attackers' own."""
+    if not _held_against(a, attacker):
         return
+    holder = [s for s in a.sides() if hostile(attacker, s)]
     a.besieger = attacker
     place = "city" if a.city is not None else "fortress"
     held = (
@@ -504,12 +542,10 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             a.fortress = a.fortress and not r.fortress_destroyed
             if r.sacked:
                 a.city = None
-            removed = [x for x in (losses, "the fortress" if r.fortress_destroyed else "") if x]
-            yield Tell(
-                f"Siege of {area}: {sums}. The besiegers win"
-                + (f": remove {' and '.join(removed)} from {area}" if removed else f" and take {place}")
-                + (f"; the even die sacks the city: remove the city of {area}." if r.sacked else ".")
-            )
+            eliminated = describe(defender, list(r.defender_losses)) if r.defender_losses else ""
+            winners = f"{b_name} force ({describe(besieger, list(r.besieger_survivors))})"
+            won = _siege_won(area, r, dice[0], city, eliminated, winners)
+            yield Tell(f"Siege of {area}: {sums}. {won}")
             return "besieger"
         if r.result == "besieger_retreats":
             a.besieger = None
@@ -524,7 +560,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         if r.result == "surrendered":
             a.besieger = None
             yield Tell(
-                f"{place.capitalize()} has no defenders left and surrenders to the {b_name} force "
+                f"{upper_first(place)} has no defenders left and surrenders to the {b_name} force "
                 f"({describe(besieger, a.force(besieger))})."
             )
             return "besieger"
@@ -532,18 +568,53 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         after_tie = True
 
 
+def _siege_won(area: str, r: combat.SiegeRoll, die: int, city: bool, losses: str, winners: str) -> str:
+    """What a won siege roll leaves, told in order: "If the besieger beats the defender's
+    roll, all defenders are eliminated, as well as any Fortress, if present. On an even
+    result, the City is also eliminated (sacked and destroyed!)" (Phase 6). ``losses``: the
+    defenders as counters ('' when none were left); ``winners``: 'Christian force (...)'."""
+    removed = [f"{losses} (every defender is eliminated)"] if losses else []
+    if r.fortress_destroyed:
+        removed.append("the fortress (it is destroyed)")
+    text = "The besiegers win" + (f": remove {' and '.join(removed)} from {area}." if removed else ".")
+    if not city:
+        return f"{text} {area} is left with no fortress; the {winners} stays there."
+    if r.sacked:
+        gone = "no city and no fortress" if r.fortress_destroyed else "no city"
+        return (
+            f"{text} Their die is even ({die}): the city is sacked and destroyed: remove the city of "
+            f"{area}. {area} is left with {gone}; the {winners} stays there."
+        )
+    return f"{text} Their die is odd ({die}): the city is spared; the {winners} takes the city of {area}."
+
+
 def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:
     """A beaten besieger retreats to "a friendly or empty area (it cannot be an area with
     another siege present)" picked at random by the area die; else along a road to such
     an area; else it is eliminated ("Phase 6")."""
 
-    def ok(name: str) -> bool:
+    def refuse(name: str) -> str | None:
         there = state.areas[name]
-        return name != area and there.besieger is None and free_of_enemy(there, side)
+        if name == area:
+            return "where the siege was"
+        if there.besieger is not None:
+            return "which has another siege"
+        return None if free_of_enemy(there, side) else "which holds enemy forces"
+
+    def ok(name: str) -> bool:
+        return refuse(name) is None
 
     region = board.areas[area].region
+    rname = board.regions[region].name
     name = SIDE_NAMES[side]
-    dest = yield from pick_area(board, region, ok, f"Retreat of the {name} besiegers of {area}: area die")
+    dest = yield from area_die(
+        board,
+        region,
+        refuse,
+        f"Retreat of the {name} besiegers of {area}: area die",
+        title=f"Retreat of the {name} besiegers of {area}",
+        only=f"a friendly or empty area of {rname} with no other siege",
+    )
     if dest is None:
         roads = [d for d in board.roads_in_map_order[area] if ok(d) and board.areas[d].region != state.revolt]
         dest = roads[0] if roads else None

@@ -233,7 +233,7 @@ def _siege(args: argparse.Namespace) -> int:
     assert roll.defender_die is not None
     lines.append("Besieger: " + _sum_text(roll.besieger_die, roll.modifiers.besieger, roll.besieger_total))
     lines.append("Defender: " + _sum_text(roll.defender_die, roll.modifiers.defender, roll.defender_total))
-    lines.append(_siege_result_text(roll, args.fortress))
+    lines.append(_siege_result_text(roll, args.city))
     return _emit(args, data, lines)
 
 
@@ -245,16 +245,25 @@ def _one(units: tuple[Kind, ...]) -> str:
     return f"1 unit ({units[0].noun})" if units else "nothing (nobody was left)"
 
 
-def _siege_result_text(roll: combat.SiegeRoll, fortress: bool) -> str:
+def _siege_result_text(roll: combat.SiegeRoll, city: bool) -> str:
     left = (
         f"Besiegers left: {format_spec(roll.besieger_survivors)}; "
         f"defenders left: {format_spec(roll.defender_survivors)}."
     )
+    # "all defenders are eliminated, as well as any Fortress, if present. On an even result,
+    # the City is also eliminated" (Phase 6): say each, and what is left.
+    gone = "every defender is eliminated" if roll.defender_losses else "nobody was left inside"
+    gone += " and the fortress is destroyed" if roll.fortress_destroyed else ""
     if roll.result == "sacked":
-        return "The besieger wins on an even die: every defender is eliminated and the city is sacked and destroyed."
+        left_with = "no city and no fortress" if roll.fortress_destroyed else "no city"
+        return (
+            f"The besieger wins on an even die: {gone}, and the city is sacked and destroyed; "
+            f"the area is left with {left_with}."
+        )
+    if roll.result == "captured" and not city:
+        return f"The besieger wins: {gone}; the area is left with no fortress."
     if roll.result == "captured":
-        tail = ", and the fortress is destroyed" if fortress else ""
-        return f"The besieger wins: every defender is eliminated{tail}; the place is captured."
+        return f"The besieger wins on an odd die: {gone}; the city is captured."
     if roll.result == "besieger_retreats":
         return f"The defender wins: the besiegers lose 1 unit ({_lost(roll.besieger_losses)}) and retreat. {left}"
     losses = f"the besiegers lose {_one(roll.besieger_losses)}, the defenders {_one(roll.defender_losses)}"

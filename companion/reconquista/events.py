@@ -21,6 +21,7 @@ from companion.reconquista.battle import Proc, describe, lost
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller
 from companion.reconquista.march import move_force
+from companion.reconquista.selection import by_die, by_two_dice
 from companion.reconquista.state import GameState, unit_name
 from companion.reconquista.units import ARMY_KINDS, Kind
 
@@ -66,6 +67,21 @@ def _revolt_name(board: Board, state: GameState) -> str:
     return board.regions[state.revolt].name if state.revolt is not None else ""
 
 
+def _revolt_refusal(board: Board, state: GameState, area: str) -> str | None:
+    """Why a starting area is rolled again: "If it is affected by a random event, roll again
+    to have the event in another Region" (Phase 1, Regional Revolt)."""
+    if _in_revolt(board, state, area):
+        return f"in {_revolt_name(board, state)}, which is in revolt"
+    return None
+
+
+def _start_outside_revolt(board: Board, state: GameState) -> str:
+    """What a starting area must be, for the Tell that names the only one."""
+    if state.revolt is None:
+        return "a starting area of the table"
+    return f"a starting area outside {_revolt_name(board, state)}, which is in revolt"
+
+
 def _faces(table: dict[int, str]) -> str:
     """{1: 'Oviedo', 2: 'Oviedo', 3: 'Pamplona'} -> '1-2 Oviedo, 3 Pamplona'."""
     runs: list[tuple[int, int, str]] = []
@@ -105,13 +121,14 @@ def french_intervention(board: Board, state: GameState, move: Mover | None = Non
         )
         return
     n = (yield Roll(1, 6, f"{title}: how many French armies appear (D6)"))[0]
-    why = f"{title}: the French starting area (D6: {_faces(table)})"
-    while True:
-        face = (yield Roll(1, 6, why))[0]
-        area = table[face]
-        if not _in_revolt(board, state, area):
-            break
-        why = f"{title}: the French starting area, rolled again (a {face} gave {area}, in {_revolt_name(board, state)}, which is in revolt)"
+    area = yield from by_die(
+        table,
+        lambda a: _revolt_refusal(board, state, a),
+        f"{title}: the French starting area (D6: {_faces(table)})",
+        title=title,
+        only=_start_outside_revolt(board, state),
+    )
+    assert area is not None  # checked above: a starting area lies outside the revolt
     state.areas[area].add("french", Kind.FRENCH, n)
     yield Tell(
         f"{title}: place {unit_name('french', Kind.FRENCH, n)} (Neutral Army counters) in {area}. "
@@ -167,13 +184,15 @@ def rebel_armies(board: Board, state: GameState, move: Mover | None = None) -> P
         )
         return
     n = (yield Roll(1, 6, f"{title}: how many Rebel armies appear (D6)"))[0]
-    why = f"{title}: the Rebel armies' starting area (2D6: the first die picks the column, 1-3 or 4-6, the second the row)"
-    while True:
-        first, second = yield Roll(2, 6, why)
-        area = (table.low if first <= 3 else table.high)[second]
-        if not _in_revolt(board, state, area):
-            break
-        why = f"{title}: the Rebel armies' starting area, rolled again ({first} and {second} gave {area}, in {_revolt_name(board, state)}, which is in revolt)"
+    area = yield from by_two_dice(
+        starts,
+        lambda first, second: (table.low if first <= 3 else table.high)[second],
+        lambda a: _revolt_refusal(board, state, a),
+        f"{title}: the Rebel armies' starting area (2D6: the first die picks the column, 1-3 or 4-6, the second the row)",
+        title=title,
+        only=_start_outside_revolt(board, state),
+    )
+    assert area is not None  # checked above: a starting area lies outside the revolt
     state.areas[area].add("rebel_army", Kind.REBEL_ARMY, n)
     yield Tell(
         f"{title}: place {unit_name('rebel_army', Kind.REBEL_ARMY, n)} (Neutral Army counters) in {area}. "

@@ -17,7 +17,7 @@ from companion.reconquista.battle import Proc, siege, siege_order
 from companion.reconquista.board import Board, default_board, load_board
 from companion.reconquista.control import controls_city, free_of_enemy, result_band, victory_points
 from companion.reconquista.setup import initial_state
-from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState
+from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState, unit_name
 from companion.reconquista.units import Kind
 
 LAST_TURN = 20
@@ -119,7 +119,7 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
                 n = a.count(side, kind)
                 if n:
                     a.remove(side, kind, n)
-                    yield Tell(f"End of turn: remove {n} {kind.noun}{'s' if n > 1 else ''} from {name}.")
+                    yield Tell(f"End of turn: remove {unit_name(side, kind, n)} from {name}.")
     if state.el_cid_area is not None:
         yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
         state.el_cid_area = state.el_cid_side = None

@@ -27,7 +27,7 @@ from companion.reconquista.battle import BattleOutcome, Proc, describe, engage, 
 from companion.reconquista.board import Board
 from companion.reconquista.control import hostile
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState
-from companion.reconquista.units import ARMY_KINDS, Kind
+from companion.reconquista.units import ARMY_KINDS, Kind, noun_for
 
 #: The last guard on a march: at most this many moves (steps from area to area and
 #: battles) for one force. Never reached by a march that follows the rules (each area
@@ -245,7 +245,7 @@ def _others(a: AreaState, side: str, force: Sequence[Kind]) -> list[Kind]:
 
 def _more(side: str, n: int) -> str:
     """'1 more Muslim army joins' / '2 more Muslim armies join' (the subject and its verb)."""
-    return f"{n} more {SIDE_NAMES[side]} arm{'y' if n == 1 else 'ies'} join{'s' * (n == 1)}"
+    return f"{n} more {SIDE_NAMES[side]} {noun_for(Kind.ARMY, n)} join{'s' * (n == 1)}"
 
 
 def march(

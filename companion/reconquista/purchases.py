@@ -21,7 +21,7 @@ from companion.reconquista.control import (
     income,
 )
 from companion.reconquista.state import AreaState, GameState, unit_name
-from companion.reconquista.units import Kind
+from companion.reconquista.units import Kind, noun_for, plural
 
 #: Every purchase kind, in the order the options list them. Crusaders come first:
 #: they must be placed before the phase can end.
@@ -386,7 +386,7 @@ def phase(board: Board, state: GameState) -> Proc:
             choices.append(DONE)
         why = f"Phase 3: spend your income ({state.income} point{'s' * (state.income != 1)} left)"
         if fx.crusaders:
-            why += f"; {fx.crusaders} crusader{'s' * (fx.crusaders != 1)} to place first"
+            why += f"; {plural(Kind.CRUSADER, fx.crusaders)} to place first"
         answer = yield Choose(choices, why)
         if answer == DONE:
             break
@@ -401,6 +401,4 @@ def phase(board: Board, state: GameState) -> Proc:
     state.income = 0
     if state.effects.mercenaries > 0:
         n = state.effects.mercenaries
-        yield Tell(
-            f"{n} unhired mercenar{'y' if n == 1 else 'ies'} will join the Muslim reaction in Phase 5."
-        )
+        yield Tell(f"{n} unhired {noun_for(Kind.MERCENARY, n)} will join the Muslim reaction in Phase 5.")

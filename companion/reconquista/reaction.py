@@ -19,6 +19,7 @@ from companion.reconquista.battle import Proc, describe
 from companion.reconquista.board import Board, Reinforcement, parse_reinforcement
 from companion.reconquista.control import city_controller, free_of_enemy
 from companion.reconquista.march import contents, is_target, march
+from companion.reconquista.selection import area_die, by_die
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
 from companion.reconquista.units import Kind
 
@@ -35,21 +36,6 @@ def _region_name(board: Board, region: int) -> str:
     return "North Africa" if region == NORTH_AFRICA else board.regions[region].name
 
 
-def _pick(board: Board, region: int, refuse: Callable[[str], str | None], why: str) -> Proc:
-    """An area of ``region`` by the area die, rolled again (a new Roll saying why) until
-    ``refuse`` has nothing against it; None, and no roll, when it refuses every area."""
-    if all(refuse(n) is not None for n in board.regions[region].areas):
-        return None
-    prompt = why
-    while True:
-        face = (yield Roll(1, 6, prompt))[0]
-        area = board.area_for(region, face)
-        against = refuse(area)
-        if against is None:
-            return area
-        prompt = f"{why}, rolled again (a {face} gave {area}, {against})"
-
-
 @dataclass(frozen=True)
 class _Tier:
     """One choice of a placement rule: what it is, and why an area does not fit it."""
@@ -60,7 +46,8 @@ class _Tier:
 
 def _pick_tiered(board: Board, region: int, title: str, tiers: list[_Tier]) -> Proc:
     """The first tier with an area that fits, picked by the area die; (area, tier) or None.
-    Each tier passed over is told ("no such area: ... instead")."""
+    Each tier passed over is told ("no such area: ... instead"); within the tier used, its
+    only area is named without a roll."""
     for i, tier in enumerate(tiers):
         if all(tier.refuse(n) is not None for n in board.regions[region].areas):
             if i + 1 < len(tiers):
@@ -69,11 +56,14 @@ def _pick_tiered(board: Board, region: int, title: str, tiers: list[_Tier]) -> P
                     f"{tiers[i + 1].label} instead."
                 )
             continue
-        area = yield from _pick(
+        rname = board.regions[region].name
+        area = yield from area_die(
             board,
             region,
             tier.refuse,
-            f"Muslim reaction, {title}: area die for {tier.label} in {board.regions[region].name}",
+            f"Muslim reaction, {title}: area die for {tier.label} in {rname}",
+            title=f"Muslim reaction, {title}",
+            only=f"{tier.label} in {rname}",
         )
         return area, tier
     return None
@@ -94,18 +84,16 @@ def _ports_open(board: Board, state: GameState) -> list[str]:
 
 
 def _region_refusal(board: Board, state: GameState, face: int) -> str | None:
-    """Why the region die face ``face`` must be rolled again, or None."""
+    """Why the region die face ``face`` (a region, or 6 North Africa) must be rolled again,
+    or None."""
     if face == NORTH_AFRICA:
         if _ports_open(board, state):
             return None
-        return (
-            f"North Africa, but every port is in {board.regions[state.revolt or 0].name}, which is in revolt"
-        )
-    name = board.regions[face].name
+        return f"but every port is in {board.regions[state.revolt or 0].name}, which is in revolt"
     if face == state.revolt:
-        return f"{name}, which is in revolt"
+        return "which is in revolt"
     if not any(_free_for_muslims(state.areas[n]) for n in board.regions[face].areas):
-        return f"{name}, which has no area free of Christian, Rebel and neutral forces"
+        return "which has no area free of Christian, Rebel and neutral forces"
     return None
 
 
@@ -113,17 +101,21 @@ def _region_die(board: Board, state: GameState) -> Proc:
     """ "Roll a D6 to select a region [...] a result of 6 when rolling for the region means
     the force arrives from North Africa. If the selected region does not contain areas free
     of Christian or Rebel or Neutral Army forces, roll again." A region in revolt: "If it is
-    selected for Muslim troop movements, re-roll". None (no roll) when no face can do."""
-    if all(_region_refusal(board, state, f) is not None for f in range(1, 7)):
-        return None
-    why = "Muslim reaction: region die (1-5 that region, 6 North Africa)"
-    prompt = why
-    while True:
-        face = (yield Roll(1, 6, prompt))[0]
-        against = _region_refusal(board, state, face)
-        if against is None:
-            return face
-        prompt = f"{why}, rolled again (a {face} gave {against})"
+    selected for Muslim troop movements, re-roll". None (no roll) when no face can do; the
+    only face that can is named without a roll."""
+    return (
+        yield from by_die(
+            {face: face for face in range(1, 7)},
+            lambda face: _region_refusal(board, state, face),
+            "Muslim reaction: region die (1-5 that region, 6 North Africa)",
+            title="Muslim reaction, the region die",
+            only=(
+                "a region not in revolt with an area free of Christian, Rebel and neutral forces, "
+                "or North Africa with a port outside the region in revolt"
+            ),
+            name=lambda face: _region_name(board, face),
+        )
+    )
 
 
 def _muslim_cities(board: Board, state: GameState, region: int) -> int:
@@ -265,16 +257,19 @@ def _port(board: Board, state: GameState) -> Proc:
     """ "roll a D6 to see in which Area it lands - as indicated by the port symbol": a port in
     the region in revolt is rolled again (nobody moves into it)."""
     ports = ", ".join(f"{f} {n}" for f, n in board.ports.items())
-    why = f"Muslim reaction, North Africa: port die ({ports})"
-    prompt = why
-    while True:
-        face = (yield Roll(1, 6, prompt))[0]
-        area = board.ports[face]
-        if board.areas[area].region != state.revolt:
-            return area
-        prompt = (
-            f"{why}, rolled again (a {face} gave {area}, in {board.region_of(area).name}, which is in revolt)"
-        )
+    port = yield from by_die(
+        board.ports,
+        lambda area: (
+            f"in {board.region_of(area).name}, which is in revolt"
+            if board.areas[area].region == state.revolt
+            else None
+        ),
+        f"Muslim reaction, North Africa: port die ({ports})",
+        title="Muslim reaction, North Africa",
+        only="a port outside the region in revolt",
+    )
+    assert port is not None  # the region die gives North Africa only while a port is open
+    return port
 
 
 def _place(board: Board, state: GameState, region: int, result: Reinforcement) -> Proc:
@@ -295,9 +290,10 @@ def _place(board: Board, state: GameState, region: int, result: Reinforcement) -
     rname = board.regions[region].name
     if result.kind == "army":
         title = str(result)
-        where = yield from _pick(
+        where = yield from area_die(
             board, region, _refuse_army_area(state),
             f"Muslim reaction, {title}: area die for an area of {rname} free of Christian and Rebel forces",
+            title=f"Muslim reaction, {title}", only=f"an area of {rname} free of Christian and Rebel forces",
         )  # fmt: skip
         if where is None:
             yield Tell(f"{title}: no area of {rname} is free of Christian and Rebel forces: nothing happens.")
@@ -343,20 +339,22 @@ def _mercenaries(
     state.effects.mercenaries = 0  # they are all used (or gone) now
     who = unit_name(MUSLIM, Kind.MERCENARY, n)
     if army_areas:
-        where = army_areas[0]
-        state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
-        yield Tell(f"Unhired mercenaries: they join the Muslim force in {where}: place {who} there.")
-        return where
+        first = army_areas[0]
+        state.areas[first].add(MUSLIM, Kind.MERCENARY, n)
+        yield Tell(f"Unhired mercenaries: they join the Muslim force in {first}: place {who} there.")
+        return first
     stay = "no army was raised, so nothing moves: they stay there"
     if placed:
-        where = placed[0]
-        state.areas[where].add(MUSLIM, Kind.MERCENARY, n)
-        yield Tell(f"Unhired mercenaries: they join the Muslims in {where}: place {who} there ({stay}).")
+        first = placed[0]
+        state.areas[first].add(MUSLIM, Kind.MERCENARY, n)
+        yield Tell(f"Unhired mercenaries: they join the Muslims in {first}: place {who} there ({stay}).")
         return None
     rname = _region_name(board, region)
-    where = yield from _pick(
+    where = yield from area_die(
         board, region, _refuse_army_area(state),
         f"Muslim reaction, unhired mercenaries (nothing was raised): area die for an area of {rname} free of Christian and Rebel forces",
+        title="Muslim reaction, unhired mercenaries (nothing was raised)",
+        only=f"an area of {rname} free of Christian and Rebel forces",
     )  # fmt: skip
     if where is None:
         yield Tell(

@@ -138,7 +138,7 @@ def _controls_a_city(state: GameState, side: str) -> bool:
 
 def _resolve(board: Board, state: GameState, region: int, result: str) -> Proc:
     """Carry out one table result on ``state`` (a copy); yields only the Rolls of its
-    random picks and returns the Outcome."""
+    random picks (or the Tell naming the only area a pick can give) and returns the Outcome."""
     rname = board.regions[region].name
     lead = f"Rebellions in {rname}, {RESULT_NAMES[result]}: "
     if result == "rebels":
@@ -170,6 +170,8 @@ def _rebels(board: Board, state: GameState, region: int, lead: str) -> Proc:
         region,
         viable,
         f"Rebellions, Rebels: area die for {rname} (an area without a Garrison, Army or Military Order)",
+        title="Rebellions, Rebels",
+        only=f"an area of {rname} without a Garrison, Army or Military Order",
     )
     if area is not None:
         a = state.areas[area]
@@ -187,6 +189,8 @@ def _rebels(board: Board, state: GameState, region: int, lead: str) -> Proc:
         region,
         lambda name: state.areas[name].total() > 0,
         f"Rebellions, Rebels: every area of {rname} holds a Garrison, Army or Military Order; area die for the area that loses a unit",
+        title="Rebellions, Rebels",
+        only=f"an area of {rname} with a unit to lose",
     )
     if area is None:  # a region with no unit at all always has a viable area
         return (f"Rebels in {rname}", f"{lead}nothing happens.")
@@ -220,9 +224,7 @@ def _proselytism(board: Board, state: GameState, region: int, lead: str) -> Proc
     Christian. If it is Christian, change that city to Muslim. If there are no cities in
     the region, treat this result as Rebels (a result of 1 or 2).\""""
     rname = board.regions[region].name
-    area = yield from _random_city(
-        board, state, region, f"Rebellions, Proselytism: area die for a city of {rname}"
-    )
+    area = yield from _random_city(board, state, region, "Rebellions, Proselytism")
     if area is None:
         return (
             yield from _rebels(
@@ -243,8 +245,19 @@ def _proselytism(board: Board, state: GameState, region: int, lead: str) -> Proc
     )
 
 
-def _random_city(board: Board, state: GameState, region: int, why: str) -> Proc:
-    return (yield from pick_area(board, region, lambda name: state.areas[name].city is not None, why))
+def _random_city(board: Board, state: GameState, region: int, title: str) -> Proc:
+    """ "Select a city at random in the Region": an area of the region with a city."""
+    rname = board.regions[region].name
+    return (
+        yield from pick_area(
+            board,
+            region,
+            lambda name: state.areas[name].city is not None,
+            f"{title}: area die for a city of {rname}",
+            title=title,
+            only=f"an area of {rname} with a city",
+        )
+    )
 
 
 # -- 4 Peasant Revolt -------------------------------------------------------------------
@@ -269,6 +282,8 @@ def _peasant_revolt(board: Board, state: GameState, region: int, lead: str) -> P
         region,
         qualifies,
         f"Rebellions, Peasant Revolt: area die for {rname} (an area with Garrisons and no Army or Military Order)",
+        title="Rebellions, Peasant Revolt",
+        only=f"an area of {rname} with Garrisons and no Army or Military Order",
     )
     if area is None:
         return (
@@ -304,9 +319,7 @@ def _rebel_governor(board: Board, state: GameState, region: int, lead: str) -> P
     there are no cities in the Region, treat this result as Rebels." The units in the
     city are those of the side inside; besiegers stand outside and stay."""
     rname = board.regions[region].name
-    area = yield from _random_city(
-        board, state, region, f"Rebellions, Rebel Governor: area die for a city of {rname}"
-    )
+    area = yield from _random_city(board, state, region, "Rebellions, Rebel Governor")
     if area is None:
         return (
             yield from _rebels(

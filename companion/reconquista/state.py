@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from companion.reconquista.units import KIND_NAMES, Kind
+from companion.reconquista.units import KIND_NAMES, Kind, noun_for
 
 #: The sides a unit can fight for. Rebels, French and Rebel armies are hostile to all.
 SIDES = ("christian", "muslim", "rebel", "french", "rebel_army")
@@ -37,21 +37,9 @@ SIDE_KINDS: dict[str, frozenset[Kind]] = {
 PHASES = ("setup", "rebellions", "events", "income", "movement", "reaction", "sieges", "end", "over")
 
 
-_PLURAL = {
-    "army": "armies",
-    "garrison": "garrisons",
-    "Military Order": "Military Orders",
-    "Rebel": "Rebels",
-    "mercenary": "mercenaries",
-    "crusader": "crusaders",
-    "French army": "French armies",
-    "Rebel army": "Rebel armies",
-}
-
-
 def unit_name(side: str, kind: Kind, n: int = 1) -> str:
     """'2 Muslim armies', '1 Christian garrison', '1 Rebel', '3 French armies'."""
-    noun = KIND_NAMES[kind] if n == 1 else _PLURAL[KIND_NAMES[kind]]
+    noun = noun_for(kind, n)
     if side in ("christian", "muslim") and kind in (Kind.ARMY, Kind.GARRISON):
         noun = f"{SIDE_NAMES[side]} {noun}"
     elif side == "muslim" and kind is Kind.MERCENARY:

@@ -127,9 +127,16 @@ def format_spec(units: list[Kind] | tuple[Kind, ...]) -> str:
     return "".join(f"{n}{letter}" for letter, n in spec_counts(units).items())
 
 
-def plural(kind: Kind, n: int) -> str:
-    """'1 army', '2 armies', '3 Military Orders': a count of one kind for people to read."""
+def noun_for(kind: Kind, n: int) -> str:
+    """The kind's noun for ``n`` units: 'army' for 1, 'armies', 'French armies', 'Military
+    Orders' for more. Every text that counts units says them through here (the plain
+    ``noun + "s"`` wrote 'armys')."""
     name = kind.noun
     if n == 1:
-        return f"1 {name}"
-    return f"{n} {name[:-1]}ies" if name.endswith("y") else f"{n} {name}s"
+        return name
+    return f"{name[:-1]}ies" if name.endswith("y") else f"{name}s"
+
+
+def plural(kind: Kind, n: int) -> str:
+    """'1 army', '2 armies', '3 Military Orders': a count of one kind for people to read."""
+    return f"{n} {noun_for(kind, n)}"
