@@ -21,13 +21,13 @@ from companion.reconquista.simulate import MAX_PROMPTS, bot_answer
 
 #: blake2b of the JSON of every step (prompt, answer, source) of seeds 100*i+1 .. 100*i+100.
 GOLDEN = {
-    1: "ffd6946bd9c104694677c7ba7df96596",
-    101: "64074c20a196482781c13920dbc0636a",
-    201: "98915fa7bad8b9b30da25a956f94cf5c",
-    301: "b549794c707e7dec504db7879fa182e6",
-    401: "c3b0262ad6f239379afad7bbf0f7ba85",
-    501: "717605c2089db28527bb630df721632d",
-    601: "a6882d8ac9047b85843b740c4e8c9bac",
+    1: "6cba5a4cf12de0de1fcd25168daa9c3d",
+    101: "bcddb72a972a63096d8a08432a95ae11",
+    201: "19d864e23c010221f9f1b7491ad8305d",
+    301: "bb3544fd1686766605d7f256cbdef59d",
+    401: "14f057a68f6d15875d77e18cd9fc4995",
+    501: "e7c9e0fd4a36d3e1840600cbcc6de9e2",
+    601: "778b8886064c2be6c5cd2f2486dd1d0e",
 }
 
 
