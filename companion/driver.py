@@ -455,19 +455,36 @@ def replay_fitting(game: Game, seed: int, config: dict[str, Any] | None, steps: 
     return Fit(driver, None, digests)
 
 
-def _quoted(text: str, width: int = 60) -> str:
-    """A question quoted in a sentence, cut at ``width``: in double quotes, as questions often
-    hold single ones."""
-    return "“" + (text if len(text) <= width else text[: width - 1] + "…") + "”"
+def _quoted(text: str, width: int = 60, start: int = 0) -> str:
+    """A question quoted in a sentence, from ``start`` and cut at ``width``: in double quotes,
+    as questions often hold single ones."""
+    lead = "…" if start else ""
+    text = text[start:]
+    return "“" + lead + (text if len(text) <= width else text[: width - 1] + "…") + "”"
+
+
+def _quoted_pair(asked: str, logged: str, width: int = 60) -> tuple[str, str]:
+    """The two questions quoted where they differ: when they share a long beginning, both
+    start a few words before the first difference, so the reader sees what changed."""
+    same = 0
+    while same < min(len(asked), len(logged)) and asked[same] == logged[same]:
+        same += 1
+    start = 0
+    if same > width - 20:
+        # back to the start of a word, about 20 characters before the difference
+        cut = asked.rfind(" ", 0, same - 20)
+        start = cut + 1 if cut > 0 else same - 20
+    return _quoted(asked, width, start), _quoted(logged, width, start)
 
 
 def departure(divergence: ReplayDivergence) -> str:
     """What differs where a log parts from the game's rules, as a clause to go in a sentence:
     "the current rules ask “Roll 1d6: …” where the log has “Choose …”"."""
     if isinstance(divergence, PromptDivergence):
-        logged = _quoted(divergence.logged.describe())
         if divergence.asked is None:
+            logged = _quoted(divergence.logged.describe())
             return f"the current rules end the game where the log goes on with {logged}"
-        return f"the current rules ask {_quoted(divergence.asked.describe())} where the log has {logged}"
+        asked, logged = _quoted_pair(divergence.asked.describe(), divergence.logged.describe())
+        return f"the current rules ask {asked} where the log has {logged}"
     text = re.sub(r"^Step \d+: ", "", str(divergence)).rstrip(".")
     return text[:1].lower() + text[1:]

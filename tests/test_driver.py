@@ -579,6 +579,21 @@ def test_feed_fitting_stops_after_the_last_step_that_fits() -> None:
     assert fit.digests == [digest(Driver.resume(TRAY, 6, None, steps[:k]).snapshot()) for k in (1, 2, 3)]
 
 
+def test_a_departure_quotes_the_two_questions_where_they_differ() -> None:
+    """Two long questions that share their beginning are quoted from a few words before the
+    first difference, so the sentence shows what changed (not twice the same beginning)."""
+    common = "Rebellions, Rebel Governor: area die for a city of Asturias held by "
+    logged = Roll(1, 6, common + "the Christians (Oviedo, León)")
+    asked = Roll(1, 6, common + "the Muslims (Galicia)")
+    text = departure(PromptDivergence(5, "differs", logged, asked))
+    assert text == (
+        "the current rules ask “…Asturias held by the Muslims (Galicia)” "
+        "where the log has “…Asturias held by the Christians (Oviedo, León)”"
+    )
+    short = departure(PromptDivergence(5, "differs", Roll(3, 6, "Attack"), Roll(2, 6, "Attack")))
+    assert short == "the current rules ask “Roll 2d6: Attack” where the log has “Roll 3d6: Attack”"
+
+
 class Brittle(Skirmish):
     """Skirmish whose engine fails on a stop: rules that no longer take an answer the old ones did."""
 
