@@ -61,6 +61,12 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number from 1 to 1000")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
@@ -109,6 +115,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
     p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--token",
+        help="the token a browser must bring (default: a new random one, printed in the address to open)",
+    )
+    p.add_argument(
+        "--no-token",
+        action="store_true",
+        help="ask no token (only with a loopback --host: this machine only)",
+    )
+    p.add_argument(
+        "--max-sessions",
+        type=_positive,
+        default=8,
+        help="how many browser tabs may be served at once (default 8)",
+    )
     p.set_defaults(handler=_serve)
 
     p = sub.add_parser("export", help="write one session as JSON (to re-import), CSV or a Markdown report")
@@ -281,14 +302,29 @@ def _serve(args: argparse.Namespace) -> int:
     if path != ":memory:":
         path = os.path.abspath(path)  # the served processes may not share our idea of '~' or '.'
     preflight.check(path)  # a bad database is one sentence now, not in every browser tab
+    loopback = serve.is_loopback(args.host)
+    if args.no_token and args.token is not None:
+        raise UsageError("Give either --token or --no-token, not both.")
+    if args.no_token and not loopback:
+        raise UsageError(
+            f"--no-token serves this machine only: with --host {args.host} anyone on the network could play; "
+            "drop --no-token (a token is made for you)."
+        )
+    if args.token is not None and len(args.token) < 16:
+        raise UsageError(
+            "A token must be at least 16 characters long (or leave --token out for a random one)."
+        )
     serve.check_bind(args.host, args.port)
-    if not serve.is_loopback(args.host):
+    if not loopback:
         print(
-            f"companion: warning: serving on {args.host}, so anyone on the network who reaches port "
-            f"{args.port} can play and read the history of every session.",
+            f"companion: warning: serving on {args.host}: anyone on the network who reaches port "
+            f"{args.port} and has the address printed below (its token) can play and read the history "
+            "of every session.",
             file=sys.stderr,
         )
-    serve.serve(args.host, args.port, path, args.seed)
+    token = None if args.no_token else (args.token or serve.new_token())
+    hosts = serve.loopback_hosts(args.port, args.host) if loopback else None
+    serve.serve(args.host, args.port, path, args.seed, serve.Guard(token, hosts, args.max_sessions))
     return EXIT_OK
 
 

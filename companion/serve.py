@@ -4,22 +4,51 @@ textual-serve starts one ``companion`` process per browser tab (a shell command
 with the web driver in its environment) and relays its screen over a websocket.
 The database is checked here first, and its resolved path is handed to every
 served process with ``--db``, so the browser plays on the file the shell named
-(``--db`` or ``COMPANION_DB``). Loopback is the default: bound anywhere else,
-anyone who reaches the port can play and read the history, so the command says so.
+(``--db`` or ``COMPANION_DB``).
+
+The server is locked to its user, as Jupyter's is (``Guard``): a random token by
+default, printed in the URL to open; the page with the token sets a cookie the
+websocket must carry (compared in constant time, never logged); a websocket from
+another web page (its Origin not this server's) is refused; bound to loopback,
+only the loopback host names are served (DNS rebinding). Sizes a browser asks
+for are clamped to what a screen can be, the tabs served at once are capped,
+messages are bounded, a malformed one is dropped without a traceback, and a
+tab's process ends when its socket closes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hmac
 import ipaddress
+import json
+import logging
+import secrets
 import shlex
 import socket
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_MAX_SESSIONS = 8
+
+#: What a browser may ask for: a terminal of at most 500 x 200 cells (a 4K screen at a small
+#: font is about 480 x 135), at least 20 x 5.
+COLUMNS = (20, 500)
+ROWS = (5, 200)
+#: The largest websocket message taken: keys typed or pasted, a resize (aiohttp's own default
+#: is 4 MiB).
+MAX_MESSAGE = 64 * 1024
+#: How long a tab's process has to quit once its socket closes, before it is killed.
+QUIT_GRACE = 5.0
+COOKIE = "companion_token"
+
+log = logging.getLogger("companion.serve")
 
 
 class ServeError(CompanionError):
@@ -34,6 +63,59 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def clamp(value: Any, bounds: tuple[int, int], default: int) -> int:
+    """A terminal dimension asked for by a browser, within ``bounds`` (``default`` if not a number)."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return default
+    return max(bounds[0], min(bounds[1], n))
+
+
+def url_host(host: str) -> str:
+    """``host`` as it goes in a URL (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def loopback_hosts(port: int, bound: str = DEFAULT_HOST) -> frozenset[str]:
+    """The Host headers a server bound to loopback answers: this machine's own names for itself,
+    and the address it is bound to."""
+    names = ("127.0.0.1", "localhost", "[::1]", url_host(bound))
+    return frozenset(f"{name.casefold()}:{port}" for name in names)
+
+
+@dataclass
+class Guard:
+    """Who may use the server. ``token`` None: no token asked (loopback only); ``hosts`` None:
+    any Host header (a server bound beyond loopback, reached by names this machine cannot
+    know; the token is required there)."""
+
+    token: str | None
+    hosts: frozenset[str] | None
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    sessions: int = field(default=0)
+
+    def host_refusal(self, host: str | None) -> str | None:
+        if self.hosts is None or (host or "").casefold() in self.hosts:
+            return None
+        return "This server answers only to this machine's own addresses (127.0.0.1, localhost)."
+
+    def token_ok(self, given: str | None) -> bool:
+        if self.token is None:
+            return True
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def origin_refusal(self, origin: str | None, scheme: str, host: str | None) -> str | None:
+        """A websocket must come from a page of this server (its Origin is this scheme and Host)."""
+        if origin is None or origin.casefold() != f"{scheme}://{host}".casefold():
+            return "A page of another site cannot connect to this server."
+        return None
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def app_command(db_path: str, seed: int | None) -> str:
@@ -68,20 +150,168 @@ def _bind_sentence(host: str, port: int, exc: OSError) -> str:
     return f"Cannot serve on {host} port {port}: {reason}."
 
 
-def serve(host: str, port: int, db_path: str, seed: int | None) -> None:
+NO_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>Tabletop Companion</title>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>Tabletop Companion</h1>
+<p>This server needs its token. Open the address that <code>companion serve</code> printed
+when it started: it ends with <code>?token=</code> and a long code.</p>
+</body>"""
+
+
+def serve(
+    host: str,
+    port: int,
+    db_path: str,
+    seed: int | None,
+    guard: Guard | None = None,
+) -> None:
     """Serve the app until Ctrl+C; ServeError (one sentence) if it cannot start.
     Call ``check_bind`` first to report a busy port before anything else is printed."""
+    lock = guard or Guard(new_token(), loopback_hosts(port, host) if is_loopback(host) else None)
+    server = build_server(app_command(db_path, seed), host, port, lock)
+    try:
+        server.serve()
+    except OSError as exc:  # lost a race for the port between the check and the bind
+        raise ServeError(_bind_sentence(host, port, exc)) from None
+
+
+def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
+    """The textual-serve Server for ``command``, held by ``lock`` (tests build its aiohttp app
+    with ``_make_app()``)."""
+    from aiohttp import WSMsgType, web
+    from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
     class _Server(Server):
-        async def handle_index(self, request: Any) -> Any:
+        async def on_startup(self, app: web.Application) -> None:
+            url = f"http://{url_host(host) if is_loopback(host) else socket.gethostname()}:{port}/"
+            if lock.token is not None:
+                url += f"?token={lock.token}"
+            for line in (
+                "Tabletop Companion is served at:",
+                f"    {url}",
+                "Open that address in a browser (it carries the token). Press Ctrl+C to stop.",
+            ):
+                # soft_wrap: the address whole, on one line, whatever the terminal's width
+                self.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+        async def handle_index(self, request: web.Request) -> Any:
+            refusal = lock.host_refusal(request.host)
+            if refusal:
+                return web.Response(status=403, text=refusal)
+            given = request.query.get("token")
+            if given is not None and lock.token_ok(given):
+                # The token goes into a cookie and out of the address bar (and the history).
+                response = web.HTTPFound("/")
+                response.set_cookie(COOKIE, given, httponly=True, samesite="Strict", path="/")
+                raise response
+            if not lock.token_ok(request.cookies.get(COOKIE)):
+                return web.Response(status=403, text=NO_TOKEN_PAGE, content_type="text/html")
             # The page's websocket must point where the browser found the page, not at the
             # bound address (0.0.0.0 means nothing to a browser on another machine).
             self.public_url = f"{request.scheme}://{request.host}"
             return await super().handle_index(request)
 
-    server = _Server(app_command(db_path, seed), host=host, port=port, title="Tabletop Companion")
+        async def handle_download(self, request: web.Request) -> web.StreamResponse:
+            if lock.host_refusal(request.host) or not lock.token_ok(request.cookies.get(COOKIE)):
+                return web.Response(status=403, text="Not allowed.")
+            return await super().handle_download(request)
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            refusal = (
+                lock.host_refusal(request.host)
+                or lock.origin_refusal(request.headers.get("Origin"), request.scheme, request.host)
+                or (None if lock.token_ok(request.cookies.get(COOKIE)) else "This server needs its token.")
+            )
+            if refusal:
+                log.warning("websocket refused: %s", refusal)
+                raise web.HTTPForbidden(text=refusal)
+            if lock.sessions >= lock.max_sessions:
+                raise web.HTTPServiceUnavailable(
+                    text=f"{lock.max_sessions} tabs are open already: close one (--max-sessions)."
+                )
+            width = clamp(request.query.get("width"), COLUMNS, 80)
+            height = clamp(request.query.get("height"), ROWS, 24)
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+            lock.sessions += 1
+            service: AppService | None = None
+            try:
+                await websocket.prepare(request)
+                service = AppService(
+                    self.command,
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=websocket.close,  # type: ignore[arg-type]
+                    download_manager=self.download_manager,
+                    debug=self.debug,
+                )
+                await service.start(width, height)
+                async for message in websocket:
+                    if message.type == WSMsgType.TEXT:
+                        await relay(message.data, service, websocket)
+            except (asyncio.CancelledError, ConnectionError):
+                pass
+            except Exception as exc:  # noqa: BLE001 - a tab's failure ends that tab, without a traceback
+                log.warning("a browser tab ended: %s", exc)
+            finally:
+                lock.sessions -= 1
+                if service is not None:
+                    await end(service)
+                await websocket.close()
+            return websocket
+
+        def serve(self, debug: bool = False) -> None:
+            # As Server.serve, with no access log: the page's address carries the token.
+            self.debug = debug
+            self.initialize_logging()
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            web.run_app(
+                self._make_app(),
+                host=self.host,
+                port=self.port,
+                loop=loop,
+                access_log=None,
+                print=lambda *args: None,
+            )
+
+    return _Server(command, host=host, port=port, title="Tabletop Companion")
+
+
+async def relay(data: str, service: Any, websocket: Any) -> None:
+    """One message of the page: ["stdin", text], ["resize", {"width", "height"}], ["ping", x],
+    ["blur"] or ["focus"]. Anything else, or malformed, is dropped."""
     try:
-        server.serve()
-    except OSError as exc:  # lost a race for the port between the check and the bind
-        raise ServeError(_bind_sentence(host, port, exc)) from None
+        envelope = json.loads(data)
+    except ValueError:
+        return
+    if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+        return
+    kind, args = envelope[0], envelope[1:]
+    if kind == "stdin" and args and isinstance(args[0], str):
+        await service.send_bytes(args[0].encode("utf-8", "replace"))
+    elif kind == "resize" and args and isinstance(args[0], dict):
+        size = args[0]
+        await service.set_terminal_size(
+            clamp(size.get("width"), COLUMNS, 80), clamp(size.get("height"), ROWS, 24)
+        )
+    elif kind == "ping" and args and isinstance(args[0], str) and len(args[0]) <= 64:
+        await websocket.send_json(["pong", args[0]])
+    elif kind == "blur":
+        await service.blur()
+    elif kind == "focus":
+        await service.focus()
+
+
+async def end(service: Any) -> None:
+    """End a tab's process: ask it to quit, and kill it if it has not within QUIT_GRACE."""
+    # A process that will not quit (or a stop that fails) is killed just below.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(service.stop(), QUIT_GRACE)
+    process = getattr(service, "_process", None)  # textual-serve keeps it there
+    if process is not None and process.returncode is None:
+        try:
+            process.kill()
+            await asyncio.wait_for(process.wait(), QUIT_GRACE)
+        except (ProcessLookupError, TimeoutError):
+            pass

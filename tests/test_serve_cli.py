@@ -41,8 +41,40 @@ def test_defaults_serve_loopback_port_8000_without_a_warning(
     monkeypatch.setattr(serve, "check_bind", lambda host, port: None)  # 8000 may be taken on this machine
     db = tmp_path / "c.db"
     assert main(["serve", "--db", str(db)]) == EXIT_OK
-    assert served == [("127.0.0.1", 8000, str(db), None)]
+    [(host, port, path, seed, guard)] = served
+    assert (host, port, path, seed) == ("127.0.0.1", 8000, str(db), None)
     assert "warning" not in capsys.readouterr().err
+    # A token by default, random, long enough; loopback names only; 8 tabs at most.
+    assert guard.token is not None and len(guard.token) >= 32
+    assert guard.hosts == {"127.0.0.1:8000", "localhost:8000", "[::1]:8000"}
+    assert guard.max_sessions == 8
+    assert serve.loopback_hosts(8000, "::1") == guard.hosts  # the bound address, in brackets
+    assert "127.0.0.2:8000" in serve.loopback_hosts(8000, "127.0.0.2")
+    served.clear()
+    assert main(["serve", "--db", str(db)]) == EXIT_OK
+    assert served[0][4].token != guard.token  # a new one each time
+
+
+def test_a_token_can_be_given_or_left_out_on_loopback_only(
+    served: list[tuple[Any, ...]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port, db = str(free_port()), str(tmp_path / "c.db")
+    assert main(["serve", "--port", port, "--db", db, "--token", "a-token-of-my-own-choosing"]) == EXIT_OK
+    assert served[-1][4].token == "a-token-of-my-own-choosing"
+    assert main(["serve", "--port", port, "--db", db, "--no-token", "--max-sessions", "2"]) == EXIT_OK
+    assert (served[-1][4].token, served[-1][4].max_sessions) == (None, 2)
+    capsys.readouterr()
+    for argv in (
+        ["--host", "0.0.0.0", "--no-token"],
+        ["--token", "short"],
+        ["--token", "a-token-of-my-own-choosing", "--no-token"],
+        ["--max-sessions", "0"],
+    ):
+        served.clear()
+        assert main(["serve", "--port", port, "--db", db, *argv]) == EXIT_USAGE, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("companion: ") and "Traceback" not in err, err
+        assert served == []
 
 
 def test_another_host_warns_that_anyone_on_the_network_can_play_and_read_the_history(
@@ -53,8 +85,10 @@ def test_another_host_warns_that_anyone_on_the_network_can_play_and_read_the_his
         main(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "c.db")]) == EXIT_OK
     )
     err = capsys.readouterr().err
-    assert "warning" in err and "anyone on the network" in err and "history" in err
+    assert "warning" in err and "anyone on the network" in err and "history" in err and "token" in err
     assert served[0][:2] == ("0.0.0.0", port)
+    guard = served[0][4]
+    assert guard.token is not None and guard.hosts is None  # any name the network knows it by
 
 
 def test_db_from_the_environment_and_the_seed_reach_the_served_command(
@@ -64,7 +98,7 @@ def test_db_from_the_environment_and_the_seed_reach_the_served_command(
     monkeypatch.setenv("COMPANION_DB", "rel/env.db")
     port = free_port()
     assert main(["--seed", "12", "serve", "--port", str(port)]) == EXIT_OK
-    host, got_port, path, seed = served[0]
+    host, got_port, path, seed, _guard = served[0]
     assert (host, got_port, seed) == ("127.0.0.1", port, 12)
     # Made absolute: the served processes get the very file, whatever their folder.
     assert path == str(tmp_path / "rel" / "env.db")

@@ -75,9 +75,15 @@ def accepts(port: int) -> bool:
         return False
 
 
+TOKEN = "e2e-token-long-enough-0123456789"
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
-    """`companion --seed 41 serve --db DB --port P`; yields (url, db, the decoy COMPANION_DB)."""
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Path, Path]]:
+    """`companion --seed 41 serve --db DB --port P --token T` (``--host`` from an indirect
+    parameter, else loopback); yields (the URL to open, with its token; db; the decoy
+    COMPANION_DB)."""
+    host = getattr(request, "param", "127.0.0.1")
     db = tmp_path / "served.db"
     decoy = tmp_path / "decoy.db"  # --db must win over the environment in the served processes too
     port = free_port()
@@ -95,6 +101,10 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
             str(db),
             "--port",
             str(port),
+            "--host",
+            host,
+            "--token",
+            TOKEN,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -105,7 +115,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     try:
         wait_for(lambda: accepts(port) or proc.poll() is not None, "the server to listen")
         assert proc.poll() is None, (tmp_path / "server.log").read_text()
-        yield f"http://127.0.0.1:{port}/", db, decoy
+        yield f"http://127.0.0.1:{port}/?token={TOKEN}", db, decoy
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -190,14 +200,33 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("server", ["0.0.0.0"], indirect=True)
 def test_the_page_points_its_websocket_where_the_browser_found_it(server: tuple[str, Path, Path]) -> None:
     """Bound to 0.0.0.0, a tablet reaches the machine by its own name: the page must not send it to 0.0.0.0."""
     import urllib.request
 
     url, _db, _decoy = server
-    request = urllib.request.Request(url, headers={"Host": "boardgames.example:8123"})
+    page_url = url.split("?", 1)[0]
+    request = urllib.request.Request(
+        page_url, headers={"Host": "boardgames.example:8123", "Cookie": f"companion_token={TOKEN}"}
+    )
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
     with direct.open(request, timeout=10) as response:
         page = response.read().decode()
     assert 'data-session-websocket-url="ws://boardgames.example:8123/ws"' in page
     assert "http://boardgames.example:8123/static/" in page
+
+
+def test_served_on_loopback_another_host_name_or_no_token_is_refused(server: tuple[str, Path, Path]) -> None:
+    """DNS rebinding: on loopback the page answers this machine's own names only; and without
+    its token, nothing but a page saying how to get in."""
+    import urllib.error
+    import urllib.request
+
+    url, _db, _decoy = server
+    page_url = url.split("?", 1)[0]
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for headers in ({"Host": "boardgames.example:8123", "Cookie": f"companion_token={TOKEN}"}, {}):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            direct.open(urllib.request.Request(page_url, headers=headers), timeout=10)
+        assert refused.value.code == 403
