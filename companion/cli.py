@@ -329,17 +329,23 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from companion.files import OutputError, refuse_database, write_atomic
     from companion.review.exchange import export_session
 
-    text = export_session(_open_store(args), args.id, args.format)
+    store = _open_store(args)
+    if args.output is not None:
+        try:
+            refuse_database(args.output, store.path)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
+    text = export_session(store, args.id, args.format)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
     try:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    except OSError as exc:
-        raise UsageError(f"Cannot write {args.output}: {exc.strerror or exc}.") from None
+        write_atomic(args.output, text)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     print(f"Session {args.id} written to {args.output} ({args.format}).", file=sys.stderr)
     return EXIT_OK
 

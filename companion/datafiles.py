@@ -28,6 +28,11 @@ def data_dir() -> Path:
         return Path(__file__).resolve().parent.parent / "data"
 
 
+#: The largest data file read: the shipped ones are a few kilobytes; a map or card list a
+#: thousand times larger is not one.
+MAX_DATA_FILE = 1024 * 1024
+
+
 def data_path(name: str) -> Path:
     """The path of the shipped data file ``name`` (e.g. 'dice_tray.toml')."""
     return data_dir() / name
@@ -37,11 +42,23 @@ def load_model(path: str | Path, model: type[M]) -> M:
     """Read ``path`` and validate it as ``model``; DataFileError on any problem."""
     path = Path(path)
     try:
+        if path.exists() and not path.is_file():
+            # a FIFO would hang the read, /dev/zero would fill the memory
+            raise DataFileError(f"The data file {path} is not a regular file (a pipe or a device).")
+        if path.exists() and path.stat().st_size > MAX_DATA_FILE:
+            raise DataFileError(
+                f"The data file {path} is {path.stat().st_size:,} bytes; a data file is at most {MAX_DATA_FILE:,}."
+            )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataFileError(f"The data file {path} does not exist.") from None
     except OSError as exc:
         raise DataFileError(f"The data file {path} cannot be read: {exc.strerror}.") from None
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            f"The data file {path} is not UTF-8 text (byte {exc.start + 1}); save it as UTF-8."
+        ) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

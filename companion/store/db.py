@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, Engine, bindparam, event, func, insert, select, update
+from sqlalchemy import URL, CursorResult, Engine, bindparam, event, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import create_engine
@@ -216,8 +216,10 @@ class Store:
                 "sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool
             )
         else:
+            # The URL built from the path, not written as text: '%', '?' or '#' in a file name
+            # would otherwise be read as URL syntax and another file opened.
             engine = create_engine(
-                f"sqlite:///{self.path}",
+                URL.create("sqlite", database=self.path),
                 connect_args={"timeout": timeout, "check_same_thread": False},
             )
 

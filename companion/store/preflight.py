@@ -35,10 +35,33 @@ def default_path() -> Path:
 
 
 def resolve(db: str | None) -> str:
-    """The database to use: --db, else COMPANION_DB, else the default; ':memory:' as is."""
+    """The database to use: --db, else COMPANION_DB, else the default; ':memory:' as is.
+    StoreError for a path that names no file ('') or a home folder that does not exist."""
     if db == ":memory:":
         return db
-    return str(Path(db).expanduser() if db else default_path())
+    if db is not None and not db.strip():
+        raise StoreError("--db needs the name of a database file; an empty one names none.")
+    try:
+        return str(Path(db).expanduser() if db is not None else default_path())
+    except RuntimeError:  # '~someone/x.db' for a user this machine does not know
+        raise StoreError(
+            f"{db or os.environ.get('COMPANION_DB')}: that home folder does not exist."
+        ) from None
+
+
+def _read_only(path: str) -> sqlite3.Connection:
+    """A connection that can change nothing in ``path`` (an SQLite URI, the path quoted so that
+    '?', '#' or '%' in it stay part of the name)."""
+    from urllib.request import pathname2url
+
+    return sqlite3.connect(f"file:{pathname2url(os.path.abspath(path))}?mode=ro", uri=True)
+
+
+def is_ours(tables: set[str]) -> bool:
+    """Tables of a Tabletop Companion database (or none yet): ours only, and the schema
+    version table wherever ours are (another program's table named 'session' is not ours)."""
+    tables = tables - {"sqlite_sequence"}
+    return tables <= OUR_TABLES and (not tables or "alembic_version" in tables)
 
 
 def explain(exc: BaseException, path: str) -> StoreError:
@@ -79,6 +102,11 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
     file = Path(path)
     if file.is_dir():
         raise StoreError(f"{path} is a folder, not a database file; give a file name with --db.")
+    if file.exists() and not file.is_file():
+        # a FIFO would hang the opening, a device would be read for ever
+        raise StoreError(
+            f"{path} is not a regular file (a pipe or a device); give a database file with --db."
+        )
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -103,6 +131,38 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
                 f"{path} is not a Tabletop Companion database (it is not an SQLite file); "
                 "choose another with --db."
             )
+    tables: set[str] = set()
+    revision = None
+    if file.exists() and file.stat().st_size:
+        # Read first, changing nothing: a file that is not ours is refused as it was found
+        # (no WAL switch, no -wal or -shm left beside it, no table of ours created in it).
+        try:
+            ro = _read_only(path)
+        except sqlite3.Error as exc:
+            raise explain(exc, path) from None
+        try:
+            tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "alembic_version" in tables:
+                row = ro.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+        except sqlite3.Error as exc:
+            raise explain(exc, path) from None
+        finally:
+            ro.close()
+        if not is_ours(tables):
+            raise StoreError(
+                f"{path} is the database of another program, not Tabletop Companion's; choose another with --db."
+            )
+        if revision is not None and revision not in REVISIONS:
+            if revision.isdigit() and int(revision) > int(HEAD):
+                raise StoreError(
+                    f"The database {path} was written by a newer Tabletop Companion (schema {revision[:12]}); "
+                    "upgrade the app to open it."
+                )
+            raise StoreError(
+                f"The database {path} has a schema version this app never wrote ({revision[:12]!r}); "
+                "restore a copy or choose another with --db."
+            )
     try:
         con = sqlite3.connect(path, timeout=timeout)
     except sqlite3.Error as exc:
@@ -111,23 +171,9 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
         con.execute("PRAGMA journal_mode=WAL")
         # Taking the write lock now finds another writer before the user plays a step.
         con.execute("BEGIN IMMEDIATE")
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        revision = None
-        if "alembic_version" in tables:
-            row = con.execute("SELECT version_num FROM alembic_version").fetchone()
-            revision = row[0] if row else None
         con.execute("ROLLBACK")
     except sqlite3.Error as exc:
         raise explain(exc, path) from None
     finally:
         con.close()
-    if tables - OUR_TABLES and not tables & {"session", "alembic_version"}:
-        raise StoreError(
-            f"{path} is the database of another program, not Tabletop Companion's; choose another with --db."
-        )
-    if revision is not None and revision not in REVISIONS:
-        raise StoreError(
-            f"The database {path} was written by a newer Tabletop Companion (schema {revision}); "
-            "upgrade the app to open it."
-        )
     return revision

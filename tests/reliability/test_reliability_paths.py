@@ -1,0 +1,201 @@
+"""Paths the user names, and files that are not ours: what is named is what is opened, a file
+that is not ours is left exactly as it was found, an export is whole or not written, and never
+written over the database (issue "Nothing lost, nobody let in", items 4, 5, 6, 12; data files 11).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from companion import files
+from companion.cli import main
+from companion.datafiles import DataFileError, load_model
+from companion.errors import EXIT_OK, EXIT_USAGE
+from companion.reconquista.board import MapSpec
+from companion.store.db import Store
+
+
+def one_sentence(err: str) -> None:
+    assert err.count("\n") == 1 and err.startswith("companion: ") and "Traceback" not in err, err
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name", ["games%20v2.db", "a?b.db", "c#d.db", "sub%2Fgames.db", "50%.db"])
+def test_a_database_name_is_the_file_opened(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    """'%', '?' and '#' are part of the file name, never URL syntax."""
+    db = tmp_path / name
+    assert main(["--db", str(db), "history"]) == EXIT_OK
+    assert db.is_file()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [name]
+    store = Store(str(db))
+    try:
+        sid = store.create_session("dice", 1, {})
+    finally:
+        store.close()
+    capsys.readouterr()
+    assert main(["--db", str(db), "history", "--json"]) == EXIT_OK
+    assert f'"id": {sid}' in capsys.readouterr().out
+    figures["faults"] += 1
+
+
+def foreign_database(path: Path, tables: list[str]) -> None:
+    con = sqlite3.connect(path)
+    for t in tables:
+        con.execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY, who TEXT)")
+        con.execute(f"INSERT INTO {t} (who) VALUES ('someone')")
+    con.commit()
+    con.close()
+
+
+@pytest.mark.parametrize("tables", [["users"], ["session", "users"], ["session"], ["event", "orders"]])
+def test_another_programs_database_is_refused_and_left_as_it_was(
+    tables: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    db = tmp_path / "theirs.db"
+    foreign_database(db, tables)
+    before = digest(db)
+    assert main(["--db", str(db), "history"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "another program" in err
+    assert digest(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.db"]  # no -wal, no -shm
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        assert {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")} == set(tables)
+    finally:
+        con.close()
+    figures["faults"] += 1
+
+
+def test_an_unknown_schema_version_is_not_called_newer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    db = tmp_path / "c.db"
+    Store(str(db)).close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE alembic_version SET version_num = '0000'")
+    con.commit()
+    con.close()
+    assert main(["--db", str(db), "history"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "never wrote" in err and "newer" not in err
+    figures["faults"] += 1
+
+
+@pytest.mark.parametrize("how", ["fifo", "empty", "nouser", "folder"])
+def test_paths_that_name_no_database_are_one_sentence(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    if how == "fifo":
+        target = tmp_path / "pipe.db"
+        os.mkfifo(target)  # opening it would hang
+        arg, words = str(target), "not a regular file"
+    elif how == "empty":
+        arg, words = "", "names none"
+    elif how == "nouser":
+        arg, words = "~no-such-user-here/x.db", "home folder does not exist"
+    else:
+        arg, words = str(tmp_path), "is a folder"
+    assert main(["--db", arg, "history"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert words in err
+    figures["faults"] += 1
+
+
+def exported_db(tmp_path: Path) -> tuple[Path, int]:
+    db = tmp_path / "c.db"
+    store = Store(str(db))
+    try:
+        sid = store.create_session("dice", 3, {})
+    finally:
+        store.close()
+    return db, sid
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_an_export_onto_the_database_is_refused(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    db, sid = exported_db(tmp_path)
+    target = Path(f"{db}{suffix}")
+    Store(str(db)).close()
+    before = digest(db)
+    assert main(["--db", str(db), "export", str(sid), "-o", str(target)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "is the database itself" in err
+    assert digest(db) == before
+    store = Store(str(db))
+    try:
+        assert [s.id for s in store.sessions()] == [sid]
+    finally:
+        store.close()
+    figures["faults"] += 1
+
+
+def test_an_export_that_fails_half_way_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    db, sid = exported_db(tmp_path)
+    out = tmp_path / "game.json"
+    assert main(["--db", str(db), "export", str(sid), "-o", str(out)]) == EXIT_OK
+    whole = out.read_text()
+    real_fsync = os.fsync
+
+    def full_disk(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full_disk)
+    capsys.readouterr()
+    assert main(["--db", str(db), "export", str(sid), "-o", str(out), "--format", "md"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "No space left on device" in err and "unchanged" in err
+    assert out.read_text() == whole
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary left
+    monkeypatch.setattr(files.os, "fsync", real_fsync)
+    assert main(["--db", str(db), "export", str(sid), "-o", str(out), "--format", "md"]) == EXIT_OK
+    assert out.read_text() != whole and out.read_text().startswith("#")
+    figures["faults"] += 1
+
+
+@pytest.mark.parametrize("how", ["fifo", "device", "not-utf8", "bom", "huge"])
+def test_a_data_file_that_is_not_one_is_one_sentence(how: str, tmp_path: Path, figures: Counter[str]) -> None:
+    from companion.datafiles import data_path
+
+    path = tmp_path / "map.toml"
+    shipped = data_path("reconquista/map.toml").read_text(encoding="utf-8")
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "device":
+        path = Path("/dev/zero")
+    elif how == "not-utf8":
+        path.write_bytes(shipped.encode("utf-8").replace("Córdoba".encode(), "Córdoba".encode("latin-1")))
+    elif how == "bom":
+        path.write_text("\ufeff" + shipped, encoding="utf-8")
+    else:
+        path.write_text(shipped + "#" * (2 * 1024 * 1024), encoding="utf-8")
+    if how == "bom":
+        assert len(load_model(path, MapSpec).region) == 5  # a BOM is read past
+    else:
+        with pytest.raises(DataFileError) as err:
+            load_model(path, MapSpec)
+        text = str(err.value)
+        assert text.count("\n") == 0 and str(path) in text and text.endswith(".")
+    figures["faults"] += 1
