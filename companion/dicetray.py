@@ -7,6 +7,8 @@ Its quick picks live in ``data/dice_tray.toml``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -83,11 +85,24 @@ class TrayRoll:
         return sum(self.values)
 
 
+#: The rolls a snapshot lists, the newest: the snapshot is digested and stored after every
+#: step, so listing every roll made a session of n rolls cost n² (30,000 steps: 10 minutes
+#: to replay); 50 still cost 7 s, 5 cost 2 s (bench/long_sessions.py). The chain digest
+#: stands for all of them; the screens read the rolls from the state itself.
+SNAPSHOT_ROLLS = 5
+
+
 @dataclass
 class TrayState:
     rolls: list[TrayRoll] = field(default_factory=list)
     next_spec: str = "2d6"
     ended: bool = False
+    chain: str = ""  # a digest of every roll so far, each folded into the last
+
+    def add(self, roll: TrayRoll) -> None:
+        self.rolls.append(roll)
+        link = json.dumps([self.chain, roll.label, roll.n, roll.sides, roll.values], ensure_ascii=False)
+        self.chain = hashlib.blake2b(link.encode(), digest_size=8).hexdigest()
 
 
 class DiceTray:
@@ -95,7 +110,8 @@ class DiceTray:
 
     id = "dice"
     title = "Dice tray"
-    rules_version = 1
+    #: 2: the snapshot lists the newest rolls and a chain digest, not every roll.
+    rules_version = 2
 
     def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
         presets()  # the quick picks are the tray's data file: a broken one is found here (cached)
@@ -109,14 +125,17 @@ class DiceTray:
                 return self.summary(state)
             roll = roll_for(text)
             values = yield roll
-            state.rolls.append(TrayRoll(roll.why, roll.n, roll.sides, list(values)))
+            state.add(TrayRoll(roll.why, roll.n, roll.sides, list(values)))
             state.next_spec = f"{roll.n}d{roll.sides} {roll.why}"
 
     def snapshot(self, state: TrayState) -> dict[str, Any]:
-        # By hand: dataclasses.asdict deep-copies every face and was most of a step's cost.
+        """The count of rolls, the chain digest of all of them, and the newest SNAPSHOT_ROLLS."""
         return {
+            "count": len(state.rolls),
+            "chain": state.chain,
             "rolls": [
-                {"label": r.label, "n": r.n, "sides": r.sides, "values": r.values} for r in state.rolls
+                {"label": r.label, "n": r.n, "sides": r.sides, "values": r.values}
+                for r in state.rolls[-SNAPSHOT_ROLLS:]
             ],
             "next_spec": state.next_spec,
             "ended": state.ended,

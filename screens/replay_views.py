@@ -152,7 +152,8 @@ class DiceView(StateView):
         yield Static(id="dv-rolls")
 
     def show(self, driver: Driver) -> None:
-        rolls = driver.snapshot()["rolls"]
+        # The tray's own state: its snapshot lists only the newest rolls (companion/dicetray.py).
+        rolls = driver.state.rolls
         if not rolls:
             self.query_one("#dv-rolls", Static).update(Text("No rolls yet.", style="dim italic"))
             return
@@ -163,13 +164,7 @@ class DiceView(StateView):
         table.add_column("Faces", style="bold")
         table.add_column("Sum", justify="right")
         for i, r in reversed(list(enumerate(rolls, start=1))):
-            table.add_row(
-                str(i),
-                f"{r['n']}d{r['sides']}",
-                r["label"],
-                " ".join(map(str, r["values"])),
-                str(sum(r["values"])),
-            )
+            table.add_row(str(i), f"{r.n}d{r.sides}", r.label, " ".join(map(str, r.values)), str(r.total))
         self.query_one("#dv-rolls", Static).update(table)
 
 
