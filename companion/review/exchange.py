@@ -419,6 +419,23 @@ def _dice_mode(steps: list[StepModel]) -> str:
     return sources.pop() if len(sources) == 1 else "mixed"
 
 
+#: Config keys that name files on the machine a session was played on (Reconquista's --map
+#: and --tables).
+PATH_KEYS = ("map", "tables")
+
+
+def _refuse_paths(doc: ExportModel, name: str) -> None:
+    """An import never opens a file the export names: a path written on another machine may
+    be anything here (/dev/zero, a pipe, a private file). A session played on its own map or
+    tables files is refused in one sentence; one on the shipped board imports."""
+    named = [key for key in PATH_KEYS if doc.session.config.get(key) is not None]
+    if named:
+        raise ImportRefused(
+            f"{name} cannot be imported: it was played on a {' and '.join(named)} file of the machine it "
+            "came from, and an import never opens a file an export names."
+        )
+
+
 def import_session(store: Store, text: str, name: str = "the file") -> Imported:
     """Check an export (format, game, replay to the exported state) and store it as a new
     session in one transaction. ImportRefused (one sentence, nothing created) if it fails."""
@@ -426,6 +443,7 @@ def import_session(store: Store, text: str, name: str = "the file") -> Imported:
     from companion.errors import ReplayDivergence
 
     doc = read_export(text, name)
+    _refuse_paths(doc, name)
     game, steps = _load(doc, name)
     sess = doc.session
     recorded, current = sess.rules_version, game.rules_version

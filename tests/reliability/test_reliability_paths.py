@@ -199,3 +199,40 @@ def test_a_data_file_that_is_not_one_is_one_sentence(how: str, tmp_path: Path, f
         text = str(err.value)
         assert text.count("\n") == 0 and str(path) in text and text.endswith(".")
     figures["faults"] += 1
+
+
+@pytest.mark.parametrize(
+    "config", [{"map": "/dev/zero"}, {"tables": "/etc/shadow"}, {"map": "x.toml", "tables": "y.toml"}]
+)
+def test_an_import_never_opens_a_file_the_export_names(
+    config: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    import json
+
+    from companion.driver import Driver
+    from companion.games import load
+    from companion.review.exchange import export_data
+
+    db = tmp_path / "c.db"
+    store = Store(str(db))
+    try:
+        sid = store.create_session("reconquista", 4, {})
+        driver = Driver(load("reconquista"), 4, recorder=store.recorder(sid))
+        driver.ack()
+        data = export_data(store, sid)
+    finally:
+        store.close()
+    data["session"]["config"] = config
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(data), encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert main(["--db", str(other), "import", str(hostile)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "never opens a file an export names" in err
+    store = Store(str(other))
+    try:
+        assert store.sessions() == []
+    finally:
+        store.close()
+    figures["faults"] += 1
