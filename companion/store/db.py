@@ -8,6 +8,7 @@ is shown; WAL with synchronous=NORMAL keeps that well under a millisecond.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, CursorResult, Engine, bindparam, event, func, insert, select, update
+from sqlalchemy import URL, CursorResult, Engine, bindparam, event, func, insert, select, type_coerce, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
 from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting
@@ -78,6 +80,9 @@ class SessionInfo:
     summary: str
     config: dict[str, Any]
     rules_version: int = 1  # the version of the game's rules its log was recorded under
+    #: A damaged row: the sentence that names the session and its broken fields (the fields
+    #: themselves then hold neutral values, so that a listing still shows the row).
+    damaged: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,7 +97,7 @@ class SessionInfo:
             "steps": self.steps,
             "summary": self.summary,
             "rules_version": self.rules_version,
-        }
+        } | ({"damaged": self.damaged} if self.damaged else {})
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,9 @@ def _iso(dt: datetime) -> str:
 
 #: The session columns a listing reads: every one but the state snapshot.
 LISTED = [c for c in S.c if c.name != "state"]
+#: The same columns as stored, with no conversion by SQLAlchemy: a damaged value (a date that
+#: is not a date, text where a number belongs) is found by _session_info, not as a traceback.
+RAW_LISTED = [type_coerce(c, NullType()).label(c.name) for c in LISTED]
 
 
 def _duration() -> Any:
@@ -177,21 +185,90 @@ def _filtered(query: Any, game: str | None, status: str | None, search: str) -> 
     return query
 
 
+EPOCH = datetime(1970, 1, 1)
+FIELD_WORDS = {
+    "game": "game",
+    "seed": "seed",
+    "dice_mode": "dice mode",
+    "status": "status",
+    "started": "start time",
+    "last_activity": "last activity",
+    "ended": "end time",
+    "steps": "step count",
+    "summary": "summary",
+    "config": "settings",
+    "rules_version": "rules version",
+}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63
+
+
+def _is_text(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _text_or_none(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+def _is_time(v: Any) -> bool:
+    return isinstance(v, (str, datetime))
+
+
+def _time_or_none(v: Any) -> bool:
+    return v is None or _is_time(v)
+
+
+def _when(v: Any) -> datetime | None:
+    if v is None or isinstance(v, datetime):
+        return v
+    return datetime.fromisoformat(v)  # ValueError for a date that is not one
+
+
+def _config(v: Any) -> dict[str, Any]:
+    loaded = json.loads(v or "{}")
+    if not isinstance(loaded, dict):
+        raise TypeError("the settings are not a JSON object")
+    return loaded
+
+
 def _session_info(row: Any) -> SessionInfo:
-    return SessionInfo(
+    """A session row as stored, every field checked: a broken one is named in ``damaged`` and
+    replaced by a neutral value (the row still lists)."""
+    broken: list[str] = []
+
+    def pick(name: str, ok: Callable[[Any], bool], convert: Callable[[Any], Any], default: Any) -> Any:
+        value = getattr(row, name)
+        try:
+            if ok(value):
+                return convert(value)
+        except (ValueError, TypeError, OverflowError):
+            pass
+        broken.append(name)
+        return default
+
+    info = SessionInfo(
         id=row.id,
-        game=row.game,
-        seed=row.seed,
-        dice_mode=row.dice_mode,
-        status=row.status,
-        started=row.started,
-        last_activity=row.last_activity,
-        ended=row.ended,
-        steps=row.steps,
-        summary=row.summary,
-        config=json.loads(row.config or "{}"),
-        rules_version=row.rules_version,
+        game=pick("game", _is_text, str, "?"),
+        seed=pick("seed", _is_int, int, 0),
+        dice_mode=pick("dice_mode", _text_or_none, lambda v: v or "", ""),
+        status=pick("status", lambda v: v in ("active", "finished"), str, "active"),
+        started=pick("started", _is_time, _when, EPOCH),
+        last_activity=pick("last_activity", _is_time, _when, EPOCH),
+        ended=pick("ended", _time_or_none, _when, None),
+        steps=pick("steps", lambda v: _is_int(v) and v >= 0, int, 0),
+        summary=pick("summary", _text_or_none, lambda v: v or "", ""),
+        config=pick("config", _text_or_none, _config, {}),
+        rules_version=pick("rules_version", lambda v: _is_int(v) and v >= 1, int, 1),
     )
+    if not broken:
+        return info
+    named = [FIELD_WORDS[name] for name in broken]
+    words = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    sentence = f"Session {row.id} is damaged (its {words} cannot be read); the other sessions are not."
+    return dataclasses.replace(info, summary=f"damaged: {words}", damaged=sentence)
 
 
 class Store:
@@ -313,11 +390,15 @@ class Store:
             return _new_id(result)
 
     def session(self, session_id: int) -> SessionInfo:
+        """One session; StoreError if there is none, or if its row is damaged (one sentence)."""
         with self._guard(), self.engine.connect() as con:
-            row = con.execute(select(S).where(S.c.id == session_id)).first()
+            row = con.execute(select(*RAW_LISTED).where(S.c.id == session_id)).first()
         if row is None:
             raise StoreError(f"There is no session {session_id} in {self.path}.")
-        return _session_info(row)
+        info = _session_info(row)
+        if info.damaged:
+            raise StoreError(info.damaged)
+        return info
 
     def sessions(
         self,
@@ -337,7 +418,7 @@ class Store:
         order = SORTS.get(sort)
         if order is None:
             raise StoreError(f"Sessions cannot be sorted by '{sort}'; the orders are {', '.join(SORTS)}.")
-        query = _filtered(select(*LISTED), game, status, search).order_by(*order(), S.c.id.desc())
+        query = _filtered(select(*RAW_LISTED), game, status, search).order_by(*order(), S.c.id.desc())
         if limit is not None:
             query = query.limit(limit).offset(offset)
         with self._guard(), self.engine.connect() as con:
@@ -352,10 +433,18 @@ class Store:
     def state(self, session_id: int) -> dict[str, Any]:
         """The stored snapshot of the session's state after its last step."""
         with self._guard(), self.engine.connect() as con:
-            text = con.execute(select(S.c.state).where(S.c.id == session_id)).scalar()
+            raw_state = select(type_coerce(S.c.state, NullType())).where(S.c.id == session_id)
+            text: Any = con.execute(raw_state).scalar()
         if text is None:
             raise StoreError(f"There is no session {session_id} in {self.path}.")
-        return dict(json.loads(text))
+        damaged = StoreError(f"Session {session_id} is damaged (its stored state cannot be read).")
+        try:
+            state: Any = json.loads(text)
+        except (ValueError, TypeError):
+            raise damaged from None
+        if not isinstance(state, dict):
+            raise damaged
+        return state
 
     # -- events -------------------------------------------------------------
 

@@ -1,0 +1,130 @@
+"""Damaged rows in our own database: each damaged session is named in one sentence, and the
+rest of the history still lists and opens (issue "Nothing lost, nobody let in", item 8)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.driver import Driver
+from companion.errors import EXIT_OK, EXIT_USAGE
+from companion.games import load
+from companion.store.db import Store
+
+#: (column, damaged value, the words the sentence names it by)
+DAMAGE = [
+    ("config", "not json", "settings"),
+    ("config", "[1, 2]", "settings"),
+    ("started", "garbage", "start time"),
+    ("last_activity", "", "last activity"),
+    ("ended", "2026-13-45", "end time"),
+    ("seed", "forty-one", "seed"),
+    ("steps", "many", "step count"),
+    ("steps", -4, "step count"),
+    ("summary", b"\x00\xff", "summary"),
+    ("status", "exploded", "status"),
+    ("rules_version", 0, "rules version"),
+]
+
+
+def two_sessions(db: Path) -> tuple[int, int]:
+    store = Store(str(db))
+    try:
+        ids = []
+        for seed in (3, 4):
+            sid = store.create_session("dice", seed, {})
+            driver = Driver(load("dice"), seed, recorder=store.recorder(sid))
+            driver.type("2d6 Attack")
+            driver.type("3 4")
+            ids.append(sid)
+    finally:
+        store.close()
+    return ids[0], ids[1]
+
+
+def damage(db: Path, sid: int, column: str, value: object) -> None:
+    con = sqlite3.connect(db)
+    con.execute(f"UPDATE session SET {column} = ? WHERE id = ?", (value, sid))
+    con.commit()
+    con.close()
+
+
+@pytest.mark.parametrize(("column", "value", "words"), DAMAGE)
+def test_a_damaged_session_is_named_and_the_others_still_list_and_open(
+    column: str,
+    value: object,
+    words: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    figures: Counter[str],
+) -> None:
+    db = tmp_path / "c.db"
+    bad, good = two_sessions(db)
+    damage(db, bad, column, value)
+    sentence = f"Session {bad} is damaged (its {words} cannot be read)"
+    assert main(["--db", str(db), "history"]) == EXIT_OK
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert set(lines) == {str(bad), str(good)}
+    assert f"damaged: {words}" in lines[str(bad)] and "1 roll" in lines[str(good)]
+    assert main(["--db", str(db), "history", "--json"]) == EXIT_OK
+    listed = {s["id"]: s for s in json.loads(capsys.readouterr().out)}
+    assert listed[bad]["damaged"].startswith(sentence) and "damaged" not in listed[good]
+    for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
+        assert main(["--db", str(db), *command]) == EXIT_USAGE, command
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err and sentence in err, (command, err)
+    for command in (["show", str(good)], ["replay", str(good)], ["export", str(good)]):
+        assert main(["--db", str(db), *command]) == EXIT_OK, command
+    capsys.readouterr()
+    figures["faults"] += 1
+
+
+def test_a_damaged_stored_state_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "c.db"
+    bad, _good = two_sessions(db)
+    damage(db, bad, "state", "{not json")
+    assert main(["--db", str(db), "replay", str(bad)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err == f"companion: Session {bad} is damaged (its stored state cannot be read).\n"
+
+
+async def test_history_lists_a_damaged_session_and_opening_it_is_one_sentence(
+    tmp_path: Path, clock: object
+) -> None:
+    from pilot_helpers import wait_until
+    from textual.widgets import DataTable
+
+    from screens.app import CompanionApp
+    from screens.history import HistoryScreen
+
+    db = tmp_path / "c.db"
+    bad, good = two_sessions(db)
+    damage(db, bad, "started", "garbage")
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    shown: list[str] = []
+    notify = app.notify
+
+    def record(message: str, **kwargs: object) -> None:
+        shown.append(message)
+        notify(message, **kwargs)  # type: ignore[arg-type]
+
+    app.notify = record  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        table = app.screen.query_one(DataTable)
+        await wait_until(pilot, lambda: table.row_count == 2)
+        rows = [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+        assert any("damaged: start time" in r for r in rows) and any("1 roll" in r for r in rows)
+        app.open_session(bad)
+        await wait_until(pilot, lambda: any(f"Session {bad} is damaged" in m for m in shown))
+        assert isinstance(app.screen, HistoryScreen)  # still there, still listing
+        app.open_session(good)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "DiceTrayScreen")
