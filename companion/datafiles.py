@@ -10,13 +10,30 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, StrictInt, ValidationError
 
 from companion.errors import DataFileError
 
 M = TypeVar("M", bound=BaseModel)
+
+#: A name in a data file (an area, a card, a castle): shown on every screen, so one line of
+#: printable text with no markup brackets or control characters, not blank, 40 characters
+#: at most.
+Name = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[^\[\]\x00-\x1f\x7f-\x9f]*[^\s\[\]\x00-\x1f\x7f-\x9f][^\[\]\x00-\x1f\x7f-\x9f]*$",
+    ),
+]
+#: A count in a data file: a whole number (not true, not 2.0), 0 to 20, the most any table
+#: of these games holds; more would only make the engine build what no board can show.
+Count = Annotated[StrictInt, Field(ge=0, le=20)]
+#: A price or a number of points: a whole number from 1 (0 would let a phase buy for ever).
+Price = Annotated[StrictInt, Field(ge=1, le=20)]
 
 
 def data_dir() -> Path:
@@ -63,6 +80,8 @@ def load_model(path: str | Path, model: type[M]) -> M:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"The data file {path} is not valid TOML: {exc}.") from None
+    except RecursionError:
+        raise DataFileError(f"The data file {path} is nested too deeply to be a data file.") from None
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

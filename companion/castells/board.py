@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from companion.datafiles import data_path, load_model
+from companion.datafiles import Name, data_path, load_model
 
 TERRITORIES_FILE = "castells/territories.toml"
 CASTLES_FILE = "castells/castles.toml"
@@ -25,9 +25,9 @@ class _Strict(BaseModel):
 
 
 class TerritorySpec(_Strict):
-    name: str = Field(min_length=1)
+    name: Name
     meaning: str = ""
-    tokens: int = Field(ge=0, le=99)
+    tokens: StrictInt = Field(ge=0, le=99)
     wakes_saracens: bool
 
 
@@ -50,7 +50,7 @@ class TerritoriesSpec(_Strict):
 
 
 class CastleSpec(_Strict):
-    name: str = Field(min_length=1)
+    name: Name
     territory: str = Field(min_length=1)
     near: list[str] = []
 

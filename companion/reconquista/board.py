@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
-from companion.datafiles import data_path, load_model
+from companion.datafiles import Count, Name, Price, data_path, load_model
 from companion.errors import DataFileError
 
 FACES = range(1, 7)
@@ -30,13 +30,13 @@ class _Strict(BaseModel):
 
 
 class AreaSpec(_Strict):
-    name: str = Field(min_length=1)
-    faces: list[int] = Field(min_length=1)
+    name: Name
+    faces: list[StrictInt] = Field(min_length=1)  # 1-6: the region check names the area
 
 
 class RegionSpec(_Strict):
-    number: int = Field(ge=1, le=5)
-    name: str = Field(min_length=1)
+    number: StrictInt = Field(ge=1, le=5)
+    name: Name
     colour: str = Field(default="#808080", pattern=r"^#[0-9a-fA-F]{6}$")  # for the screens
     areas: list[AreaSpec] = Field(min_length=1, max_length=6)
 
@@ -138,9 +138,9 @@ def parse_reinforcement(text: str) -> Reinforcement:
 
 
 class ReinforcementRow(_Strict):
-    roll: int = Field(ge=1, le=6)
+    roll: StrictInt = Field(ge=1, le=6)
     by_cities: list[str] = Field(min_length=4, max_length=4)
-    north_africa: int = Field(ge=1, le=12)
+    north_africa: StrictInt = Field(ge=1, le=12)
 
     @field_validator("by_cities")
     @classmethod
@@ -166,13 +166,13 @@ class ReinforcementTable(_Strict):
 
 
 class SetupSpec(_Strict):
-    turn: int = 1
+    turn: StrictInt = Field(default=1, ge=1, le=20)
     fortresses: list[str]
     muslim_cities: list[str]
     christian_cities: list[str]
     christian_garrisons: list[str]
-    christian_armies: dict[str, PositiveInt]
-    muslim_armies: dict[str, PositiveInt]
+    christian_armies: dict[str, Annotated[StrictInt, Field(ge=1, le=20)]]
+    muslim_armies: dict[str, Annotated[StrictInt, Field(ge=1, le=20)]]
 
 
 class RebelArmyStart(_Strict):
@@ -185,34 +185,38 @@ class ElCidSides(_Strict):
     muslim: list[int]
 
 
+#: Income points: a change of income (expulsion takes some away), -20 to 20.
+Points = Annotated[StrictInt, Field(ge=-20, le=20)]
+
+
 class IncomeSpec(_Strict):
-    base: int
-    per_region: int
-    santiago: int
-    taxes: int
-    expulsion: int
+    base: Count
+    per_region: Count
+    santiago: Count
+    taxes: Points
+    expulsion: Points
 
 
 class CostSpec(_Strict):
-    army: int
-    garrison: int
-    city: int
-    fortress: int
-    convert: int
-    bribery: int
-    mercenary: int
+    army: Price
+    garrison: Price
+    city: Price
+    fortress: Price
+    convert: Price
+    bribery: Price
+    mercenary: Price
 
 
 class VictoryPointSpec(_Strict):
-    city: int
-    region_majority: int
-    region_free: int
+    city: Count
+    region_majority: Count
+    region_free: Count
 
 
 class VictoryBand(_Strict):
-    min: int
-    name: str
-    title: str
+    min: Annotated[StrictInt, Field(ge=0, le=1000)]
+    name: Name
+    title: Name
 
 
 class TablesSpec(_Strict):

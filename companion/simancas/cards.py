@@ -14,11 +14,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
-from companion.datafiles import data_path, load_model
+from companion.datafiles import Name, data_path, load_model
 from companion.errors import CompanionError
 
 CardType = Literal["L", "K", "C", "I", "T", "S", "W"]
@@ -53,7 +53,7 @@ class Modifier(_Strict):
 
     target: Literal["your", "enemy", "all"]
     types: tuple[CardType, ...] = Field(min_length=1)
-    amount: int
+    amount: Annotated[StrictInt, Field(ge=-20, le=20)]
     other: bool = False  # "your other cavalry": the card giving it is left out
 
     @field_validator("types")
@@ -92,15 +92,15 @@ class OnPlace(_Strict):
     """Something that happens once, when the card is placed."""
 
     effect: Literal["draw", "enemy_discards", "destroy_enemy_troop"]
-    count: int = Field(default=1, ge=1, le=9)
+    count: StrictInt = Field(default=1, ge=1, le=9)
 
 
 class Card(_Strict):
     """One card of the common deck."""
 
-    name: str = Field(min_length=1)
+    name: Name
     types: tuple[CardType, ...] = Field(min_length=1, max_length=2)
-    force: int = Field(ge=0, le=99)
+    force: StrictInt = Field(ge=0, le=99)
     side: Use
     notes: str = ""
     modifiers: tuple[Modifier, ...] = ()

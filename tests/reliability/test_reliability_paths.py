@@ -236,3 +236,69 @@ def test_an_import_never_opens_a_file_the_export_names(
     finally:
         store.close()
     figures["faults"] += 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        (
+            'christian_armies = { "Oviedo" = 1 }',
+            'christian_armies = { "Oviedo" = 100000000 }',
+            "christian_armies",
+        ),
+        ("turn = 1", "turn = -3", "setup.turn"),
+        ("army = 2", "army = true", "costs.army"),
+        ("army = 2", "army = 2.0", "costs.army"),
+        ("army = 2", "army = 0", "costs.army"),
+        ("base = 2", "base = 99", "income.base"),
+    ],
+)
+def test_a_tables_file_out_of_bounds_is_refused_naming_the_field(
+    old: str, new: str, field: str, tmp_path: Path, figures: Counter[str]
+) -> None:
+    """Bounds belong in the models: a tables file that passes the check must not hang the
+    engine (100,000,000 armies in Oviedo ran a minute to 13.6 GB), nor take true or 2.0 for
+    a count."""
+    from companion.datafiles import data_path
+    from companion.reconquista.board import TablesSpec
+
+    text = data_path("reconquista/tables.toml").read_text(encoding="utf-8")
+    assert old in text, old
+    path = tmp_path / "tables.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        load_model(path, TablesSpec)
+    message = str(err.value)
+    assert field in message and str(path) in message and "\n" not in message
+    figures["faults"] += 1
+
+
+@pytest.mark.parametrize("name", ["Oviedo [/]", "   ", "Ovi\x1bedo", "[bold]León"])
+def test_a_map_name_with_markup_or_control_characters_or_blank_is_refused(
+    name: str, tmp_path: Path, figures: Counter[str]
+) -> None:
+    from companion.datafiles import data_path
+
+    text = data_path("reconquista/map.toml").read_text(encoding="utf-8")
+    path = tmp_path / "map.toml"
+    path.write_text(text.replace('name = "Oviedo"', f"name = {json_string(name)}", 1), encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        load_model(path, MapSpec)
+    assert "name" in str(err.value) and str(path) in str(err.value)
+    figures["faults"] += 1
+
+
+def test_a_data_file_nested_five_thousand_deep_is_one_sentence(tmp_path: Path, figures: Counter[str]) -> None:
+    path = tmp_path / "map.toml"
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        load_model(path, MapSpec)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+    figures["faults"] += 1
+
+
+def json_string(text: str) -> str:
+    """A TOML basic string for ``text`` (TOML's escapes are JSON's for these)."""
+    import json
+
+    return json.dumps(text)
