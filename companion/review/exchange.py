@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from companion.errors import CompanionError
 from companion.prompts import answer_text
 from companion.reconquista.state import PHASE_TITLES as RECONQUISTA_PHASES
+from companion.text import visible
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -166,7 +167,9 @@ def _question(prompt: dict[str, Any]) -> str:
 
 
 def export_csv(store: Store, session_id: int) -> str:
-    """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS)."""
+    """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS).
+    Control characters in the text are written as visible escapes (``text.visible``): the file
+    is read on a terminal as often as in a spreadsheet."""
     data = export_data(store, session_id)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -188,7 +191,7 @@ def export_csv(store: Store, session_id: int) -> str:
                 s["at"],
             ]
         )
-    return out.getvalue()
+    return visible(out.getvalue())
 
 
 def _md(text: str) -> str:
@@ -228,7 +231,7 @@ def _step_line(s: dict[str, Any]) -> str:
 def export_markdown(store: Store, session_id: int) -> str:
     """The session as a readable game report: a header (game, dates, result), then turn by
     turn and phase by phase every roll with its source, every choice and every board
-    instruction. Times are in UTC."""
+    instruction. Times are in UTC; control characters are written as visible escapes."""
     data = export_data(store, session_id)
     sess = data["session"]
     steps = data["steps"]
@@ -269,7 +272,7 @@ def export_markdown(store: Store, session_id: int) -> str:
         elif not lines[-1].startswith("- "):
             lines.append("")
         lines.append(_step_line(s))
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")
 
 
 def export_session(store: Store, session_id: int, fmt: str) -> str:
