@@ -91,8 +91,14 @@ class RegionPanel(Static):
         self._shown: Text | None = None
 
     def on_mount(self) -> None:
-        self.styles.border = ("round", self.board.regions[self.number].colour)
-        self.styles.border_title_color = self.board.regions[self.number].colour
+        self.use(self.board)
+
+    def use(self, board: Board) -> None:
+        """Draw the region as ``board`` has it (its colour now, its areas from the next show)."""
+        self.board = board
+        self._shown = None
+        self.styles.border = ("round", board.regions[self.number].colour)
+        self.styles.border_title_color = board.regions[self.number].colour
 
     def show(self, state: GameState) -> None:
         region = self.board.regions[self.number]
@@ -138,6 +144,13 @@ class BoardView(Grid):
     def compose(self) -> ComposeResult:
         for number in self.LAYOUT:
             yield RegionPanel(self.board, number)
+
+    def use(self, board: Board) -> None:
+        """Draw ``board`` from now on: a session's own map, known only once its screen has
+        read the session (the regions were composed with the shipped board before)."""
+        self.board = board
+        for panel in self.query(RegionPanel):
+            panel.use(board)
 
     def show(self, state: GameState) -> None:
         for panel in self.query(RegionPanel):

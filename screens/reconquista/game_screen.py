@@ -97,7 +97,7 @@ class ReconquistaScreen(Screen[None]):
             info = store.session(self.session_id)
             self.mode = info.config.get("dice", self.mode)
             self.board = board_of_config(info.config)
-            self.query_one(BoardView).board = self.board
+            self.query_one(BoardView).use(self.board)
         except CompanionError as exc:
             app.notify(str(exc), severity="error")
             app.pop_screen()
