@@ -15,6 +15,7 @@ from textual.widgets import Static
 from companion.reconquista.board import Board
 from companion.reconquista.state import GameState
 from companion.reconquista.units import Kind
+from screens.plain import plain
 
 SIDE_STYLE = {
     "christian": "bold #7fb2ff",
@@ -103,7 +104,8 @@ class RegionPanel(Static):
     def show(self, state: GameState) -> None:
         region = self.board.regions[self.number]
         revolt = state.revolt == self.number
-        self.border_title = f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else "")
+        # The region is named by the session's map file: a str border title is read as markup.
+        self.border_title = plain(f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else ""))
         self.set_class(revolt, "revolt")
         width = max(len(a) for a in region.areas)
         text = Text("\n").join(area_line(self.board, state, a, width) for a in region.areas)
