@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, CompanionError, UsageError
 from companion.text import visible
 
@@ -44,10 +45,19 @@ def _session_id(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    # Bounded here, before anything is made: a seed past the store's 64 bits crashed the app when
+    # its first session was stored. The digits are counted before int() reads them, so a pasted
+    # page of digits costs nothing either.
+    digits = text.removeprefix("-")
+    if (
+        not (digits.isascii() and digits.isdigit())
+        or len(digits) > len(str(SEED_MAX))
+        or not SEED_MIN <= int(text) <= SEED_MAX
+    ):
+        raise argparse.ArgumentTypeError(
+            f"'{visible(text)}' is not a seed: a seed is a whole number from {SEED_MIN} to {SEED_MAX}"
+        )
+    return int(text)
 
 
 def _count(text: str) -> int:
