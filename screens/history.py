@@ -602,7 +602,8 @@ class SessionLogScreen(Screen[None]):
         turns = sorted({t for t, _ in self.places if t is not None})
         if not turns:
             self.notify("This session has no turns to go to.", severity="warning")
-        elif not (text.isdigit() and int(text) in turns):
+        # A turn has a few digits: a longer text is not one, and int() is not asked to read it.
+        elif not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) in turns):
             notify_plain(
                 self,
                 f"'{text}' is not a turn of this session; its turns are {turns[0]} to {turns[-1]}.",
