@@ -63,7 +63,9 @@ def main() -> int:
         info = store.session(sid)
         log = store.log(sid)
         over = 0
-        over += timed("replay", lambda: verify(game, info.seed, info.config, log.steps, log.digests, store.state(sid)))
+        over += timed(
+            "replay", lambda: verify(game, info.seed, info.config, log.steps, log.digests, store.state(sid))
+        )
         over += timed("resume", lambda: store.resume(sid, game))
         text = ""
 

@@ -14,7 +14,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, CompanionError, UsageError
+from companion.text import visible
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,10 +45,19 @@ def _session_id(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    # Bounded here, before anything is made: a seed past the store's 64 bits crashed the app when
+    # its first session was stored. The digits are counted before int() reads them, so a pasted
+    # page of digits costs nothing either.
+    digits = text.removeprefix("-")
+    if (
+        not (digits.isascii() and digits.isdigit())
+        or len(digits) > len(str(SEED_MAX))
+        or not SEED_MIN <= int(text) <= SEED_MAX
+    ):
+        raise argparse.ArgumentTypeError(
+            f"'{visible(text)}' is not a seed: a seed is a whole number from {SEED_MIN} to {SEED_MAX}"
+        )
+    return int(text)
 
 
 def _count(text: str) -> int:
@@ -181,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(args.handler(args))
         return {"history": _history, "show": _show, "replay": _replay}[args.command](args)
     except CompanionError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        # A refusal may quote what it refuses (a name in an import file, a stored answer): as text.
+        print(f"companion: {visible(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
@@ -216,7 +228,7 @@ def _history(args: argparse.Namespace) -> int:
     for s in sessions:
         print(
             f"{s.id:>5}  {s.game:<12} {_local(s.started):<20} {_local(s.last_activity):<20} "
-            f"{s.status:<9} {s.steps:>5}  {s.summary}"
+            f"{s.status:<9} {s.steps:>5}  {visible(s.summary)}"
         )
     return EXIT_OK
 
@@ -231,14 +243,16 @@ def _show(args: argparse.Namespace) -> int:
         out = {"session": info.to_json(), "log": [e.to_json() for e in log.events]}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return EXIT_OK
+    # Stored text (labels, names, an imported log's questions and phases) is printed through
+    # visible(): a control character in it is shown as an escape, never obeyed by the terminal.
     print(
-        f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. {info.summary}"
+        f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. "
+        + visible(info.summary)
     )
     for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
-        print(
-            f"{i:>5}  {where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})"
-        )
+        line = f"{where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})"
+        print(f"{i:>5}  {visible(line)}")
     return EXIT_OK
 
 
@@ -256,14 +270,14 @@ def _replay(args: argparse.Namespace) -> int:
         verify(game, info.seed, info.config, log.steps, log.digests, store.state(args.id) or None)
     except ReplayDivergence as exc:
         if info.rules_version == game.rules_version:
-            print(f"companion: session {info.id} diverges. {exc}", file=sys.stderr)
+            print(f"companion: session {info.id} diverges. {visible(str(exc))}", file=sys.stderr)
         else:
             # Not damage: the log was recorded under other rules than the ones this app plays.
             where = f"from step {exc.step + 1}" if exc.step < len(log.steps) else "at its end"
             print(
                 f"companion: session {info.id} was recorded under rules version {info.rules_version} "
                 f"and does not replay under the current ones (version {game.rules_version}) {where}: "
-                f"{departure(exc)}.",
+                f"{visible(departure(exc))}.",
                 file=sys.stderr,
             )
         return EXIT_DIVERGED
@@ -369,8 +383,10 @@ def _import(args: argparse.Namespace) -> int:
         print(json.dumps(done.to_json(), indent=2, ensure_ascii=False))
     else:
         print(
-            f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, {done.status})."
-            + (f" {done.note}" if done.note else "")
+            visible(
+                f"Imported {name} as session {done.session_id} ({done.game}, {done.steps} steps, "
+                f"{done.status})." + (f" {done.note}" if done.note else "")
+            )
         )
     return EXIT_OK
 

@@ -16,6 +16,11 @@ from functools import lru_cache
 
 _SPAN = 1 << 16
 
+#: The seeds a session can have. The store keeps a session's seed in an SQLite INTEGER, a signed
+#: 64-bit number: a seed outside these bounds could not be stored (the dice themselves would
+#: take any whole number), so the command line and an import refuse it before anything is made.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
 
 @lru_cache(maxsize=64)
 def _seeded(seed: int) -> hashlib.blake2b:

@@ -59,6 +59,10 @@ class Roll:
             raise BadAnswer(f"'{bad}' is not a die face: type digits, like 3 5.")
         if len(parts) == 1 and self.n > 1 and self.sides <= 9 and len(parts[0]) == self.n:
             parts = list(parts[0])  # '35' for 2d6: one digit a die
+        if long := next((p for p in parts if len(p) > _MAX_DIGITS), None):
+            raise BadAnswer(
+                f"A d{self.sides} shows 1 to {self.sides}, so a number of {len(long)} digits cannot be rolled."
+            )
         return self.check([int(p) for p in parts])
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,7 +97,7 @@ class Choose:
     def parse(self, text: str) -> str:
         """Accept an option by its text (any case) or by its number in the list, 1 first."""
         text = text.strip()
-        if _is_number(text) and 1 <= int(text) <= len(self.options):
+        if _is_number(text) and len(text) <= _MAX_DIGITS and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1]
         folded = {o.casefold(): o for o in self.options}
         if text.casefold() in folded:
@@ -231,6 +235,12 @@ def answer_text(answer: Answer, none: str = "") -> str:
     if isinstance(answer, list):
         return " ".join(str(a) for a in answer)
     return str(answer)
+
+
+#: Digits enough for any face, count or number in a list a prompt takes. A longer number is
+#: refused before int() reads it: int() of thousands of digits is slow, and past 4300 digits it
+#: raises a ValueError of its own, which reached the screens as a traceback.
+_MAX_DIGITS = 18
 
 
 def _is_number(text: str) -> bool:

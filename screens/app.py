@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from companion.errors import CompanionError
 from screens.home import HomeScreen
+from screens.plain import notify_plain
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -127,7 +128,7 @@ class CompanionApp(App[None]):
             game.new_state(self.seed, dict(config or {}))
             session_id = self.store().create_session(game_id, self.seed, config, game.rules_version)
         except CompanionError as exc:
-            self.notify(str(exc), severity="error")
+            notify_plain(self, str(exc), severity="error")
             return
         self.open_session(session_id)
 
@@ -139,7 +140,7 @@ class CompanionApp(App[None]):
             info = self.store().session(session_id)
             games.load(info.game).new_state(info.seed, info.config)  # its data files, checked first
         except CompanionError as exc:
-            self.notify(str(exc), severity="error")
+            notify_plain(self, str(exc), severity="error")
             return
         if info.game == "dice":
             from screens.dicetray import DiceTrayScreen
@@ -163,7 +164,7 @@ class CompanionApp(App[None]):
         try:
             info = self.store().session(session_id)
         except CompanionError as exc:
-            self.notify(str(exc), severity="error")
+            notify_plain(self, str(exc), severity="error")
             return
         if info.status == "finished":
             self.notify(

@@ -6,6 +6,7 @@ or app) before it appears in the list, and the session resumes where it stood.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -17,6 +18,8 @@ from companion.dicetray import GAME, parse_spec, presets, roll_for
 from companion.driver import Driver
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll
+from companion.text import visible
+from screens.plain import plain
 from screens.session_actions import open_driver
 
 SOURCE_TEXT = {"physical": "table", "app": "app"}
@@ -51,7 +54,7 @@ class DiceTrayScreen(Screen[None]):
                 yield Static("Quick picks", classes="panel-title")
                 yield OptionList(
                     *(
-                        Option(f"[b]{i}[/b] {p.dice:<5} {p.label}", id=str(i))
+                        Option(Text.assemble((str(i), "bold"), f" {p.dice:<5} ", plain(p.label)), id=str(i))
                         for i, p in enumerate(presets(), start=1)
                     ),
                     id="presets",
@@ -98,29 +101,44 @@ class DiceTrayScreen(Screen[None]):
             n, sides, label = parse_spec(self.driver.state.next_spec)
             dice = f"{n}d{sides}"
         self.query_one("#dice", Input).value = dice
-        self.query_one("#label", Input).value = label
+        # An imported label may hold control characters, which an Input prints as they are.
+        self.query_one("#label", Input).value = visible(label)
 
     def _show(self, message: str = "", error: bool = False) -> None:
         assert self.driver is not None
         driver = self.driver
         prompt = self.query_one("#tray-prompt", Static)
+        # The label is the player's text: assembled as text around the screen's own bold parts.
         if driver.finished:
-            prompt.update(f"[b]This session has ended[/b] ({GAME.summary(driver.state)}). Escape goes back.")
+            prompt.update(
+                Text.assemble(
+                    ("This session has ended", "bold"),
+                    f" ({GAME.summary(driver.state)}). Escape goes back.",
+                )
+            )
             for field in self.query(Input):
                 field.disabled = True
         elif isinstance(driver.pending, Roll):
             p = driver.pending
             prompt.update(
-                f"[b]Roll {p.n}d{p.sides} · {p.why}[/b]: type the dice rolled on the table and press "
-                "Enter, or press [b]r[/b] and the app rolls."
+                Text.assemble(
+                    plain(f"Roll {p.n}d{p.sides} · {p.why}", "bold"),
+                    ": type the dice rolled on the table and press Enter, or press ",
+                    ("r", "bold"),
+                    " and the app rolls.",
+                )
             )
         else:
             prompt.update(
-                "[b]Pick the dice and a label[/b], then type the values rolled on the table (Enter) "
-                "or press [b]r[/b] and the app rolls."
+                Text.assemble(
+                    ("Pick the dice and a label", "bold"),
+                    ", then type the values rolled on the table (Enter) or press ",
+                    ("r", "bold"),
+                    " and the app rolls.",
+                )
             )
-        style = "b red" if error else "green"
-        self.query_one("#tray-message", Static).update(f"[{style}]{message}[/]" if message else "")
+        # The message quotes the label (or a refused answer): text, never markup.
+        self.query_one("#tray-message", Static).update(plain(message, "bold red" if error else "green"))
         self._fill_table()
 
     def _fill_table(self) -> None:
@@ -132,7 +150,7 @@ class DiceTrayScreen(Screen[None]):
         for i, (roll, step) in enumerate(zip(rolls, roll_steps, strict=True), start=1):
             table.add_row(
                 str(i),
-                roll.label,
+                plain(roll.label),  # a str cell is read as markup
                 f"{roll.n}d{roll.sides}",
                 " ".join(str(v) for v in roll.values),
                 str(roll.total),

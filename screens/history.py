@@ -28,6 +28,7 @@ from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
 from companion.games import GAMES
 from companion.prompts import Choose, Prompt
+from screens.plain import notify_plain, plain
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
 PAGE = 100
@@ -186,7 +187,7 @@ class HistoryScreen(Screen[None]):
             self.total = store.count_sessions(**filters)
             sessions = store.sessions(**filters, sort=self.order, limit=max(PAGE, row + NEAR_END))
         except CompanionError as exc:
-            self.query_one("#history-status", Static).update(f"[b red]{exc}[/]")
+            self.query_one("#history-status", Static).update(plain(exc, "bold red"))
             return
         table.clear()
         self.shown = 0
@@ -204,7 +205,7 @@ class HistoryScreen(Screen[None]):
         try:
             sessions = app.store().sessions(**self.filters(), sort=self.order, limit=PAGE, offset=self.shown)
         except CompanionError as exc:
-            self.query_one("#history-status", Static).update(f"[b red]{exc}[/]")
+            self.query_one("#history-status", Static).update(plain(exc, "bold red"))
             return
         self._add(sessions)
         self._say()
@@ -220,7 +221,7 @@ class HistoryScreen(Screen[None]):
                 duration_text(s.started, end),
                 STATUS_SHOWN.get(s.status, s.status),
                 str(s.steps),
-                s.summary,
+                plain(s.summary),  # a str cell is read as markup; a summary may be an import's text
                 key=str(s.id),
             )
         self.shown += len(sessions)
@@ -413,13 +414,17 @@ class SessionLogScreen(Screen[None]):
             log = store.log(self.session_id)
             withdrawn = store.answer_count(self.session_id) - len(log.steps)
         except CompanionError as exc:
-            self.query_one("#log-status", Static).update(f"[b red]{exc}[/]")
+            self.query_one("#log-status", Static).update(plain(exc, "bold red"))
             return
         self.steps = log.steps
         self.places = [(ev.turn, ev.phase) for ev in log.events]
         self.query_one("#log-title", Static).update(
-            f"[b]#{info.id} {game_title(info.game)}[/b] · {STATUS_SHOWN.get(info.status, info.status)}"
-            f" · started {local_time(info.started)} · seed {info.seed} · {info.summary or 'no steps yet'}"
+            Text.assemble(
+                (f"#{info.id} {game_title(info.game)}", "bold"),
+                f" · {STATUS_SHOWN.get(info.status, info.status)}"
+                f" · started {local_time(info.started)} · seed {info.seed} · ",
+                plain(info.summary or "no steps yet"),
+            )
         )
         self.times = [ev.at for ev in log.events]
         # A screenful to start with, so that it opens at once; more as the cursor moves down.
@@ -444,13 +449,14 @@ class SessionLogScreen(Screen[None]):
             # The turn and phase are written where they change: the log reads turn by turn, phase by phase.
             new_turn = i == 0 or turn != before[0]
             new_phase = new_turn or phase != before[1]
+            # Questions, answers and phases are the log's text (labels, names, an import's): as text.
             rows.append(
                 (
                     str(i + 1),
                     Text(str(turn), style="bold") if new_turn and turn is not None else "",
-                    Text(phase or "", style="bold") if new_phase else "",
-                    asked(step.prompt),
-                    answered(step),
+                    plain(phase or "", "bold") if new_phase else "",
+                    plain(asked(step.prompt)),
+                    plain(answered(step)),
                     step.source,
                     self.times[i].astimezone().strftime("%H:%M:%S"),
                 )
@@ -486,7 +492,7 @@ class SessionLogScreen(Screen[None]):
                 game = games.load(self.info.game)
                 self.driver = Driver(game, self.info.seed, self.info.config)
             except CompanionError as exc:
-                await panel.mount(Static(f"[b red]{exc}[/]"))
+                await panel.mount(Static(plain(exc, "bold red")))
                 return
             parting = Static(id="log-parting")
             parting.display = False
@@ -508,7 +514,7 @@ class SessionLogScreen(Screen[None]):
                     self.fits = divergence.step
                     self.parting = self._parting(divergence)
         except CompanionError as exc:
-            self.query_one("#log-status", Static).update(f"[b red]{exc}[/]")
+            self.query_one("#log-status", Static).update(plain(exc, "bold red"))
             return
         self.at = count
         shown = len(self.driver.steps)
@@ -525,7 +531,7 @@ class SessionLogScreen(Screen[None]):
         parting_view = self.query_one("#log-parting", Static)
         parting_view.display = count > shown
         if count > shown:
-            parting_view.update(Text(self.parting, style="bold yellow"))
+            parting_view.update(plain(self.parting, "bold yellow"))  # it quotes the logged answers
 
     def _parting(self, divergence: ReplayDivergence) -> str:
         """One sentence: at which step and why the game's rules part from the logged steps."""
@@ -596,8 +602,10 @@ class SessionLogScreen(Screen[None]):
         turns = sorted({t for t, _ in self.places if t is not None})
         if not turns:
             self.notify("This session has no turns to go to.", severity="warning")
-        elif not (text.isdigit() and int(text) in turns):
-            self.notify(
+        # A turn has a few digits: a longer text is not one, and int() is not asked to read it.
+        elif not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) in turns):
+            notify_plain(
+                self,
                 f"'{text}' is not a turn of this session; its turns are {turns[0]} to {turns[-1]}.",
                 severity="error",
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -17,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from companion.errors import CompanionError
 from companion.games import GAMES
+from screens.plain import plain
 
 
 class HomeScreen(Screen[None]):
@@ -60,22 +62,30 @@ class HomeScreen(Screen[None]):
         app: Any = self.app
         status = self.query_one("#home-status", Static)
         listing = self.query_one("#sessions", OptionList)
+        # The errors name the database file, and a summary may hold a player's or an import's
+        # text: shown as written, never read as markup.
         if app.store_error is not None:
-            status.update(f"[b red]{app.store_error}[/]")
+            status.update(plain(app.store_error, "bold red"))
             return
         if not app.store_ready:
             return  # still opening; the app calls back when it is ready
         try:
             sessions = app.store().sessions(status="active")
         except CompanionError as exc:
-            status.update(f"[b red]{exc}[/]")
+            status.update(plain(exc, "bold red"))
             return
         listing.clear_options()
         for s in sessions[:50]:
             when = s.last_activity.astimezone().strftime("%d %b %H:%M")
             listing.add_option(
                 Option(
-                    f"#{s.id} {_title(s.game)}  [dim]{when}[/]\n  {s.summary or 'not started'}", id=str(s.id)
+                    Text.assemble(
+                        f"#{s.id} {_title(s.game)}  ",
+                        (when, "dim"),
+                        "\n  ",
+                        plain(s.summary or "not started"),
+                    ),
+                    id=str(s.id),
                 )
             )
         if sessions:

@@ -24,6 +24,7 @@ from companion.castells.game import Castells
 from companion.driver import Driver
 from companion.reconquista.game import Reconquista
 from companion.simancas.table import SIDE_NAMES, SIDES
+from screens.plain import plain
 
 
 class StateView(Widget):
@@ -164,7 +165,13 @@ class DiceView(StateView):
         table.add_column("Faces", style="bold")
         table.add_column("Sum", justify="right")
         for i, r in reversed(list(enumerate(rolls, start=1))):
-            table.add_row(str(i), f"{r.n}d{r.sides}", r.label, " ".join(map(str, r.values)), str(r.total))
+            table.add_row(
+                str(i),
+                f"{r.n}d{r.sides}",
+                plain(r.label),  # the player's label: a str cell of a Rich table is read as markup
+                " ".join(map(str, r.values)),
+                str(r.total),
+            )
         self.query_one("#dv-rolls", Static).update(table)
 
 
@@ -183,14 +190,15 @@ def snapshot_text(snap: dict[str, Any], indent: int = 0) -> RenderableType:
     pad = "  " * indent
     for key, value in snap.items():
         label = str(key).replace("_", " ")
+        # A game's state holds the players' text (names, labels): as text, control characters escaped.
         if isinstance(value, dict) and value:
-            lines.append(Text(f"{pad}{label}", style="bold"))
+            lines.append(plain(f"{pad}{label}", "bold"))
             lines.append(snapshot_text(value, indent + 1))
         elif isinstance(value, list) and value and isinstance(value[0], dict):
-            lines.append(Text(f"{pad}{label}: {len(value)}", style="bold"))
+            lines.append(plain(f"{pad}{label}: {len(value)}", "bold"))
         else:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            lines.append(Text.assemble((f"{pad}{label}: ", "dim"), (shown or "-", "")))
+            lines.append(Text.assemble(plain(f"{pad}{label}: ", "dim"), plain(shown or "-")))
     return Group(*lines)
 
 

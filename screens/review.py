@@ -22,6 +22,7 @@ from textual_plotext import PlotextPlot
 
 from companion.errors import CompanionError
 from companion.games import GAMES
+from screens.plain import plain
 
 
 def plural(n: int, one: str, many: str = "") -> str:
@@ -34,7 +35,9 @@ def counts_table(title: str, rows: Any, total_label: str = "") -> RichTable:
     table.add_column("Outcome")
     table.add_column("Times", justify="right")
     for c in rows:
-        table.add_row(c.label, Text(str(c.count), style="bold" if c.count else "dim"))
+        # The outcomes are named by the data files (a map's areas, a tables file's results): as text,
+        # since a Rich table reads a str cell as markup.
+        table.add_row(plain(c.label), Text(str(c.count), style="bold" if c.count else "dim"))
     if total_label:
         table.add_row(Text(total_label, style="dim"), Text(str(sum(c.count for c in rows)), style="dim"))
     return table
@@ -90,7 +93,7 @@ class ReviewScreen(Screen[None]):
     def _failed(self, message: str) -> None:
         body = self.query_one("#review-body")
         body.remove_children()
-        body.mount(Static(Text(message, style="bold red")))
+        body.mount(Static(plain(message, "bold red")))
         self.ready = True
 
     async def _fill(self, figures: Any) -> None:
@@ -179,7 +182,7 @@ class StatisticsScreen(ReviewScreen):
                 Static(counts_table("Muslim reinforcements", r.reinforcements), classes="review-block")
             )
             for note in r.notes:
-                out.append(Static(Text(note, style="dim"), classes="review-note"))
+                out.append(Static(plain(note, "dim"), classes="review-note"))
         s = stats.simancas
         if s is not None:
             out.append(Static(Text("Battle of Simancas", style="bold underline"), classes="review-title"))
@@ -205,7 +208,7 @@ class StatisticsScreen(ReviewScreen):
             )
             out.append(Static(counts_table("Army points spent", c.army_points), classes="review-block"))
             for note in c.notes:
-                out.append(Static(Text(note, style="dim"), classes="review-note"))
+                out.append(Static(plain(note, "dim"), classes="review-note"))
         return out
 
 

@@ -13,6 +13,7 @@ from companion.driver import Driver
 from companion.errors import CompanionError
 from companion.games import Game
 from companion.prompts import BadAnswer, Roll
+from screens.plain import notify_plain
 from screens.reconquista.dialogs import CorrectionDialog, MessageDialog, correction_text
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
@@ -31,13 +32,11 @@ def resume(screen: Screen[Any], session_id: int, game: Game) -> Resumed | None:
     try:
         resumed: Resumed = app.store().resume(session_id, game)
     except CompanionError as exc:
-        app.notify(str(exc), severity="error")
+        notify_plain(app, str(exc), severity="error")
         app.pop_screen()
         return None
     if resumed.notice:
-        app.notify(
-            resumed.notice, title="Earlier rules", severity="warning", timeout=NOTICE_SECONDS, markup=False
-        )
+        notify_plain(app, resumed.notice, title="Earlier rules", severity="warning", timeout=NOTICE_SECONDS)
     return resumed
 
 

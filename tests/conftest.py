@@ -123,8 +123,9 @@ class ReliabilityFigures:
     printed as one line at the end of the run, for example:
 
     ``reliability: 50 crash runs (SIGKILL), 23 faults tried (full disk: ...), 1757 random inputs
-    tried, 13 browser origins, hosts or tokens refused, 11 sizes clamped or tabs capped, 968
-    events written by 2 instances at once; events checked = ..., events lost = 0, duplicated = 0``
+    tried, 331 markup texts shown as text, 13 browser origins, hosts or tokens refused, 11 sizes
+    clamped or tabs capped, 968 events written by 2 instances at once; events checked = ...,
+    events lost = 0, duplicated = 0``
 
     Under xdist each worker counts its own tests and sends its counts to the controller when it
     finishes (xdist's ``workeroutput``); the controller adds them up and prints the same line, with
@@ -154,7 +155,8 @@ class ReliabilityFigures:
         full_disk = f" (full disk: {notes['full_disk']})" if "full_disk" in notes else ""
         return (
             f"reliability: {f['crash_runs']} crash runs (SIGKILL), {f['faults']} faults tried{full_disk}, "
-            f"{f['inputs']} random inputs tried, {f['origins_refused']} browser origins, hosts or "
+            f"{f['inputs']} random inputs tried, {f['markup']} markup texts shown as text, "
+            f"{f['origins_refused']} browser origins, hosts or "
             f"tokens refused, {f['sizes_clamped']} sizes clamped or tabs capped, "
             f"{f['instance_events']} events written by 2 instances at once; "
             f"events checked = {f['events_checked']}, events lost = {f['events_lost']}, "

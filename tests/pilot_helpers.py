@@ -24,3 +24,10 @@ def store_ready(pilot: Pilot[Any]) -> Awaitable[None]:
     """Wait until the app has opened its database, or failed to."""
     app: Any = pilot.app
     return wait_until(pilot, lambda: app.store_ready or app.store_error is not None)
+
+
+def screen_text(pilot: Pilot[Any]) -> str:
+    """The text on the screen as the terminal shows it, one line a row: what a widget rendered,
+    after any markup was read (a widget's own value would not show a label that markup ate)."""
+    strips = pilot.app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

@@ -216,6 +216,29 @@ async def test_why_not_explains_every_refused_purchase(tmp_path: Path, clock: An
         assert "free of enemy forces" in text or "no city or fortress" in text
 
 
+async def test_a_session_on_its_own_map_shows_that_map(tmp_path: Path, clock: Any) -> None:
+    """A session whose config names its own map and tables files (an imported one can): the
+    regions were composed with the shipped board, and drawing an area only the session's map
+    has raised KeyError. Now every region shows the session's areas in its colour."""
+    root = Path(__file__).resolve().parent.parent / "data" / "reconquista"
+    files = {}
+    for name in ("map.toml", "tables.toml"):
+        text = (root / name).read_text(encoding="utf-8").replace('"Oviedo"', '"Uviéu"')
+        files[name] = tmp_path / name
+        files[name].write_text(text.replace('colour = "#4f86c6"', 'colour = "#123456"'), encoding="utf-8")
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    config = {"dice": "app", "map": str(files["map.toml"]), "tables": str(files["tables.toml"])}
+    sid = store.create_session("reconquista", 4, config)
+    store.close()
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        await pilot.pause()
+        region = app.screen.query_one("#region-1", Static)
+        assert "Uviéu" in str(region.render()) and "Oviedo" not in str(region.render())
+        assert region.styles.border_title_color.hex == "#123456"
+
+
 async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))

@@ -49,6 +49,10 @@ def parse_edit_text(board: Board, state: CastellsState, text: str) -> dict[str, 
         player, points = _match(rest, players, "player")
         if not (points.isascii() and points.isdigit()):
             raise ValueError(f"'{points}' is not a number of army points: write army PLAYER N.")
+        if (
+            len(points.lstrip("0")) > 2
+        ):  # over 99 however long: not read by int(), slow for thousands of digits
+            raise ValueError(f"{points} is not a number of army points from 0 to 99.")
         return {"kind": "army", "player": player, "points": int(points)}
     if word == "saracen":
         if rest.casefold() == "start":

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.reconquista.state import SIDE_KINDS, SIDE_NAMES, SIDES, AreaState, GameState
-from companion.reconquista.units import Kind, SpecError, parse_spec
+from companion.reconquista.units import MAX_FORCE, Kind, SpecError, parse_spec
 
 TAGS = {"C": "christian", "M": "muslim", "R": "rebel", "F": "french", "RA": "rebel_army"}
 TAG_OF = {side: tag for tag, side in TAGS.items()}
@@ -91,10 +91,17 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
                 raise ValueError(f"'{letter}' is not a kind of unit.") from None
             if kind not in SIDE_KINDS[side]:
                 raise ValueError(f"The {SIDE_NAMES[side]} side cannot field a {kind.noun}.")
-            if not isinstance(n, int) or n < 0:
-                raise ValueError(f"{n!r} is not a number of units.")
+            # Bounded as a typed SPEC is (units.MAX_FORCE): a change may also come from an imported
+            # log, and a side's units are made into a list of that many for every battle.
+            if not isinstance(n, int) or not 0 <= n <= MAX_FORCE:
+                raise ValueError(f"{n!r} is not a number of units from 0 to {MAX_FORCE}.")
             if n:
                 units.setdefault(side, {})[kind] = n
+        total = sum(units.get(side, {}).values())
+        if total > MAX_FORCE:
+            raise ValueError(
+                f"{total} {SIDE_NAMES[side]} units in {name} are too many: a side has at most {MAX_FORCE} in an area."
+            )
     besieger = change.get("besieger")
     if besieger is not None:
         if besieger not in units:

@@ -25,13 +25,15 @@ import io
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import CompanionError
 from companion.prompts import answer_text
 from companion.reconquista.state import PHASE_TITLES as RECONQUISTA_PHASES
+from companion.text import visible
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -58,16 +60,38 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: A number kept in one of the store's INTEGER columns (a seed, a turn): SQLite's signed 64
+#: bits, the bounds of a seed. Past them the insert failed with OverflowError, not a sentence.
+StoredInt = Annotated[StrictInt, Field(ge=SEED_MIN, le=SEED_MAX)]
+
+#: The years a stored time may fall in. The app's clock writes them, so an earlier or later one
+#: is a damaged or made-up file; and near the ends of the calendar (years 1 and 9999) turning a
+#: time into UTC or local time runs off it (OverflowError) when it is stored or shown.
+FIRST_YEAR, LAST_YEAR = 1970, 9998
+
+
+def _in_calendar(dt: datetime) -> datetime:
+    # The year is read as written, before any conversion: that is what could overflow.
+    if not FIRST_YEAR <= dt.year <= LAST_YEAR:
+        raise ValueError(
+            f"a time in the year {dt.year} is not one a session can have ({FIRST_YEAR} to {LAST_YEAR})"
+        )
+    return dt
+
+
+StoredTime = Annotated[datetime, AfterValidator(_in_calendar)]
+
+
 class StepModel(_Strict):
     """One effective step of an exported log."""
 
     step: StrictInt = Field(ge=1)
-    turn: StrictInt | None = None
+    turn: StoredInt | None = None
     phase: StrictStr | None = None
     prompt: dict[str, Any]
     answer: list[StrictInt] | StrictStr | None
     source: Literal["physical", "app", "player", "ack", "edit"]
-    at: datetime
+    at: StoredTime
     digest: str = Field(pattern=r"^[0-9a-f]{16}$")
 
 
@@ -77,13 +101,13 @@ class SessionModel(_Strict):
     id: StrictInt | None = None
     game: StrictStr
     title: StrictStr | None = None
-    seed: StrictInt
+    seed: StoredInt
     config: dict[str, Any] = {}
     dice_mode: StrictStr = ""
     status: Literal["active", "finished"]
-    started: datetime
-    last_activity: datetime
-    ended: datetime | None = None
+    started: StoredTime
+    last_activity: StoredTime
+    ended: StoredTime | None = None
     summary: StrictStr = ""
     # The version of the game's rules the log was recorded under. Exports written before the
     # key existed were all recorded under version 1.
@@ -166,7 +190,9 @@ def _question(prompt: dict[str, Any]) -> str:
 
 
 def export_csv(store: Store, session_id: int) -> str:
-    """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS)."""
+    """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS).
+    Control characters in the text are written as visible escapes (``text.visible``): the file
+    is read on a terminal as often as in a spreadsheet."""
     data = export_data(store, session_id)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -188,7 +214,7 @@ def export_csv(store: Store, session_id: int) -> str:
                 s["at"],
             ]
         )
-    return out.getvalue()
+    return visible(out.getvalue())
 
 
 def _md(text: str) -> str:
@@ -228,7 +254,7 @@ def _step_line(s: dict[str, Any]) -> str:
 def export_markdown(store: Store, session_id: int) -> str:
     """The session as a readable game report: a header (game, dates, result), then turn by
     turn and phase by phase every roll with its source, every choice and every board
-    instruction. Times are in UTC."""
+    instruction. Times are in UTC; control characters are written as visible escapes."""
     data = export_data(store, session_id)
     sess = data["session"]
     steps = data["steps"]
@@ -269,7 +295,7 @@ def export_markdown(store: Store, session_id: int) -> str:
         elif not lines[-1].startswith("- "):
             lines.append("")
         lines.append(_step_line(s))
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")
 
 
 def export_session(store: Store, session_id: int, fmt: str) -> str:
@@ -314,7 +340,9 @@ class Imported:
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "the top level"
-    msg = str(err["msg"]).rstrip(".")
+    # A check of ours (a ValueError) says its own sentence: without pydantic's "Value error, ".
+    said = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
+    msg = str(said or err["msg"]).rstrip(".")
     return f"{where}: {msg[:1].lower() + msg[1:]}"
 
 
@@ -326,6 +354,12 @@ def read_export(text: str, name: str = "the file") -> ExportModel:
         raise ImportRefused(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}).") from None
     except (UnicodeDecodeError, RecursionError):
         raise ImportRefused(f"{name} is not valid JSON.") from None
+    except ValueError:
+        # Python reads no whole number of more than 4300 digits (int's limit on text): no
+        # export holds one.
+        raise ImportRefused(
+            f"{name} holds a number too long to read, so it is not a session export."
+        ) from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ImportRefused(f"{name} is not a Tabletop Companion session export.")
     version = raw.get("version")

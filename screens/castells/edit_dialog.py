@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from companion.castells.edits import HELP
+from screens.plain import plain
 
 
 class EditDialog(ModalScreen[str | None]):
@@ -52,7 +53,7 @@ class EditDialog(ModalScreen[str | None]):
         self.dismiss(event.value)
 
     def show_error(self, text: str) -> None:
-        self.query_one("#ed-error", Static).update(text)
+        self.query_one("#ed-error", Static).update(plain(text))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

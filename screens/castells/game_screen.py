@@ -34,6 +34,7 @@ from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
+from screens.plain import plain
 from screens.session_actions import correct_a_die, open_driver
 
 PHASES = {
@@ -326,7 +327,7 @@ class CastellsScreen(Screen[None]):
                 )
             )
             self.set_focus(None)
-        self.query_one("#cs-message", Static).update(Text(message, style="bold red" if error else "green"))
+        self.query_one("#cs-message", Static).update(plain(message, "bold red" if error else "green"))
 
     # -- answering -----------------------------------------------------------------------
 

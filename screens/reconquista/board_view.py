@@ -15,6 +15,7 @@ from textual.widgets import Static
 from companion.reconquista.board import Board
 from companion.reconquista.state import GameState
 from companion.reconquista.units import Kind
+from screens.plain import plain
 
 SIDE_STYLE = {
     "christian": "bold #7fb2ff",
@@ -91,13 +92,20 @@ class RegionPanel(Static):
         self._shown: Text | None = None
 
     def on_mount(self) -> None:
-        self.styles.border = ("round", self.board.regions[self.number].colour)
-        self.styles.border_title_color = self.board.regions[self.number].colour
+        self.use(self.board)
+
+    def use(self, board: Board) -> None:
+        """Draw the region as ``board`` has it (its colour now, its areas from the next show)."""
+        self.board = board
+        self._shown = None
+        self.styles.border = ("round", board.regions[self.number].colour)
+        self.styles.border_title_color = board.regions[self.number].colour
 
     def show(self, state: GameState) -> None:
         region = self.board.regions[self.number]
         revolt = state.revolt == self.number
-        self.border_title = f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else "")
+        # The region is named by the session's map file: a str border title is read as markup.
+        self.border_title = plain(f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else ""))
         self.set_class(revolt, "revolt")
         width = max(len(a) for a in region.areas)
         text = Text("\n").join(area_line(self.board, state, a, width) for a in region.areas)
@@ -138,6 +146,13 @@ class BoardView(Grid):
     def compose(self) -> ComposeResult:
         for number in self.LAYOUT:
             yield RegionPanel(self.board, number)
+
+    def use(self, board: Board) -> None:
+        """Draw ``board`` from now on: a session's own map, known only once its screen has
+        read the session (the regions were composed with the shipped board before)."""
+        self.board = board
+        for panel in self.query(RegionPanel):
+            panel.use(board)
 
     def show(self, state: GameState) -> None:
         for panel in self.query(RegionPanel):

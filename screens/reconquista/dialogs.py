@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from companion.driver import Correction, Driver, Step
 from companion.prompts import BadAnswer, Roll, Tell
+from screens.plain import plain
 
 DICE_MODES = {
     "mixed": "Mixed: type each roll from the table, or press r and the app rolls",
@@ -66,7 +67,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, classes="dialog-title")
+            yield Static(plain(self.question), classes="dialog-title")  # it quotes labels and areas
             yield Static("y: yes    n: no", classes="dialog-hint")
 
     def action_answer(self, yes: bool) -> None:
@@ -94,7 +95,7 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
                     Option(
                         Text.assemble(
                             (f"{i + 1:>4} ", "dim"),
-                            roll.why[:48],
+                            plain(roll.why[:48]),
                             " → ",
                             (" ".join(map(str, step.answer or [])), "bold"),
                             (f" ({step.source})", "dim"),
@@ -116,7 +117,9 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
         dice = self.query_one("#corr-dice", Input)
         dice.display = True
         dice.focus()
-        self.query_one("#corr-message", Static).update(f"Step {self.picked + 1}: {self._roll().describe()}")
+        self.query_one("#corr-message", Static).update(
+            plain(f"Step {self.picked + 1}: {self._roll().describe()}")
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.picked is None:
@@ -124,7 +127,7 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
         try:
             values = self._roll().parse(event.value)
         except BadAnswer as exc:
-            self.query_one("#corr-message", Static).update(Text(str(exc), style="bold red"))
+            self.query_one("#corr-message", Static).update(plain(exc, "bold red"))
             return
         self.dismiss((self.picked, values))
 
@@ -169,7 +172,7 @@ class MessageDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.body)
+            yield Static(plain(self.body) if isinstance(self.body, str) else self.body)
             yield Static("Enter closes.", classes="dialog-hint")
 
     def action_close(self) -> None:
@@ -217,7 +220,7 @@ class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
             self.dismiss((self.picked, event.value))
 
     def show_error(self, text: str) -> None:
-        self.query_one("#edit-message", Static).update(Text(text, style="bold red"))
+        self.query_one("#edit-message", Static).update(plain(text, "bold red"))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

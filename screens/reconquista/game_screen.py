@@ -28,6 +28,7 @@ from companion.reconquista.forecast import forecast_move, forecast_siege
 from companion.reconquista.game import GAME, LAST_TURN
 from companion.reconquista.state import PHASE_TITLES
 from companion.reconquista.units import SpecError, parse_spec
+from screens.plain import notify_plain
 from screens.reconquista.board_view import LEGEND, BoardView
 from screens.reconquista.dialogs import (
     DICE_MODES,
@@ -97,9 +98,9 @@ class ReconquistaScreen(Screen[None]):
             info = store.session(self.session_id)
             self.mode = info.config.get("dice", self.mode)
             self.board = board_of_config(info.config)
-            self.query_one(BoardView).board = self.board
+            self.query_one(BoardView).use(self.board)
         except CompanionError as exc:
-            app.notify(str(exc), severity="error")
+            notify_plain(app, str(exc), severity="error")
             app.pop_screen()
             return
         resumed = resume(self, self.session_id, GAME)
@@ -109,7 +110,7 @@ class ReconquistaScreen(Screen[None]):
         try:
             log = store.log(self.session_id)  # read after resuming: the steps that stand now
         except CompanionError as exc:
-            app.notify(str(exc), severity="error")
+            notify_plain(app, str(exc), severity="error")
             app.pop_screen()
             return
         for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:

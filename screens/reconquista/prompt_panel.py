@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.prompts import Choose, Prompt, Roll, Tell
+from screens.plain import plain
 
 
 class DiceInput(Input):
@@ -67,7 +68,8 @@ class PromptPanel(Vertical):
         dice = self.query_one("#pp-dice", DiceInput)
         options = self.query_one("#pp-options", OptionList)
         checklist = self.query_one("#pp-checklist", Static)
-        self.query_one("#pp-odds", Static).update(odds)
+        # The odds and the final score name areas and results of the session's map and tables files.
+        self.query_one("#pp-odds", Static).update(plain(odds))
         # Hidden and disabled: a hidden widget could keep the focus and swallow the keys.
         dice.display = not (dice_off := not isinstance(prompt, Roll))
         dice.disabled = dice_off
@@ -121,4 +123,4 @@ class PromptPanel(Vertical):
         self.screen.set_focus(None)
 
     def message(self, text: str, error: bool = False) -> None:
-        self.query_one("#pp-message", Static).update(Text(text, style="bold red" if error else "green"))
+        self.query_one("#pp-message", Static).update(plain(text, "bold red" if error else "green"))

@@ -31,6 +31,7 @@ from companion.prompts import BadAnswer, Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
+from screens.plain import plain
 from screens.session_actions import open_driver
 from screens.simancas.completion import Matcher, explain
 
@@ -188,7 +189,8 @@ class SimancasScreen(Screen[None]):
         yield Static(id="sm-totals")
         yield Static(id="sm-ask")
         yield CardInput(id="sm-input")
-        yield Suggestions(id="sm-suggestions")
+        # The actions name the cards of the data file: shown as written (their text is the answer).
+        yield Suggestions(id="sm-suggestions", markup=False)
         yield Static(id="sm-message")
         yield Footer()
 
@@ -285,7 +287,7 @@ class SimancasScreen(Screen[None]):
             field.placeholder = ""
         self._fill_suggestions()
         style = "bold red" if error else "green"
-        self.query_one("#sm-message", Static).update(Text(message, style=style))
+        self.query_one("#sm-message", Static).update(plain(message, style))
         if not d.finished:
             field.focus()
 

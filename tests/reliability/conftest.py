@@ -17,8 +17,8 @@ import pytest
 
 @pytest.fixture
 def figures(request: pytest.FixtureRequest) -> Counter[str]:
-    """The suite's counters: crash_runs, faults, inputs, instance_events, events_checked, events_lost,
-    events_duplicated."""
+    """The suite's counters: crash_runs, faults, inputs, markup (texts of markup shown as text),
+    instance_events, events_checked, events_lost, events_duplicated."""
     counters: Counter[str] = request.config.pluginmanager.get_plugin("reliability-figures").figures
     return counters
 
