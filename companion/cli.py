@@ -39,8 +39,10 @@ def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 
 def _session_id(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**63:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a session number (a whole number from 1)")
+    # The digits are counted before int() reads them, and a long text is not echoed whole.
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not 0 < int(text) < 2**63:
+        shown = text if len(text) <= 24 else text[:20] + "…"
+        raise argparse.ArgumentTypeError(f"'{shown}' is not a session number (a whole number from 1)")
     return int(text)
 
 
@@ -156,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(p, top=False)
     p.add_argument("file", metavar="FILE", help="the JSON file written by 'companion export' ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.add_argument(
+        "--again", action="store_true", help="import a file this database holds already, as a copy"
+    )
     p.set_defaults(handler=_import)
 
     p = sub.add_parser("stats", help="statistics of the games played: results, tables rolled, hands won")
@@ -378,7 +383,7 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"{name} is not a text file, so it is not a session export.") from None
     except OSError as exc:
         raise UsageError(f"Cannot read {name}: {exc.strerror or exc}.") from None
-    done = import_session(_open_store(args), text, name)
+    done = import_session(_open_store(args), text, name, again=args.again)
     if args.json:
         print(json.dumps(done.to_json(), indent=2, ensure_ascii=False))
     else:

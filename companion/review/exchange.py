@@ -470,14 +470,36 @@ def _refuse_paths(doc: ExportModel, name: str) -> None:
         )
 
 
-def import_session(store: Store, text: str, name: str = "the file") -> Imported:
+def already_imported(store: Store, doc: ExportModel) -> int | None:
+    """The session of ``store`` that holds this very export (same game, seed, start and step
+    count, and the same digest at every step), if any."""
+    started = _utc(doc.session.started)
+    digests = [s.digest for s in doc.steps]
+    for info in store.sessions(game=doc.session.game):
+        if info.damaged or info.seed != doc.session.seed or info.steps != len(doc.steps):
+            continue
+        if _utc(info.started) != started:
+            continue
+        if store.log(info.id).digests == digests:
+            return info.id
+    return None
+
+
+def import_session(store: Store, text: str, name: str = "the file", *, again: bool = False) -> Imported:
     """Check an export (format, game, replay to the exported state) and store it as a new
-    session in one transaction. ImportRefused (one sentence, nothing created) if it fails."""
+    session in one transaction. ImportRefused (one sentence, nothing created) if it fails, or
+    if the database holds it already (copies would count twice in the statistics and the luck
+    ledger), unless ``again``."""
     from companion.driver import canonical
     from companion.errors import ReplayDivergence
 
     doc = read_export(text, name)
     _refuse_paths(doc, name)
+    if not again and (held := already_imported(store, doc)) is not None:
+        raise ImportRefused(
+            f"{name} is already in this database as session {held}; import it with --again to add a "
+            "copy (it would count twice in the statistics and the luck ledger)."
+        )
     game, steps = _load(doc, name)
     sess = doc.session
     recorded, current = sess.rules_version, game.rules_version

@@ -302,3 +302,35 @@ def json_string(text: str) -> str:
     import json
 
     return json.dumps(text)
+
+
+def test_importing_the_same_file_twice_says_so_and_again_adds_a_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    """Copies of one session would count twice in the statistics and the luck ledger."""
+    db, sid = exported_db(tmp_path)
+    out = tmp_path / "game.json"
+    assert main(["--db", str(db), "export", str(sid), "-o", str(out)]) == EXIT_OK
+    other = tmp_path / "other.db"
+    assert main(["--db", str(other), "import", str(out)]) == EXIT_OK
+    capsys.readouterr()
+    assert main(["--db", str(other), "import", str(out)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "is already in this database as session 1" in err and "--again" in err
+    assert main(["--db", str(other), "import", str(out), "--again"]) == EXIT_OK
+    store = Store(str(other))
+    try:
+        assert sorted(s.id for s in store.sessions()) == [1, 2]
+    finally:
+        store.close()
+    figures["faults"] += 1
+
+
+def test_a_session_number_of_five_thousand_digits_is_not_echoed_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--db", str(tmp_path / "c.db"), "show", "9" * 5000]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert len(err) < 200 and "'99999999999999999999…' is not a session number" in err
