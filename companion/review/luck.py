@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
+from companion.errors import StoreError
 from companion.review.effective import Scope, effective_cte
 
 if TYPE_CHECKING:
@@ -237,8 +238,25 @@ WHERE effective.source IN ('physical', 'app')
 GROUP BY sides, source, face
 """
     )
+    # A row whose answer or question is not JSON would fail the whole query (SQLite calls it
+    # malformed, which reads as a corrupt database): found first, and named.
+    damaged_sql = (
+        effective_cte(scope)
+        + """
+SELECT effective.session_id, effective.step FROM effective
+WHERE effective.source IN ('physical', 'app')
+  AND NOT (json_valid(effective.answer) AND json_valid(effective.prompt))
+ORDER BY effective.session_id, effective.step LIMIT 1
+"""
+    )
     out: dict[tuple[int, str], list[int]] = {}
     with store._guard(), store.engine.connect() as con:
+        damaged = con.execute(text(damaged_sql), scope.params()).first()
+        if damaged is not None:
+            raise StoreError(
+                f"Session {damaged[0]}'s log is damaged at step {damaged[1] + 1} (a roll there cannot be "
+                "read), so its dice cannot be counted; the luck ledger is not worked out."
+            )
         rows = con.execute(text(sql), scope.params()).all()
     for sides, source, face, n in rows:
         if sides is None or sides < 2 or face is None or not 1 <= face <= sides:

@@ -24,7 +24,7 @@ from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
 from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting
-from companion.errors import StoreError
+from companion.errors import ReplayDivergence, StoreError
 from companion.games import Game
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
@@ -468,6 +468,13 @@ class Store:
         """The effective log: the answers that stand after every rewind."""
         kept: list[EventInfo] = []
         for ev in self.events(session_id):
+            if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in ("answer", "rewind"):
+                raise StoreError(f"Session {session_id}'s log is damaged (an event of it cannot be read).")
+            if ev.step > len(kept):  # a step missing, or steps out of order
+                raise StoreError(
+                    f"Session {session_id}'s log is damaged at step {len(kept) + 1}: the next logged step is "
+                    f"step {ev.step + 1}."
+                )
             del kept[ev.step :]
             if ev.kind == "answer":
                 kept.append(ev)
@@ -490,7 +497,7 @@ class Store:
         """The session as it stands after its logged steps, its next answers committed here.
 
         A session recorded under the game's current rules must replay as logged: a log that
-        does not is damaged, and ReplayDivergence (one sentence) leaves it as it is. One recorded
+        does not is damaged: StoreError (one sentence naming the step) leaves it as it is. One recorded
         under earlier rules replays as far as its log fits the current ones: the steps from the
         first that does not are withdrawn (a rewind event: nothing is deleted), the session is
         marked with the current rules version, and ``Resumed.notice`` tells the player in one
@@ -511,7 +518,13 @@ class Store:
             )
         recorder = self.recorder(session_id)
         if info.rules_version == current:
-            return Resumed(Driver.resume(game, info.seed, info.config, log.steps, recorder))
+            try:
+                return Resumed(Driver.resume(game, info.seed, info.config, log.steps, recorder))
+            except ReplayDivergence as exc:
+                raise StoreError(
+                    f"Session {session_id}'s log is damaged at step {exc.step + 1} ({departure(exc)}); "
+                    "it is left as it is."
+                ) from None
         fit = replay_fitting(game, info.seed, info.config, log.steps)
         driver = fit.driver
         kept = len(driver.steps)

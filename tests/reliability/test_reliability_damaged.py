@@ -128,3 +128,67 @@ async def test_history_lists_a_damaged_session_and_opening_it_is_one_sentence(
         assert isinstance(app.screen, HistoryScreen)  # still there, still listing
         app.open_session(good)
         await wait_until(pilot, lambda: type(app.screen).__name__ == "DiceTrayScreen")
+
+
+def test_a_log_with_a_missing_step_is_damaged_at_that_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    db = tmp_path / "c.db"
+    bad, good = two_sessions(db)
+    con = sqlite3.connect(db)
+    con.execute("DELETE FROM event WHERE session_id = ? AND step = 0", (bad,))
+    con.commit()
+    con.close()
+    for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
+        assert main(["--db", str(db), *command]) == EXIT_USAGE, command
+        err = capsys.readouterr().err
+        assert err == (
+            f"companion: Session {bad}'s log is damaged at step 1: the next logged step is step 2.\n"
+        ), err
+    assert main(["--db", str(db), "show", str(good)]) == EXIT_OK
+    figures["faults"] += 1
+
+
+def test_resuming_a_log_that_no_longer_replays_names_the_step(tmp_path: Path, figures: Counter[str]) -> None:
+    """A logged question changed in the database, under the rules it was recorded with:
+    damage, named at its step; nothing is changed."""
+    from companion.errors import StoreError
+
+    db = tmp_path / "c.db"
+    bad, _good = two_sessions(db)
+    con = sqlite3.connect(db)
+    con.execute(
+        "UPDATE event SET prompt = ? WHERE session_id = ? AND step = 1",
+        (json.dumps({"kind": "roll", "n": 3, "sides": 6, "why": "Attack"}), bad),
+    )
+    con.commit()
+    con.close()
+    store = Store(str(db))
+    try:
+        with pytest.raises(StoreError) as err:
+            store.resume(bad, load("dice"))
+        assert str(err.value).startswith(f"Session {bad}'s log is damaged at step 2 (")
+        assert "\n" not in str(err.value)
+    finally:
+        store.close()
+    figures["faults"] += 1
+
+
+def test_the_luck_ledger_names_a_damaged_roll(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    """A roll whose answer is not JSON failed SQLite's json_each, which read as 'the database
+    is corrupt': the ledger names the session and the step instead."""
+    db = tmp_path / "c.db"
+    bad, _good = two_sessions(db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE event SET answer = '[9' WHERE session_id = ? AND step = 1", (bad,))
+    con.commit()
+    con.close()
+    assert main(["--db", str(db), "luck"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "corrupt" not in err
+    assert err.startswith(
+        f"companion: Session {bad}'s log is damaged at step 2 (a roll there cannot be read)"
+    )
+    figures["faults"] += 1
