@@ -188,7 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """A terminal that cannot show a character (a non-UTF-8 encoding: 'León' in ASCII) gets
+    an escape for it (\\xf3), never a UnicodeEncodeError half-way through the output."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:

@@ -156,6 +156,7 @@ class ReliabilityFigures:
         return (
             f"reliability: {f['crash_runs']} crash runs (SIGKILL), {f['faults']} faults tried{full_disk}, "
             f"{f['inputs']} random inputs tried, {f['markup']} markup texts shown as text, "
+            f"{f['hostile_files']} hostile paths and files, {f['damaged_rows']} damaged rows, "
             f"{f['origins_refused']} browser origins, hosts or "
             f"tokens refused, {f['sizes_clamped']} sizes clamped or tabs capped, "
             f"{f['instance_events']} events written by 2 instances at once; "

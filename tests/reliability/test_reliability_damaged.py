@@ -82,7 +82,7 @@ def test_a_damaged_session_is_named_and_the_others_still_list_and_open(
     for command in (["show", str(good)], ["replay", str(good)], ["export", str(good)]):
         assert main(["--db", str(db), *command]) == EXIT_OK, command
     capsys.readouterr()
-    figures["faults"] += 1
+    figures["damaged_rows"] += 1
 
 
 def test_a_damaged_stored_state_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,7 +146,16 @@ def test_a_log_with_a_missing_step_is_damaged_at_that_step(
             f"companion: Session {bad}'s log is damaged at step 1: the next logged step is step 2.\n"
         ), err
     assert main(["--db", str(db), "show", str(good)]) == EXIT_OK
-    figures["faults"] += 1
+    capsys.readouterr()
+    # history says so too, without reading every log: the event index's shape per session
+    assert main(["--db", str(db), "history", "--json"]) == EXIT_OK
+    listed = {s["id"]: s for s in json.loads(capsys.readouterr().out)}
+    assert listed[bad]["summary"] == "damaged: log" and "damaged" not in listed[good]
+    assert (
+        listed[bad]["damaged"]
+        == f"Session {bad}'s log is damaged (a step is missing); the other sessions are not."
+    )
+    figures["damaged_rows"] += 1
 
 
 def test_resuming_a_log_that_no_longer_replays_names_the_step(tmp_path: Path, figures: Counter[str]) -> None:
@@ -171,7 +180,7 @@ def test_resuming_a_log_that_no_longer_replays_names_the_step(tmp_path: Path, fi
         assert "\n" not in str(err.value)
     finally:
         store.close()
-    figures["faults"] += 1
+    figures["damaged_rows"] += 1
 
 
 def test_the_luck_ledger_names_a_damaged_roll(
@@ -191,4 +200,4 @@ def test_the_luck_ledger_names_a_damaged_roll(
     assert err.startswith(
         f"companion: Session {bad}'s log is damaged at step 2 (a roll there cannot be read)"
     )
-    figures["faults"] += 1
+    figures["damaged_rows"] += 1

@@ -47,7 +47,7 @@ def test_a_database_name_is_the_file_opened(
     capsys.readouterr()
     assert main(["--db", str(db), "history", "--json"]) == EXIT_OK
     assert f'"id": {sid}' in capsys.readouterr().out
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def foreign_database(path: Path, tables: list[str]) -> None:
@@ -78,7 +78,7 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
         assert {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")} == set(tables)
     finally:
         con.close()
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def test_an_unknown_schema_version_is_not_called_newer(
@@ -94,7 +94,7 @@ def test_an_unknown_schema_version_is_not_called_newer(
     err = capsys.readouterr().err
     one_sentence(err)
     assert "never wrote" in err and "newer" not in err
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 @pytest.mark.parametrize("how", ["fifo", "empty", "nouser", "folder"])
@@ -115,7 +115,7 @@ def test_paths_that_name_no_database_are_one_sentence(
     err = capsys.readouterr().err
     one_sentence(err)
     assert words in err
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def exported_db(tmp_path: Path) -> tuple[Path, int]:
@@ -146,7 +146,7 @@ def test_an_export_onto_the_database_is_refused(
         assert [s.id for s in store.sessions()] == [sid]
     finally:
         store.close()
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def test_an_export_that_fails_half_way_leaves_the_old_file_whole(
@@ -172,7 +172,7 @@ def test_an_export_that_fails_half_way_leaves_the_old_file_whole(
     monkeypatch.setattr(files.os, "fsync", real_fsync)
     assert main(["--db", str(db), "export", str(sid), "-o", str(out), "--format", "md"]) == EXIT_OK
     assert out.read_text() != whole and out.read_text().startswith("#")
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 @pytest.mark.parametrize("how", ["fifo", "device", "not-utf8", "bom", "huge"])
@@ -198,7 +198,7 @@ def test_a_data_file_that_is_not_one_is_one_sentence(how: str, tmp_path: Path, f
             load_model(path, MapSpec)
         text = str(err.value)
         assert text.count("\n") == 0 and str(path) in text and text.endswith(".")
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 @pytest.mark.parametrize(
@@ -235,7 +235,7 @@ def test_an_import_never_opens_a_file_the_export_names(
         assert store.sessions() == []
     finally:
         store.close()
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 @pytest.mark.parametrize(
@@ -270,7 +270,7 @@ def test_a_tables_file_out_of_bounds_is_refused_naming_the_field(
         load_model(path, TablesSpec)
     message = str(err.value)
     assert field in message and str(path) in message and "\n" not in message
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 @pytest.mark.parametrize("name", ["Oviedo [/]", "   ", "Ovi\x1bedo", "[bold]León"])
@@ -285,7 +285,7 @@ def test_a_map_name_with_markup_or_control_characters_or_blank_is_refused(
     with pytest.raises(DataFileError) as err:
         load_model(path, MapSpec)
     assert "name" in str(err.value) and str(path) in str(err.value)
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def test_a_data_file_nested_five_thousand_deep_is_one_sentence(tmp_path: Path, figures: Counter[str]) -> None:
@@ -294,7 +294,7 @@ def test_a_data_file_nested_five_thousand_deep_is_one_sentence(tmp_path: Path, f
     with pytest.raises(DataFileError) as err:
         load_model(path, MapSpec)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def json_string(text: str) -> str:
@@ -324,7 +324,7 @@ def test_importing_the_same_file_twice_says_so_and_again_adds_a_copy(
         assert sorted(s.id for s in store.sessions()) == [1, 2]
     finally:
         store.close()
-    figures["faults"] += 1
+    figures["hostile_files"] += 1
 
 
 def test_a_session_number_of_five_thousand_digits_is_not_echoed_whole(
@@ -334,3 +334,37 @@ def test_a_session_number_of_five_thousand_digits_is_not_echoed_whole(
     err = capsys.readouterr().err
     one_sentence(err)
     assert len(err) < 200 and "'99999999999999999999…' is not a session number" in err
+
+
+def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(
+    tmp_path: Path, figures: Counter[str]
+) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "c.db"
+    store = Store(str(db))
+    try:
+        sid = store.create_session("dice", 3, {})
+        from companion.driver import Driver
+        from companion.games import load
+
+        driver = Driver(load("dice"), 3, recorder=store.recorder(sid))
+        driver.type("2d6 Ataque en León")
+        driver.type("3 4")
+    finally:
+        store.close()
+    env = dict(os.environ, PYTHONIOENCODING="ascii", LC_ALL="C", LANG="C")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "--db", str(db), "show", str(sid)],
+        check=False,
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == EXIT_OK, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Ataque en Le\\xf3n" in done.stdout
+    figures["hostile_files"] += 1
