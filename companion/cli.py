@@ -230,7 +230,7 @@ def _history(args: argparse.Namespace) -> int:
     if args.game:
         entry(args.game)  # an unknown game is one sentence before any database is touched
     store = _open_store(args)
-    sessions = store.sessions(game=args.game, status=args.status)
+    sessions = store.sessions(game=args.game, status=args.status, check_logs=True)
     if args.json:
         print(json.dumps([s.to_json() for s in sessions], indent=2, ensure_ascii=False))
         return EXIT_OK

@@ -60,7 +60,7 @@ def _read_only(path: str) -> sqlite3.Connection:
 def is_ours(tables: set[str]) -> bool:
     """Tables of a Tabletop Companion database (or none yet): ours only, and the schema
     version table wherever ours are (another program's table named 'session' is not ours)."""
-    tables = tables - {"sqlite_sequence"}
+    tables = {t for t in tables if not t.startswith("sqlite_")}  # SQLite's own (sequence, ANALYZE stats)
     return tables <= OUR_TABLES and (not tables or "alembic_version" in tables)
 
 

@@ -81,6 +81,19 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
     figures["hostile_files"] += 1
 
 
+def test_sqlite_own_tables_do_not_make_a_database_foreign(tmp_path: Path, figures: Counter[str]) -> None:
+    """ANALYZE (or AUTOINCREMENT) adds SQLite's own tables: still ours."""
+    db = tmp_path / "c.db"
+    Store(str(db)).close()
+    con = sqlite3.connect(db)
+    con.execute("ANALYZE")
+    con.commit()
+    assert "sqlite_stat1" in {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    con.close()
+    Store(str(db)).close()
+    figures["hostile_files"] += 1
+
+
 def test_an_unknown_schema_version_is_not_called_newer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
 ) -> None:
