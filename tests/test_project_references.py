@@ -7,8 +7,8 @@ guards that
 
 - every path to a project file (under docs/, data/, tests/, companion/, screens/, bench/,
   snapshots/, or README.md) names a file or folder of the repository;
-- nothing points outside the repository: no ``../shared`` folder, no design brief by its
-  old upper-case name, no rulebook transcription by its file name, no absolute path of the
+- nothing points outside the repository: no relative path that climbs out of it (two dots,
+  a slash and a folder name), no design brief by its old upper-case name, no rulebook transcription by its file name, no absolute path of the
   machine the text was written on;
 - every section a docs/design.md reference names is a heading or a bold label of
   docs/design.md, and the words it quotes after a colon are in it;
@@ -45,7 +45,7 @@ PATH = re.compile(r"(?<![\w./-])(?:(?:" + "|".join(FOLDERS) + r")/[\w./*{}<>-]*|
 
 #: What would point outside the repository, by what it is.
 OUTSIDE = {
-    "the shared folder beside the repository": re.compile(r"\.\./shared\b"),
+    "a path that climbs out of the repository": re.compile(r"(?<![\w.])\.\./\w"),
     "the old design brief (docs/design.md replaces it)": re.compile(r"\bDESIGN\.md\b"),
     "a rulebook transcription's file name": re.compile(r"\b\d{3}_[0-9a-f]{16}\b"),
     "an absolute path of the working machine": re.compile(r"(?<![\w.~-])/work(?=/)"),
@@ -143,6 +143,13 @@ def test_paths_of_an_installed_copy_globs_and_templates_are_read_as_such() -> No
     assert not names_something("data/reconquista/*.json")
     assert not names_something("docs/no-such-folder/{name}")
     assert not names_something("docs/no-such-file.md")
+
+
+def test_a_path_out_of_the_repository_is_caught() -> None:
+    climbs = OUTSIDE["a path that climbs out of the repository"]
+    up = ".." + "/"  # written apart, so that this file names no such path itself
+    assert climbs.search(f"see {up}seeds/rules.txt") and climbs.search(f"({up}notes/a.md)")
+    assert not climbs.search("and so on... /tmp") and not climbs.search("a.../b")
 
 
 def test_nothing_refers_outside_the_repository() -> None:
