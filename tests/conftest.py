@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,22 @@ class FixedClock:
 @pytest.fixture
 def clock() -> Any:
     return FixedClock()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """The path of a fresh database file (created when first opened)."""
+    return str(tmp_path / "companion.db")
+
+
+@pytest.fixture
+def store(db: str, clock: Any) -> Iterator[Any]:
+    """A Store on ``db`` with the fixed clock, closed after the test."""
+    from companion.store.db import Store
+
+    s = Store(db, clock=clock)
+    yield s
+    s.close()
 
 
 # -- the reliability suite's figures -------------------------------------------------------------

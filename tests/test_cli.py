@@ -37,11 +37,6 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "companion.db")
-
-
-@pytest.fixture
 def recorded(db: str) -> int:
     """A dice tray session with typed and app dice and an undone answer; returns its id."""
     store = Store(db)

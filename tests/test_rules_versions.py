@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,18 +106,6 @@ def rules(monkeypatch: pytest.MonkeyPatch) -> Rules:
     return Rules(monkeypatch)
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "companion.db")
-
-
-@pytest.fixture
-def store(db: str, clock: Any) -> Iterator[Store]:
-    s = Store(db, clock=clock)
-    yield s
-    s.close()
-
-
 def recorded(store: Store, rules: Rules, rolls: list[int]) -> int:
     """A Shifting session recorded under the rules ``rules`` plays now, one typed die a step."""
     sid = store.create_session("shifting", 7)
@@ -157,17 +145,22 @@ def test_every_game_declares_its_rules_version() -> None:
         assert isinstance(version, int) and version >= 1, entry.id
 
 
-def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: str) -> None:
-    """A database of schema 0002 (before the column) with a session in it, opened by this app."""
-    cfg = Config()
-    cfg.set_main_option("script_location", "companion.store:migrations")
+def database_at(db: str, revision: str) -> None:
+    """A database as this app's migrations leave it at ``revision`` (before the later ones)."""
     from sqlalchemy import create_engine
 
+    cfg = Config()
+    cfg.set_main_option("script_location", "companion.store:migrations")
     engine = create_engine(f"sqlite:///{db}")
     with engine.begin() as con:
         cfg.attributes["connection"] = con
-        command.upgrade(cfg, "0002")
+        command.upgrade(cfg, revision)
     engine.dispose()
+
+
+def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: str) -> None:
+    """A database of schema 0002 (before the column) with a session in it, opened by this app."""
+    database_at(db, "0002")
     con = sqlite3.connect(db)
     con.execute("PRAGMA foreign_keys=ON")  # as the app opens it
     con.execute(
@@ -205,15 +198,7 @@ def test_a_migration_that_fails_half_way_changes_nothing(db: str, monkeypatch: p
     """The upgrade is one transaction: when it fails after changing the schema (here: the
     real 0003, then a table of its own, then a failing statement), the database is left as it was, at
     0002, with one sentence for the user, and opens again once the cause is gone."""
-    cfg = Config()
-    cfg.set_main_option("script_location", "companion.store:migrations")
-    from sqlalchemy import create_engine
-
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.begin() as con:
-        cfg.attributes["connection"] = con
-        command.upgrade(cfg, "0002")
-    engine.dispose()
+    database_at(db, "0002")
     real = command.upgrade
 
     def half_way(config: Config, revision: str) -> None:

@@ -8,7 +8,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +26,6 @@ from companion.store.db import Store
 
 TRAY = dicetray.GAME
 MIGRATIONS = Path(__file__).resolve().parent.parent / "companion" / "store" / "migrations"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "companion.db")
-
-
-@pytest.fixture
-def store(db: str, clock: Any) -> Iterator[Store]:
-    s = Store(db, clock=clock)
-    yield s
-    s.close()
 
 
 def play(store: Store, session_id: int, seed: int = 1) -> Driver:

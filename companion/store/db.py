@@ -632,6 +632,33 @@ class Resumed:
     notice: str | None = None
 
 
+def _rewind_event(index: int, t: datetime) -> dict[str, Any]:
+    """The event row that withdraws every step from ``index`` on."""
+    return {
+        "step": index,
+        "kind": "rewind",
+        "turn": None,
+        "phase": None,
+        "prompt": "null",
+        "answer": "null",
+        "source": None,
+        "digest": None,
+        "at": t,
+    }
+
+
+def _standing(t: datetime, steps: int, summary: str, state_json: str, finished: bool) -> dict[str, Any]:
+    """The session row's values for a log of ``steps`` steps that stand, at time ``t``."""
+    return {
+        "last_activity": t,
+        "steps": steps,
+        "summary": summary,
+        "state": state_json,
+        "status": "finished" if finished else "active",
+        "ended": t if finished else None,
+    }
+
+
 class SessionRecorder:
     """Commits one session's steps as the driver makes them (the driver's Recorder)."""
 
@@ -663,39 +690,14 @@ class SessionRecorder:
             },
             {
                 "dice_mode": mode,
-                "last_activity": t,
-                "steps": record.index + 1,
-                "summary": record.summary,
-                "state": record.state_json,
-                "status": "finished" if record.finished else "active",
-                "ended": t if record.finished else None,
+                **_standing(t, record.index + 1, record.summary, record.state_json, record.finished),
             },
         )
         self.dice_mode = mode
 
     def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
         t = self.store.now()
-        self._write(
-            {
-                "step": index,
-                "kind": "rewind",
-                "turn": None,
-                "phase": None,
-                "prompt": "null",
-                "answer": "null",
-                "source": None,
-                "digest": None,
-                "at": t,
-            },
-            {
-                "last_activity": t,
-                "steps": index,
-                "summary": summary,
-                "state": state_json,
-                "status": "finished" if finished else "active",
-                "ended": t if finished else None,
-            },
-        )
+        self._write(_rewind_event(index, t), _standing(t, index, summary, state_json, finished))
 
     def refit(
         self,
@@ -717,20 +719,7 @@ class SessionRecorder:
                 con.execute(UPDATE_SESSION, {"session": self.session_id, "rules_version": rules_version})
             return
         t = store.now()
-        events: list[dict[str, Any]] = [
-            {
-                "session_id": self.session_id,
-                "step": index,
-                "kind": "rewind",
-                "turn": None,
-                "phase": None,
-                "prompt": "null",
-                "answer": "null",
-                "source": None,
-                "digest": None,
-                "at": t,
-            }
-        ]
+        events: list[dict[str, Any]] = [{"session_id": self.session_id, **_rewind_event(index, t)}]
         events += [
             {
                 "session_id": self.session_id,
@@ -754,13 +743,8 @@ class SessionRecorder:
                 UPDATE_SESSION,
                 {
                     "session": self.session_id,
-                    "last_activity": t,
-                    "steps": index + len(again),
-                    "summary": summary,
-                    "state": state_json,
-                    "status": "finished" if finished else "active",
-                    "ended": t if finished else None,
                     "rules_version": rules_version,
+                    **_standing(t, index + len(again), summary, state_json, finished),
                 },
             )
         self.next_seq += len(events)

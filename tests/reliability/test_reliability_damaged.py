@@ -47,11 +47,16 @@ def two_sessions(db: Path) -> tuple[int, int]:
     return ids[0], ids[1]
 
 
-def damage(db: Path, sid: int, column: str, value: object) -> None:
+def write(db: Path, sql: str, params: tuple[object, ...]) -> None:
+    """Change the database behind the app's back, as a crash, a disk or a person might."""
     con = sqlite3.connect(db)
-    con.execute(f"UPDATE session SET {column} = ? WHERE id = ?", (value, sid))
+    con.execute(sql, params)
     con.commit()
     con.close()
+
+
+def damage(db: Path, sid: int, column: str, value: object) -> None:
+    write(db, f"UPDATE session SET {column} = ? WHERE id = ?", (value, sid))
 
 
 @pytest.mark.parametrize(("column", "value", "words"), DAMAGE)
@@ -135,10 +140,7 @@ def test_a_log_with_a_missing_step_is_damaged_at_that_step(
 ) -> None:
     db = tmp_path / "c.db"
     bad, good = two_sessions(db)
-    con = sqlite3.connect(db)
-    con.execute("DELETE FROM event WHERE session_id = ? AND step = 0", (bad,))
-    con.commit()
-    con.close()
+    write(db, "DELETE FROM event WHERE session_id = ? AND step = 0", (bad,))
     for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
         assert main(["--db", str(db), *command]) == EXIT_USAGE, command
         err = capsys.readouterr().err
@@ -165,13 +167,11 @@ def test_resuming_a_log_that_no_longer_replays_names_the_step(tmp_path: Path, fi
 
     db = tmp_path / "c.db"
     bad, _good = two_sessions(db)
-    con = sqlite3.connect(db)
-    con.execute(
+    write(
+        db,
         "UPDATE event SET prompt = ? WHERE session_id = ? AND step = 1",
         (json.dumps({"kind": "roll", "n": 3, "sides": 6, "why": "Attack"}), bad),
     )
-    con.commit()
-    con.close()
     store = Store(str(db))
     try:
         with pytest.raises(StoreError) as err:
@@ -190,10 +190,7 @@ def test_the_luck_ledger_names_a_damaged_roll(
     is corrupt': the ledger names the session and the step instead."""
     db = tmp_path / "c.db"
     bad, _good = two_sessions(db)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE event SET answer = '[9' WHERE session_id = ? AND step = 1", (bad,))
-    con.commit()
-    con.close()
+    write(db, "UPDATE event SET answer = '[9' WHERE session_id = ? AND step = 1", (bad,))
     assert main(["--db", str(db), "luck"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "corrupt" not in err

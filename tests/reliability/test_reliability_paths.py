@@ -131,11 +131,18 @@ def test_paths_that_name_no_database_are_one_sentence(
     figures["hostile_files"] += 1
 
 
-def exported_db(tmp_path: Path) -> tuple[Path, int]:
+def exported_db(tmp_path: Path, *typed: str) -> tuple[Path, int]:
+    """A database with one Dice tray session, ``typed`` answered in it; (its path, its id)."""
+    from companion.driver import Driver
+    from companion.games import load
+
     db = tmp_path / "c.db"
     store = Store(str(db))
     try:
         sid = store.create_session("dice", 3, {})
+        driver = Driver(load("dice"), 3, recorder=store.recorder(sid))
+        for text in typed:
+            driver.type(text)
     finally:
         store.close()
     return db, sid
@@ -355,18 +362,7 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(
     import subprocess
     import sys
 
-    db = tmp_path / "c.db"
-    store = Store(str(db))
-    try:
-        sid = store.create_session("dice", 3, {})
-        from companion.driver import Driver
-        from companion.games import load
-
-        driver = Driver(load("dice"), 3, recorder=store.recorder(sid))
-        driver.type("2d6 Ataque en León")
-        driver.type("3 4")
-    finally:
-        store.close()
+    db, sid = exported_db(tmp_path, "2d6 Ataque en León", "3 4")
     env = dict(os.environ, PYTHONIOENCODING="ascii", LC_ALL="C", LANG="C")
     done = subprocess.run(
         [sys.executable, "-m", "companion", "--db", str(db), "show", str(sid)],
