@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.text import visible
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -92,7 +93,7 @@ class Guard:
     any Host header (a server bound beyond loopback, reached by names this machine cannot
     know; the token is required there)."""
 
-    token: str | None
+    token: str | None = field(repr=False)  # never in a log, a traceback or a repr
     hosts: frozenset[str] | None
     max_sessions: int = DEFAULT_MAX_SESSIONS
     sessions: int = field(default=0)
@@ -233,6 +234,8 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             width = clamp(request.query.get("width"), COLUMNS, 80)
             height = clamp(request.query.get("height"), ROWS, 24)
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+            if not websocket.can_prepare(request).ok:
+                raise web.HTTPBadRequest(text="This address is the app's websocket: open the page instead.")
             lock.sessions += 1
             service: AppService | None = None
             try:
@@ -257,8 +260,16 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
                 lock.sessions -= 1
                 if service is not None:
                     await end(service)
-                await websocket.close()
+                if websocket.prepared:
+                    await websocket.close()
             return websocket
+
+        def initialize_logging(self) -> None:
+            # textual-serve logs with Rich tracebacks and their local variables: a malformed
+            # request would print a traceback, and the locals could hold the token.
+            handler = logging.StreamHandler()
+            handler.setFormatter(OneLine())
+            logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
         def serve(self, debug: bool = False) -> None:
             # As Server.serve, with no access log: the page's address carries the token.
@@ -276,6 +287,17 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             )
 
     return _Server(command, host=host, port=port, title="Tabletop Companion")
+
+
+class OneLine(logging.Formatter):
+    """A log record as one line: its message and the kind of error, never a traceback (nor
+    the error's own text, which may quote a request: a token in an address)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[0] is not None:
+            text = f"{text} ({record.exc_info[0].__name__})"
+        return "companion serve: " + visible(text)[:200]
 
 
 async def relay(data: str, service: Any, websocket: Any) -> None:

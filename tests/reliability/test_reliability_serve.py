@@ -164,6 +164,26 @@ async def test_sizes_are_clamped_and_a_closed_tab_ends_its_process(
     figures["sizes_clamped"] += 2
 
 
+async def test_a_plain_request_for_the_websocket_is_one_answer_and_no_traceback(
+    served: Served,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    figures: Counter[str],
+) -> None:
+    origin = served.url("").rstrip("/")
+    async with (
+        aiohttp.ClientSession(cookies=cookie()) as http,
+        http.get(served.url("/ws"), headers={"Origin": origin}) as r,
+    ):
+        assert r.status == 400 and "open the page instead" in await r.text()
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert not any(record.exc_info for record in caplog.records)
+    assert served.guard.sessions == 0 and served.started() == []
+    assert TOKEN not in repr(served.guard)  # nor in any traceback that shows the guard
+    figures["origins_refused"] += 1
+
+
 async def test_tabs_are_capped(served: Served, figures: Counter[str]) -> None:
     origin = served.url("").rstrip("/")
     async with aiohttp.ClientSession(cookies=cookie()) as http:
@@ -257,3 +277,18 @@ async def test_relay_clamps_and_drops(
     await serve.relay(message, service, None)
     assert service.calls == calls
     figures["sizes_clamped"] += 1
+
+
+def test_the_server_log_is_one_line_with_no_traceback_and_no_token() -> None:
+    """aiohttp logs a malformed request with its exception (whose text quotes the request
+    line, the token in it); textual-serve printed that as a Rich traceback with its locals."""
+    import logging
+
+    try:
+        raise ValueError(f"Got more than 8190 bytes when reading: /?token={TOKEN}xxxx")
+    except ValueError:
+        record = logging.LogRecord(
+            "aiohttp.server", logging.ERROR, __file__, 1, "Error handling request", None, sys.exc_info()
+        )
+    line = serve.OneLine().format(record)
+    assert line == "companion serve: Error handling request (ValueError)"
