@@ -74,6 +74,10 @@ def _port(text: str) -> int:
     return int(text)
 
 
+#: The largest file `import` reads: a 30,000-step session exports to about 10 MB.
+MAX_IMPORT = 256 * 1024 * 1024
+
+
 def _positive(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= 1000:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number from 1 to 1000")
@@ -387,6 +391,13 @@ def _import(args: argparse.Namespace) -> int:
         if args.file == "-":
             text = sys.stdin.read()
         else:
+            if os.path.exists(args.file) and not os.path.isfile(args.file):
+                # a pipe would hang the read, a device (/dev/zero) would fill the memory
+                raise UsageError(f"{name} is not a regular file (a pipe, a device or a folder).")
+            if os.path.getsize(args.file) > MAX_IMPORT:
+                raise UsageError(
+                    f"{name} is {os.path.getsize(args.file):,} bytes; a session export is at most {MAX_IMPORT:,}."
+                )
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
     except UnicodeDecodeError:

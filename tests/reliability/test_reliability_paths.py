@@ -377,3 +377,32 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(
     assert "Traceback" not in done.stderr
     assert "Ataque en Le\\xf3n" in done.stdout
     figures["hostile_files"] += 1
+
+
+@pytest.mark.parametrize("how", ["fifo", "device", "folder"])
+def test_an_import_of_something_that_is_not_a_file_is_one_sentence(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    target = {"fifo": tmp_path / "pipe.json", "device": Path("/dev/zero"), "folder": tmp_path}[how]
+    if how == "fifo":
+        os.mkfifo(target)  # reading it would hang
+    assert main(["--db", str(tmp_path / "c.db"), "import", str(target)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "is not a regular file" in err
+    figures["hostile_files"] += 1
+
+
+def test_an_import_larger_than_any_export_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, figures: Counter[str]
+) -> None:
+    from companion import cli
+
+    big = tmp_path / "big.json"
+    big.write_text("{" + " " * 2000 + "}", encoding="utf-8")
+    monkeypatch.setattr(cli, "MAX_IMPORT", 1000)
+    assert main(["--db", str(tmp_path / "c.db"), "import", str(big)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "a session export is at most 1,000" in err
+    figures["hostile_files"] += 1
