@@ -132,7 +132,7 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
                 "choose another with --db."
             )
     tables: set[str] = set()
-    revision = None
+    revision: str | None = None
     if file.exists() and file.stat().st_size:
         # Read first, changing nothing: a file that is not ours is refused as it was found
         # (no WAL switch, no -wal or -shm left beside it, no table of ours created in it).
@@ -144,7 +144,7 @@ def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
             tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "alembic_version" in tables:
                 row = ro.execute("SELECT version_num FROM alembic_version").fetchone()
-                revision = row[0] if row else None
+                revision = None if row is None or row[0] is None else str(row[0])
         except sqlite3.Error as exc:
             raise explain(exc, path) from None
         finally:
