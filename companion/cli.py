@@ -362,23 +362,17 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from companion.files import OutputError, refuse_database, write_atomic
+    from companion.files import refuse_database, write_atomic
     from companion.review.exchange import export_session
 
     store = _open_store(args)
     if args.output is not None:
-        try:
-            refuse_database(args.output, store.path)
-        except OutputError as exc:
-            raise UsageError(str(exc)) from None
+        refuse_database(args.output, store.path)
     text = export_session(store, args.id, args.format)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        write_atomic(args.output, text)
-    except OutputError as exc:
-        raise UsageError(str(exc)) from None
+    write_atomic(args.output, text)
     print(f"Session {args.id} written to {args.output} ({args.format}).", file=sys.stderr)
     return EXIT_OK
 

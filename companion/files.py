@@ -13,9 +13,11 @@ import os
 import tempfile
 from pathlib import Path
 
+from companion.errors import CompanionError
 
-class OutputError(Exception):
-    """An output file that cannot be written; the message is one sentence."""
+
+class OutputError(CompanionError):
+    """An output file that cannot be written; the message is one sentence (exit 2)."""
 
 
 def same_file(a: Path, b: Path) -> bool:
