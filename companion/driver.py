@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from companion.dice import app_roll
 from companion.errors import CompanionError, ReplayDivergence
 from companion.games import Game
-from companion.prompts import Answer, BadAnswer, Edit, Prompt, Roll, Tell
+from companion.prompts import Answer, BadAnswer, Edit, Prompt, Roll, Tell, fits
 
 #: Where an answer came from: dice typed from the table, dice the app rolled,
 #: a choice or text typed by the player, or an acknowledged instruction.
@@ -156,7 +156,7 @@ class Driver:
                     ) from None
                 self.steps.append(step)
                 continue
-            if self.pending != step.prompt:
+            if self.pending is None or not fits(step.prompt, self.pending):
                 asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
                 raise PromptDivergence(
                     i,
@@ -168,6 +168,9 @@ class Driver:
                 answer = step.prompt.check(step.answer)
             except BadAnswer as exc:
                 raise ReplayDivergence(i, f"Step {i + 1}: the logged answer does not fit: {exc}") from None
+            # The step is kept with the prompt as the game asks it now: a step logged before
+            # prompts carried topics gets the game's topic and data (prompts.fits).
+            step = Step(self.pending, step.answer, step.source)
             self._send(answer)
             self.steps.append(step)
 
@@ -358,7 +361,7 @@ class Driver:
                 except BadAnswer:
                     report.dropped.append(tail[p])
                 p += 1
-            elif tail[p].prompt == asked:
+            elif fits(tail[p].prompt, asked):
                 self.submit(tail[p].answer, tail[p].source)
                 report.reused += 1
                 p += 1

@@ -6,14 +6,28 @@ engine cannot tell physical dice from app dice, or a live game from a replay.
 
 Answers are plain JSON values so the log can store them as they are:
 ``Roll`` -> list of ints, ``Choose`` and ``Enter`` -> str, ``Tell`` -> None.
+
+Besides its wording, every prompt says what it is, for the code that reads it:
+
+- ``topic``: a stable dotted name (``reconquista.reaction.reinforcement``). Screens,
+  statistics, the bot and the exports branch on the topic, never on the wording: an
+  engine may reword a sentence and no figure changes (docs/design.md, "Prompts").
+- ``data``: the facts behind the question (the region, the table column, the areas,
+  the unit counts), plain JSON.
+- ``rule`` and ``reason``: for a step the robot takes, the rulebook section it follows
+  and why it acts so. They explain; they are logged but not compared on replay, so a
+  better citation never makes a recorded game diverge.
+- ``legacy``: the topic and data were derived from the wording of a step logged before
+  prompts carried them (companion/store/legacy.py). Such a step fits the game's prompt
+  when the wording is the same.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 
@@ -30,6 +44,15 @@ class Roll:
     n: int = 1
     sides: int = 6
     why: str = ""
+
+    topic: str = ""
+    data: dict[str, Any] = field(default_factory=dict, hash=False)
+    rule: str = field(default="", compare=False)
+    reason: str = field(default="", compare=False)
+    legacy: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", plain_data(self.data))
 
     @property
     def label(self) -> str:
@@ -66,7 +89,7 @@ class Roll:
         return self.check([int(p) for p in parts])
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "n": self.n, "sides": self.sides, "why": self.why}
+        return {"kind": self.kind, "n": self.n, "sides": self.sides, "why": self.why} | _structure(self)
 
     def describe(self) -> str:
         return f"Roll {self.label}" + (f": {self.why}" if self.why else "")
@@ -80,12 +103,31 @@ class Choose:
 
     options: tuple[str, ...]
     why: str = ""
+    topic: str = ""
+    data: dict[str, Any] = field(default_factory=dict, hash=False)
+    rule: str = field(default="", compare=False)
+    reason: str = field(default="", compare=False)
+    legacy: bool = field(default=False, compare=False)
 
-    def __init__(self, options: Iterable[Any], why: str = "") -> None:
+    def __init__(
+        self,
+        options: Iterable[Any],
+        why: str = "",
+        topic: str = "",
+        data: Mapping[str, Any] | None = None,
+        rule: str = "",
+        reason: str = "",
+        legacy: bool = False,
+    ) -> None:
         # Any iterable of options is kept as a tuple of their texts: prompts compare equal
         # however their options were listed.
         object.__setattr__(self, "options", tuple(map(str, options)))
         object.__setattr__(self, "why", why)
+        object.__setattr__(self, "topic", topic)
+        object.__setattr__(self, "data", plain_data(data or {}))
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "legacy", legacy)
         if not self.options:
             raise ValueError("Choose needs at least one option")
 
@@ -105,7 +147,7 @@ class Choose:
         raise BadAnswer(f"'{text}' is not one of the choices: {', '.join(self.options)}.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "options": list(self.options), "why": self.why}
+        return {"kind": self.kind, "options": list(self.options), "why": self.why} | _structure(self)
 
     def describe(self) -> str:
         return (self.why or "Choose") + f" ({' / '.join(self.options)})"
@@ -119,6 +161,15 @@ class Tell:
 
     text: str
 
+    topic: str = ""
+    data: dict[str, Any] = field(default_factory=dict, hash=False)
+    rule: str = field(default="", compare=False)
+    reason: str = field(default="", compare=False)
+    legacy: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", plain_data(self.data))
+
     def check(self, value: Any) -> None:
         if value is not None:
             raise BadAnswer("An instruction is only acknowledged; it takes no answer.")
@@ -128,7 +179,7 @@ class Tell:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text}
+        return {"kind": self.kind, "text": self.text} | _structure(self)
 
     def describe(self) -> str:
         return self.text
@@ -149,6 +200,15 @@ class Enter:
     hint: str
     default: str = ""
 
+    topic: str = ""
+    data: dict[str, Any] = field(default_factory=dict, hash=False)
+    rule: str = field(default="", compare=False)
+    reason: str = field(default="", compare=False)
+    legacy: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", plain_data(self.data))
+
     def check(self, value: Any) -> str:
         if not isinstance(value, str) or not re.fullmatch(self.pattern, value.strip()):
             raise BadAnswer(self.hint)
@@ -165,7 +225,7 @@ class Enter:
             "pattern": self.pattern,
             "hint": self.hint,
             "default": self.default,
-        }
+        } | _structure(self)
 
     def describe(self) -> str:
         return self.why
@@ -178,9 +238,18 @@ class Edit:
     its place; ``change`` is the game's own description of it, as canonical JSON text."""
 
     kind: ClassVar[str] = "edit"
+    #: A correction by hand is one kind of step in every game; what it changed is ``change``.
+    topic: ClassVar[str] = "edit"
+    rule: ClassVar[str] = ""
+    reason: ClassVar[str] = ""
 
     what: str
     change: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads(self.change)
+        return loaded
 
     def check(self, value: Any) -> None:
         if value is not None:
@@ -210,21 +279,77 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
     """Rebuild a prompt from its logged form; raise ValueError on anything else."""
     kind = data.get("kind")
     try:
-        if kind == "roll":
-            return Roll(int(data["n"]), int(data["sides"]), str(data.get("why", "")))
-        if kind == "choose":
-            return Choose(list(data["options"]), str(data.get("why", "")))
-        if kind == "tell":
-            return Tell(str(data["text"]))
         if kind == "edit":
             return edit_prompt(str(data["what"]), dict(data["change"]))
+        about = _structure_from(data)
+        if kind == "roll":
+            return Roll(int(data["n"]), int(data["sides"]), str(data.get("why", "")), **about)
+        if kind == "choose":
+            return Choose(list(data["options"]), str(data.get("why", "")), **about)
+        if kind == "tell":
+            return Tell(str(data["text"]), **about)
         if kind == "enter":
             return Enter(
-                str(data["why"]), str(data["pattern"]), str(data["hint"]), str(data.get("default", ""))
+                str(data["why"]), str(data["pattern"]), str(data["hint"]), str(data.get("default", "")), **about
             )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"a logged {kind} prompt lacks a field: {exc}") from None
     raise ValueError(f"unknown prompt kind {kind!r}")
+
+
+def _structure(prompt: Roll | Choose | Tell | Enter) -> dict[str, Any]:
+    """The logged form of what a prompt is (its topic, data, rule and reason); empty parts
+    are left out, so a prompt without them logs as it always did."""
+    out: dict[str, Any] = {}
+    if prompt.topic:
+        out["topic"] = prompt.topic
+    if prompt.data:
+        out["data"] = prompt.data
+    if prompt.rule:
+        out["rule"] = prompt.rule
+    if prompt.reason:
+        out["reason"] = prompt.reason
+    if prompt.legacy:
+        out["legacy"] = True
+    return out
+
+
+def _structure_from(data: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments rebuilding a logged prompt's structure (see ``_structure``)."""
+    facts = data.get("data", {})
+    if not isinstance(facts, dict):
+        raise TypeError("'data' is not a table of facts")
+    return {
+        "topic": str(data.get("topic", "")),
+        "data": facts,
+        "rule": str(data.get("rule", "")),
+        "reason": str(data.get("reason", "")),
+        "legacy": data.get("legacy") is True,
+    }
+
+
+def plain_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` as the log gives it back: JSON values only, tuples as lists, so a prompt an
+    engine yields compares equal to the same prompt read from the log. TypeError on
+    anything JSON does not hold."""
+    if not data:
+        return {}
+    try:
+        plain: dict[str, Any] = json.loads(json.dumps(dict(data), ensure_ascii=False, allow_nan=False))
+    except ValueError as exc:  # NaN or infinity
+        raise TypeError(f"a prompt's data holds a value JSON does not: {exc}") from None
+    return plain
+
+
+def fits(logged: Prompt, asked: Prompt) -> bool:
+    """Whether a logged step answers the prompt the game asks now: the same prompt (wording,
+    topic and data), or, for a step logged before prompts carried topics (``legacy``), the
+    same wording."""
+    if logged == asked:
+        return True
+    if isinstance(logged, Edit) or isinstance(asked, Edit) or type(logged) is not type(asked):
+        return False
+    return logged.legacy and replace(logged, topic=asked.topic, data=asked.data) == asked
 
 
 def answer_text(answer: Answer, none: str = "") -> str:
@@ -261,5 +386,7 @@ __all__ = [
     "Roll",
     "Tell",
     "answer_text",
+    "fits",
+    "plain_data",
     "prompt_from_dict",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,15 @@ GOLDEN = {
 }
 
 
+#: What a prompt is (companion.prompts): left out of these hashes, which hold what the games ask
+#: and answer, so a change to a topic alone keeps them.
+STRUCTURE = ("topic", "data", "rule", "reason", "legacy")
+
+
+def wording(prompt: Any) -> dict[str, Any]:
+    return {k: v for k, v in prompt.to_dict().items() if k not in STRUCTURE}
+
+
 def block_hash(first: int, games: int = 100) -> str:
     h = hashlib.blake2b(digest_size=16)
     for seed in range(first, first + games):
@@ -42,7 +52,7 @@ def block_hash(first: int, games: int = 100) -> str:
             bot_answer(driver, bot, board)
         for step in driver.steps:
             h.update(
-                json.dumps([step.prompt.to_dict(), step.answer, step.source], ensure_ascii=False).encode()
+                json.dumps([wording(step.prompt), step.answer, step.source], ensure_ascii=False).encode()
             )
         h.update(f"|{seed}|".encode())
     return h.hexdigest()
