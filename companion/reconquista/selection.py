@@ -5,11 +5,16 @@ that does not qualify. When exactly one candidate qualifies, every roll would en
 no roll is asked, a Tell names it and says why (docs/rules-notes.md, "Random selections").
 The candidates are what the faces give, not the faces: Granada on 5 and 6 is one area.
 With no candidate nothing is rolled and None is returned; each caller says what follows.
+
+Every prompt of a selection carries the caller's ``topic``, ``data`` and ``rule``; the Rolls add
+``candidates`` (the names that qualify) and, for a roll asked again, ``again`` True and
+``rejected`` (what the last dice gave); the Tell adds ``picked`` and ``only`` True.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from companion.prompts import Prompt, Roll, Tell
@@ -21,6 +26,15 @@ T = TypeVar("T")
 Selection = Generator[Prompt, Any, T | None]
 
 
+@dataclass(frozen=True)
+class About:
+    """What a selection's prompts are (``companion.prompts``): the topic, the facts, the rule."""
+
+    topic: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    rule: str = ""
+
+
 def by_die(
     faces: Mapping[int, T],
     refuse: Callable[[T], str | None],
@@ -28,6 +42,7 @@ def by_die(
     *,
     title: str,
     only: str,
+    about: About,
     name: Callable[[T], str] = str,
 ) -> Selection[T]:
     """One D6, ``faces`` saying what each face gives. ``refuse`` says why a candidate does not
@@ -35,7 +50,7 @@ def by_die(
     ``title`` and ``only`` (what qualifies) make the Tell when one candidate is left:
     "<title>: only <name> qualifies (<only>): no roll needed."."""
     return (
-        yield from _select(1, faces.values(), lambda dice: faces[dice[0]], refuse, why, title, only, name)
+        yield from _select(1, faces.values(), lambda dice: faces[dice[0]], refuse, why, title, only, about, name)
     )
 
 
@@ -47,12 +62,13 @@ def by_two_dice(
     *,
     title: str,
     only: str,
+    about: About,
     name: Callable[[T], str] = str,
 ) -> Selection[T]:
     """2D6 read as a pair (``read(first, second)``), over the candidates ``options`` the dice
     can give; otherwise as ``by_die``."""
     return (
-        yield from _select(2, options, lambda dice: read(dice[0], dice[1]), refuse, why, title, only, name)
+        yield from _select(2, options, lambda dice: read(dice[0], dice[1]), refuse, why, title, only, about, name)
     )
 
 
@@ -64,10 +80,11 @@ def area_die(
     *,
     title: str,
     only: str,
+    about: About,
 ) -> Selection[str]:
     """An area of ``region`` by the area die (each area has its faces on the map)."""
     faces = {face: board.area_for(region, face) for face in range(1, 7)}
-    return (yield from by_die(faces, refuse, why, title=title, only=only))
+    return (yield from by_die(faces, refuse, why, title=title, only=only, about=about))
 
 
 def _select(
@@ -78,20 +95,31 @@ def _select(
     why: str,
     title: str,
     only: str,
+    about: About,
     name: Callable[[T], str],
 ) -> Selection[T]:
     candidates = list(dict.fromkeys(o for o in options if refuse(o) is None))
     if not candidates:
         return None
+    facts = dict(about.data)
     if len(candidates) == 1:
-        yield Tell(f"{title}: only {name(candidates[0])} qualifies ({only}): no roll needed.")
+        picked = name(candidates[0])
+        yield Tell(
+            f"{title}: only {picked} qualifies ({only}): no roll needed.",
+            topic=about.topic,
+            data=facts | {"picked": picked, "only": True},
+            rule=about.rule,
+            reason=f"only {picked} qualifies ({only}), so every roll would give it",
+        )
         return candidates[0]
-    prompt = why
+    facts["candidates"] = [name(c) for c in candidates]
+    prompt, again = why, dict[str, Any]()
     while True:
-        dice = list((yield Roll(n, 6, prompt)))
+        dice = list((yield Roll(n, 6, prompt, topic=about.topic, data=facts | again, rule=about.rule)))
         got = read(dice)
         against = refuse(got)
         if against is None:
             return got
         faces = f"a {dice[0]}" if n == 1 else " and ".join(map(str, dice))
         prompt = f"{why}, rolled again ({faces} gave {name(got)}, {against})"
+        again = {"again": True, "rejected": name(got)}
