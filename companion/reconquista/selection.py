@@ -95,7 +95,7 @@ def _select(
     why: str,
     title: str,
     only: str,
-    about: About = About(""),
+    about: About,
     name: Callable[[T], str],
 ) -> Selection[T]:
     candidates = list(dict.fromkeys(o for o in options if refuse(o) is None))
