@@ -385,6 +385,7 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
     from companion import games
     from companion.driver import Step
     from companion.prompts import prompt_from_dict
+    from companion.store.legacy import derive
 
     try:
         game = games.load(doc.session.game)
@@ -393,7 +394,8 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
     steps = []
     for s in doc.steps:
         try:
-            steps.append(Step(prompt_from_dict(s.prompt), s.answer, s.source))
+            # An export written before prompts carried topics gets them as a migrated log does.
+            steps.append(Step(prompt_from_dict(derive(doc.session.game, s.prompt)), s.answer, s.source))
         except ValueError as exc:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
     return game, steps

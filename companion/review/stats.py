@@ -238,47 +238,41 @@ def _ordered(keys: list[str], labels: dict[str, str], counts: dict[str, int]) ->
 
 # -- Reconquista -------------------------------------------------------------------------
 
-#: The table rolls the statistics read, by the start of their 'why' (the engines' wording).
-ROLL_KINDS = {
-    "rebellion": "Rebellions: table die for ",
-    "event": "Events: 2D6",
-    "region": "Muslim reaction: region die",
-    "reinforcement": "Muslim reaction: reinforcement table, column ",
+#: The table rolls the statistics read, by their topic (companion/prompts.py).
+ROLL_TOPICS = {
+    "rebellion": "reconquista.rebellions.table",
+    "event": "reconquista.events.roll",
+    "region": "reconquista.reaction.region",
+    "reinforcement": "reconquista.reaction.reinforcement",
 }
-
-
-_REINFORCEMENT_COLUMN = """
-CASE WHEN instr(why, 'column North Africa') > 0 THEN -1
-     WHEN instr(why, 'column ''0 cities''') > 0 THEN 0
-     WHEN instr(why, 'column ''1 city''') > 0 THEN 1
-     WHEN instr(why, 'column ''2 cities''') > 0 THEN 2
-     WHEN instr(why, 'column ''3 or more cities''') > 0 THEN 3
-END"""
 
 
 def _table_rolls(store: Store, scope: Scope) -> list[Any]:
     """(config, kind, value, refused, column, count) of the effective table rolls, in one pass.
 
     ``value``: the die (the total of the 2D6 for events); ``refused``: the next roll of the
-    same kind in the session is a '..., rolled again (' one, so this one's result did not
-    stand; ``column``: the reinforcement table's column (-1 North Africa, 0-3 the cities)."""
-    kinds = " ".join(f"WHEN why LIKE :k_{k} THEN '{k}'" for k in ROLL_KINDS)
+    same topic in the session was asked again (its data's ``again``), so this one's result did
+    not stand; ``column``: the reinforcement table's column (data ``column``: -1 North Africa,
+    0-3 the cities)."""
+    kinds = " ".join(f"WHEN :k_{k} THEN '{k}'" for k in ROLL_TOPICS)
     sql = (
         effective_cte(scope)
         + f"""
 , table_rolls AS (
-    SELECT session_id, step, config, answer, why, CASE {kinds} END AS roll_kind
+    SELECT session_id, step, config, answer, prompt, CASE topic {kinds} END AS roll_kind
     FROM (
-        SELECT session_id, step, config, answer, json_extract(prompt, '$.why') AS why
+        SELECT session_id, step, config, answer, prompt, json_extract(prompt, '$.topic') AS topic
         FROM effective
         -- The text test first: cheap, and true of every prompt the JSON test can match
-        -- (the prefixes are plain ASCII, which JSON writes as it is).
-        WHERE ({" OR ".join(f"instr(prompt, :t_{k}) > 0" for k in ROLL_KINDS)})
+        -- (the topics are plain ASCII, which JSON writes as it is).
+        WHERE ({" OR ".join(f"instr(prompt, :k_{k}) > 0" for k in ROLL_TOPICS)})
           AND json_extract(prompt, '$.kind') = 'roll'
     )
 ),
 ordered AS (
-    SELECT *, LEAD(why) OVER (PARTITION BY session_id, roll_kind ORDER BY step) AS next_why
+    SELECT *, LEAD(json_extract(prompt, '$.data.again')) OVER (
+        PARTITION BY session_id, roll_kind ORDER BY step
+    ) AS next_again
     FROM table_rolls
     WHERE roll_kind IS NOT NULL
 )
@@ -286,14 +280,15 @@ SELECT config, roll_kind,
        CASE WHEN roll_kind = 'event'
             THEN CAST(json_extract(answer, '$[0]') AS INTEGER) + CAST(json_extract(answer, '$[1]') AS INTEGER)
             ELSE CAST(json_extract(answer, '$[0]') AS INTEGER) END AS value,
-       (next_why IS NOT NULL AND instr(next_why, ', rolled again (') > 0) AS refused,
-       CASE WHEN roll_kind = 'reinforcement' THEN {_REINFORCEMENT_COLUMN} END AS reinforcement_column,
+       (next_again IS NOT NULL AND next_again = 1) AS refused,
+       CASE WHEN roll_kind = 'reinforcement'
+            THEN CAST(json_extract(prompt, '$.data.column') AS INTEGER) END AS reinforcement_column,
        COUNT(*) AS n
 FROM ordered
 GROUP BY config, roll_kind, value, refused, reinforcement_column
 """
     )
-    params = {f"k_{k}": v + "%" for k, v in ROLL_KINDS.items()} | {f"t_{k}": v for k, v in ROLL_KINDS.items()}
+    params = {f"k_{k}": v for k, v in ROLL_TOPICS.items()}
     return _rows(store, sql, {**scope.params(), **params})
 
 
@@ -368,7 +363,7 @@ GROUP BY result
             region_labels[key] = label
             regions[key] = regions.get(key, 0) + n
         elif kind == "reinforcement":
-            # The column named in the 'why', the face through the rows; a face to roll again is no result.
+            # The column the roll was asked in, the face through the rows; a face to roll again is no result.
             rows = {r.roll: r for r in board.tables.reinforcements.rows}
             if value not in rows or col is None:
                 continue
@@ -455,8 +450,9 @@ CASTELLS_BATTLES = {"saracen": "Defending against the Saracens", "players": "Bat
 def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats:
     """Saracen battles by winner, from each session's stored state (its ``battles`` record:
     'Saracens against P at C: ..., taken' or '..., held'); army points spent, one for each
-    effective 'Reroll the N failed dice (1 army point)' answer, by the phase it was given in
-    ('saracens' for a defence against the Saracens, 'battle' for a battle between players).
+    effective answer to a ``castells.battle.reroll`` question that is its ``reroll`` option
+    (data ``options``: a code for each option), by the phase it was given in ('saracens' for
+    a defence against the Saracens, 'battle' for a battle between players).
     Empty, with ``available`` False, while this version has no Terra de Castells engine."""
     from companion.games import entry
 
@@ -487,9 +483,12 @@ GROUP BY winner
         effective_cte(scope)
         + """
 SELECT CASE WHEN phase = 'saracens' THEN 'saracen' ELSE 'players' END AS battle_kind, COUNT(*)
-FROM effective
-WHERE json_extract(prompt, '$.kind') = 'choose'
-  AND json_extract(answer, '$') LIKE 'Reroll the % (1 army point)'
+FROM effective, json_each(effective.prompt, '$.options') AS o
+WHERE instr(prompt, 'castells.battle.reroll') > 0
+  AND json_extract(prompt, '$.kind') = 'choose'
+  AND json_extract(prompt, '$.topic') = 'castells.battle.reroll'
+  AND o.value = json_extract(answer, '$')
+  AND json_extract(prompt, '$.data.options[' || o.key || ']') = 'reroll'
 GROUP BY battle_kind
 """,
         scope.params(),

@@ -1,0 +1,84 @@
+"""Topics for steps logged before prompts carried them: the one place that reads old wording.
+
+Until prompts carried a ``topic`` and ``data`` (companion/prompts.py), the statistics told a
+table roll from another by the start of its question ("Rebellions: table die for ..."). A
+step logged then is given its topic once, here: by migration 0004 for the steps already in a
+database, and by the import of an export written before topics. The wordings matched below are
+those the engines wrote at the time; they are frozen with this module, which no engine change
+need touch: a replay gives an old step the topic the game asks with now (``prompts.fits``).
+
+A step is given the topic and the facts the statistics read (the table column, whether a roll
+was asked again, what each option of a reroll question means); any other step gets
+``<game>.legacy.<kind>``. Either way the prompt is marked ``legacy``, so it fits the game's
+prompt by its wording alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: A roll asked again says so after its question: "<question>, rolled again (<why>)".
+_AGAIN = ", rolled again ("
+
+#: The Reconquista table rolls, by the start of their question.
+_RECONQUISTA_ROLLS = (
+    ("Rebellions: table die for ", "reconquista.rebellions.table"),
+    ("Events: 2D6", "reconquista.events.roll"),
+    ("Muslim reaction: region die", "reconquista.reaction.region"),
+    ("Muslim reaction: reinforcement table, column ", "reconquista.reaction.reinforcement"),
+)
+
+#: The reinforcement table's columns as the question named them: -1 North Africa, 0-3 the cities.
+_COLUMNS = (
+    ("column North Africa", -1),
+    ("column '0 cities'", 0),
+    ("column '1 city'", 1),
+    ("column '2 cities'", 2),
+    ("column '3 or more cities'", 3),
+)
+
+#: Terra de Castells: the paid reroll of failed dice, and the two answers beside it.
+_REROLL = re.compile(r"Reroll the (\d+) failed (?:die|dice) \(1 army point\)")
+_REROLL_OTHERS = {"Stop and keep these dice": "stop", "Accept the result": "accept"}
+
+
+def derive(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
+    """``prompt`` (a logged prompt's JSON object, without a topic) with its topic, its facts and
+    ``legacy`` set; a prompt that already has a topic, or is a correction, is returned as it is."""
+    kind = prompt.get("kind")
+    if "topic" in prompt or kind == "edit" or not isinstance(kind, str):
+        return prompt
+    topic, data = _topic(game, kind, prompt)
+    out = dict(prompt) | {"topic": topic, "legacy": True}
+    if data:
+        out["data"] = data
+    return out
+
+
+def _topic(game: str, kind: str, prompt: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    why = prompt.get("why")
+    why = why if isinstance(why, str) else ""
+    if game == "reconquista" and kind == "roll":
+        for start, topic in _RECONQUISTA_ROLLS:
+            if why.startswith(start):
+                data: dict[str, Any] = {"again": _AGAIN in why}
+                if topic == "reconquista.reaction.reinforcement":
+                    column = next((c for name, c in _COLUMNS if name in why), None)
+                    if column is not None:
+                        data["column"] = column
+                return topic, data
+    if game == "castells" and kind == "choose":
+        options = prompt.get("options")
+        options = [str(o) for o in options] if isinstance(options, list) else []
+        paid = [m for o in options if (m := _REROLL.fullmatch(o))]
+        if paid:
+            codes = ["reroll" if _REROLL.fullmatch(o) else _REROLL_OTHERS.get(o, "other") for o in options]
+            return "castells.battle.reroll", {"failed": int(paid[0][1]), "options": codes}
+    return f"{_word(game)}.legacy.{_word(kind)}", {}
+
+
+def _word(text: str) -> str:
+    """``text`` as one segment of a topic (lowercase letters, digits, underscores)."""
+    word = re.sub(r"[^a-z0-9_]", "_", text.casefold()) or "unknown"
+    return word if word.isascii() else "unknown"
