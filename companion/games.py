@@ -53,12 +53,30 @@ class Game(Protocol):
 
 @dataclass(frozen=True)
 class GameEntry:
-    """A game as the home screen lists it; ``module`` is None until it is built."""
+    """Everything the app knows of a game, in one place (docs/design.md, "Adding a game").
+
+    ``module`` holds the engine (its ``GAME``; None until it is built). ``screen`` and
+    ``replay_view`` name the Textual classes that show it, as "module:Class" (companion never
+    imports screens: the screens load them). ``turn_word`` is what one of the game's turns is
+    called ("Turn", "Hand"); ``phases`` the title of each phase ``GAME.where`` reports;
+    ``setup`` names the dialog asking a new session's settings, if the game has one.
+    """
 
     id: str
     title: str
     blurb: str
     module: str | None
+    screen: str
+    replay_view: str = "screens.replay_views:SnapshotView"
+    turn_word: str = "Turn"
+    phases: tuple[tuple[str, str], ...] = ()
+    setup: str | None = None
+
+    def phase_title(self, phase: str | None) -> str:
+        """The title of ``phase`` as the game's rulebook names it ('' for none)."""
+        if not phase:
+            return ""
+        return dict(self.phases).get(phase, phase[:1].upper() + phase[1:])
 
 
 GAMES: tuple[GameEntry, ...] = (
@@ -67,24 +85,46 @@ GAMES: tuple[GameEntry, ...] = (
         "Reconquista",
         "Solitaire wargame: the app plays the Moors, 20 turns.",
         "companion.reconquista.game",
+        screen="screens.reconquista.game_screen:ReconquistaScreen",
+        replay_view="screens.replay_views:ReconquistaView",
+        phases=(
+            ("setup", "Setup"),
+            ("rebellions", "Phase 1: Rebellions"),
+            ("events", "Phase 2: Events"),
+            ("income", "Phase 3: Income and spending"),
+            ("movement", "Phase 4: Movement"),
+            ("reaction", "Phase 5: Muslim reaction"),
+            ("sieges", "Phase 6: Sieges"),
+            ("end", "Phase 7: End of turn"),
+            ("over", "Game over"),
+        ),
+        setup="screens.reconquista.dialogs:NewGameDialog",
     ),
     GameEntry(
         "simancas",
         "Battle of Simancas",
         "2-player card game: force totals, hands and match.",
         "companion.simancas.game",
+        screen="screens.simancas.game_screen:SimancasScreen",
+        replay_view="screens.replay_views:SimancasView",
+        turn_word="Hand",
     ),
     GameEntry(
         "castells",
         "Terra de Castells",
         "Euro game: the app runs the Saracen turns.",
         "companion.castells.game",
+        screen="screens.castells.game_screen:CastellsScreen",
+        replay_view="screens.replay_views:CastellsView",
+        turn_word="Round",
     ),
     GameEntry(
         "dice",
         "Dice tray",
         "Roll any dice, typed from the table or rolled by the app; all logged.",
         "companion.dicetray",
+        screen="screens.dicetray:DiceTrayScreen",
+        replay_view="screens.replay_views:DiceView",
     ),
 )
 

@@ -290,7 +290,11 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
             return Tell(str(data["text"]), **about)
         if kind == "enter":
             return Enter(
-                str(data["why"]), str(data["pattern"]), str(data["hint"]), str(data.get("default", "")), **about
+                str(data["why"]),
+                str(data["pattern"]),
+                str(data["hint"]),
+                str(data.get("default", "")),
+                **about,
             )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"a logged {kind} prompt lacks a field: {exc}") from None

@@ -110,17 +110,19 @@ class CompanionApp(App[None]):
         self.push_screen(HistoryScreen())
 
     def start_game(self, game_id: str, config: dict[str, Any] | None = None) -> None:
-        """Open a new session of ``game_id``; Reconquista first asks how the dice are rolled."""
+        """Open a new session of ``game_id``; a game with a setup dialog (Reconquista: how the dice
+        are rolled) asks it first."""
         from companion import games
+        from screens.registry import setup_dialog
 
-        if game_id == "reconquista" and config is None:
-            from screens.reconquista.dialogs import NewGameDialog
+        dialog = setup_dialog(game_id) if config is None else None
+        if dialog is not None:
 
-            def chosen(mode: str | None) -> None:
-                if mode is not None:
-                    self.start_game(game_id, {"dice": mode})
+            def chosen(settings: dict[str, Any] | None) -> None:
+                if settings is not None:
+                    self.start_game(game_id, settings)
 
-            self.push_screen(NewGameDialog(), chosen)
+            self.push_screen(dialog(), chosen)
             return
         try:
             # The game's first state reads its data files: a broken one is a sentence, not an empty session.
@@ -142,22 +144,9 @@ class CompanionApp(App[None]):
         except CompanionError as exc:
             notify_plain(self, str(exc), severity="error")
             return
-        if info.game == "dice":
-            from screens.dicetray import DiceTrayScreen
+        from screens.registry import screen_class
 
-            self.push_screen(DiceTrayScreen(session_id))
-        elif info.game == "reconquista":
-            from screens.reconquista.game_screen import ReconquistaScreen
-
-            self.push_screen(ReconquistaScreen(session_id))
-        elif info.game == "simancas":
-            from screens.simancas.game_screen import SimancasScreen
-
-            self.push_screen(SimancasScreen(session_id))
-        elif info.game == "castells":
-            from screens.castells.game_screen import CastellsScreen
-
-            self.push_screen(CastellsScreen(session_id))
+        self.push_screen(screen_class(info.game)(session_id))
 
     def resume_session(self, session_id: int) -> None:
         """Resume an unfinished session; a finished one is only read, so say so."""

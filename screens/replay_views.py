@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from companion.castells.game import Castells
 from companion.driver import Driver
+from companion.games import GameNotAvailable
 from companion.reconquista.game import Reconquista
 from companion.simancas.table import SIDE_NAMES, SIDES
 from screens.plain import plain
@@ -39,6 +40,10 @@ class StateView(Widget):
     }
     """
 
+    def __init__(self, driver: Driver, **kwargs: Any) -> None:
+        # The session the view shows: a view may need what it started with (the map of a game).
+        super().__init__(**kwargs)
+
     def show(self, driver: Driver) -> None:
         raise NotImplementedError
 
@@ -47,7 +52,7 @@ class ReconquistaView(StateView):
     """The five regions, drawn by the Reconquista screen's own board widget."""
 
     def __init__(self, driver: Driver, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(driver, **kwargs)
         self.board = Reconquista.board_of(driver.state)  # the session's own map, if it has one
 
     def compose(self) -> ComposeResult:
@@ -57,8 +62,8 @@ class ReconquistaView(StateView):
         yield BoardView(self.board, id="rv-board")
 
     def show(self, driver: Driver) -> None:
+        from companion.games import entry
         from companion.reconquista.control import victory_points
-        from companion.reconquista.state import PHASE_TITLES
         from screens.reconquista.board_view import BoardView
 
         state = driver.state
@@ -69,7 +74,7 @@ class ReconquistaView(StateView):
                 ("Turn ", "dim"),
                 (str(state.turn), "bold"),
                 ("  ·  ", "dim"),
-                (PHASE_TITLES.get(state.phase, state.phase), "bold"),
+                (entry("reconquista").phase_title(state.phase), "bold"),
                 ("  ·  victory points ", "dim"),
                 (str(vp), "bold"),
             )
@@ -202,15 +207,13 @@ def snapshot_text(snap: dict[str, Any], indent: int = 0) -> RenderableType:
     return Group(*lines)
 
 
-VIEWS: dict[str, type[StateView]] = {
-    "simancas": SimancasView,
-    "castells": CastellsView,
-    "dice": DiceView,
-}
-
-
 def view_for(game_id: str, driver: Driver) -> StateView:
-    """The view of ``game_id``'s state, or the generic one."""
-    if game_id == "reconquista":
-        return ReconquistaView(driver, id="state-view")
-    return VIEWS.get(game_id, SnapshotView)(id="state-view")
+    """The view of ``game_id``'s state its registry entry names (the generic one for a game
+    without its own)."""
+    from screens.registry import replay_view_class
+
+    try:
+        view: type[StateView] = replay_view_class(game_id)
+    except GameNotAvailable:
+        view = SnapshotView
+    return view(driver, id="state-view")

@@ -50,7 +50,9 @@ def by_die(
     ``title`` and ``only`` (what qualifies) make the Tell when one candidate is left:
     "<title>: only <name> qualifies (<only>): no roll needed."."""
     return (
-        yield from _select(1, faces.values(), lambda dice: faces[dice[0]], refuse, why, title, only, about, name)
+        yield from _select(
+            1, faces.values(), lambda dice: faces[dice[0]], refuse, why, title, only, about, name
+        )
     )
 
 
@@ -68,7 +70,9 @@ def by_two_dice(
     """2D6 read as a pair (``read(first, second)``), over the candidates ``options`` the dice
     can give; otherwise as ``by_die``."""
     return (
-        yield from _select(2, options, lambda dice: read(dice[0], dice[1]), refuse, why, title, only, about, name)
+        yield from _select(
+            2, options, lambda dice: read(dice[0], dice[1]), refuse, why, title, only, about, name
+        )
     )
 
 

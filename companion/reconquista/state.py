@@ -147,17 +147,6 @@ class Effects:
 
 #: The phases as the rules name them, by the name the state carries: the board screen's
 #: status line, the replay and the game report all say them this way.
-PHASE_TITLES = {
-    "setup": "Setup",
-    "rebellions": "Phase 1: Rebellions",
-    "events": "Phase 2: Events",
-    "income": "Phase 3: Income and spending",
-    "movement": "Phase 4: Movement",
-    "reaction": "Phase 5: Muslim reaction",
-    "sieges": "Phase 6: Sieges",
-    "end": "Phase 7: End of turn",
-    "over": "Game over",
-}
 
 
 @dataclass

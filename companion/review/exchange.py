@@ -31,8 +31,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 
 from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import CompanionError
+from companion.games import GameEntry, GameNotAvailable, entry
 from companion.prompts import answer_text
-from companion.reconquista.state import PHASE_TITLES as RECONQUISTA_PHASES
 from companion.text import visible
 
 if TYPE_CHECKING:
@@ -44,9 +44,7 @@ FORMATS = ("json", "csv", "md")
 CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "answer", "source", "at")
 
 _SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
-_TURN_WORDS = {"simancas": "Hand", "castells": "Round"}  # what a game's "turn" is called in its report
 #: Phase headings of the report, by game; any other phase is shown capitalised.
-_PHASE_TITLES = {"reconquista": RECONQUISTA_PHASES}
 
 
 class ImportRefused(CompanionError):
@@ -276,7 +274,12 @@ def export_markdown(store: Store, session_id: int) -> str:
         ),
         f"- Dice: {sess['dice_mode'] or 'none rolled'}; seed {sess['seed']}; {len(steps)} steps",
     ]
-    turn_word = _TURN_WORDS.get(sess["game"], "Turn")
+    known: GameEntry | None
+    try:
+        known = entry(sess["game"])
+    except GameNotAvailable:
+        known = None
+    turn_word = known.turn_word if known else "Turn"
     phases = {s["phase"] for s in steps}
     show_phases = len(phases) > 1
     turn: Any = object()
@@ -289,7 +292,7 @@ def export_markdown(store: Store, session_id: int) -> str:
         if show_phases and s["phase"] != phase:
             phase = s["phase"]
             if phase:
-                title = _PHASE_TITLES.get(sess["game"], {}).get(phase, phase[:1].upper() + phase[1:])
+                title = known.phase_title(phase) if known else phase[:1].upper() + phase[1:]
                 lines += ["", f"### {_md(title)}"]
             lines.append("")
         elif not lines[-1].startswith("- "):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,8 +34,8 @@ DIALOG_CSS = """
 """
 
 
-class NewGameDialog(ModalScreen[str | None]):
-    """How the dice of a new Reconquista game are rolled."""
+class NewGameDialog(ModalScreen[dict[str, Any] | None]):
+    """How the dice of a new Reconquista game are rolled: the session's settings ({"dice": mode})."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="NewGameDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -46,7 +48,7 @@ class NewGameDialog(ModalScreen[str | None]):
             yield Static("Enter starts the game; escape goes back.", classes="dialog-hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        self.dismiss({"dice": event.option.id})
 
     def action_cancel(self) -> None:
         self.dismiss(None)

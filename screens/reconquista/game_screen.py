@@ -20,13 +20,13 @@ from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
+from companion.games import entry
 from companion.prompts import BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import forecast_move, forecast_siege
 from companion.reconquista.game import GAME, LAST_TURN
-from companion.reconquista.state import PHASE_TITLES
 from companion.reconquista.units import SpecError, parse_spec
 from screens.plain import notify_plain
 from screens.reconquista.board_view import LEGEND, BoardView
@@ -139,7 +139,7 @@ class ReconquistaScreen(Screen[None]):
             Text.assemble(
                 (f"Turn {state.turn} of {LAST_TURN}", "bold"),
                 " · ",
-                (PHASE_TITLES.get(state.phase, state.phase), "bold"),
+                (entry("reconquista").phase_title(state.phase), "bold"),
                 points,
                 revolt,
                 (f"   dice: {self.mode}", "dim"),

@@ -31,7 +31,7 @@ class Clock:
     """Seven seconds a step from 1 November 2026: the file is the same on every run."""
 
     def __init__(self) -> None:
-        self.t = datetime.datetime(2026, 11, 1, 10, 0, 0, tzinfo=datetime.timezone.utc)
+        self.t = datetime.datetime(2026, 11, 1, 10, 0, 0, tzinfo=datetime.UTC)
 
     def __call__(self) -> datetime.datetime:
         self.t += datetime.timedelta(seconds=7)
