@@ -315,9 +315,17 @@ class Driver:
         """Take back the last answer; None when there is nothing to take back."""
         if not self.steps:
             return None
-        last = self.steps[-1]
-        self._rewind(len(self.steps) - 1)
-        return last
+        return self.rewind_to(len(self.steps) - 1)[0]
+
+    def rewind_to(self, index: int) -> list[Step]:
+        """Go back to the state before step ``index``, taking back it and every later step, in
+        one replay and one logged rewind; the steps taken back, in order. BadAnswer (nothing
+        changed) when the log has no step ``index``."""
+        if not 0 <= index < len(self.steps):
+            raise BadAnswer(f"There is no step {index + 1} to go back to; the log has {len(self.steps)}.")
+        taken = self.steps[index:]
+        self._rewind(index)
+        return taken
 
     def _rewind(self, index: int) -> None:
         """Go back to the state before step ``index``, durably."""

@@ -824,3 +824,40 @@ def test_app_roll_gives_many_dice_beyond_one_hash() -> None:
 
     faces = app_roll(3, 0, 40, 100)
     assert len(faces) == 40 and all(1 <= f <= 100 for f in faces)
+
+
+def test_rewind_to_takes_back_several_steps_in_one_replay_and_one_logged_rewind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Going back three steps is one rewind for the recorder and one rebuild of the game, not
+    three: the steps taken back come back in order."""
+    recorder = FakeRecorder()
+    driver = Driver(TRAY, 12, recorder=recorder)
+    for typed in ("2d6", "2 2", "3d6", "1 2 3"):
+        driver.type(typed)
+    before = Driver.resume(TRAY, 12, None, driver.steps[:1])
+    starts = 0
+    real = Driver._start
+
+    def counted(self: Driver) -> None:
+        nonlocal starts
+        starts += 1
+        real(self)
+
+    monkeypatch.setattr(Driver, "_start", counted)
+    last3 = driver.steps[1:]
+    taken = driver.rewind_to(1)
+    assert taken == last3 and len(driver.steps) == 1
+    assert starts == 1 and len(recorder.rewinds) == 1 and recorder.rewinds[0][0] == 1
+    assert driver.snapshot() == before.snapshot() and driver.pending == before.pending
+
+
+@pytest.mark.parametrize("index", [-1, 2, 5])
+def test_rewind_to_a_step_the_log_does_not_have_changes_nothing(index: int) -> None:
+    recorder = FakeRecorder()
+    driver = Driver(TRAY, 12, recorder=recorder)
+    driver.type("2d6")
+    driver.type("2 2")
+    with pytest.raises(BadAnswer, match="There is no step"):
+        driver.rewind_to(index)
+    assert len(driver.steps) == 2 and recorder.rewinds == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -15,6 +16,7 @@ from companion.prompts import (
     Roll,
     Tell,
     answer_text,
+    fits,
     prompt_from_dict,
 )
 
@@ -296,3 +298,61 @@ def test_answer_text_reads_as_the_log_shows_it() -> None:
     assert answer_text("Oviedo") == "Oviedo"
     assert answer_text(None) == ""
     assert answer_text(None, none="done") == "done"
+
+
+# -- what a prompt is: topic, data, rule and reason ------------------------------------------
+
+STRUCTURED = [
+    Roll(1, 6, "Region die", topic="game.part.region", data={"again": True, "candidates": ["A", "B"]}),
+    Choose(["a", "b"], "Which?", topic="game.part.pick", data={"options": ["x", "y"]}, rule="Phase 1"),
+    Tell("Move it.", topic="game.part.move", data={"from": "A"}, rule="Phase 5", reason="the highest number"),
+    Enter("Name", r".+", "Type a name.", topic="game.setup.name", data={"seat": 1}),
+]
+
+
+@pytest.mark.parametrize("prompt", STRUCTURED, ids=lambda p: f"{p.kind}")
+def test_topic_data_rule_and_reason_are_logged_and_read_back(prompt: Prompt) -> None:
+    logged = prompt.to_dict()
+    assert logged["topic"] == prompt.topic and logged["data"] == prompt.data
+    rebuilt = prompt_from_dict(json.loads(json.dumps(logged)))
+    assert rebuilt == prompt
+    assert (rebuilt.rule, rebuilt.reason) == (prompt.rule, prompt.reason)
+
+
+def test_a_prompt_without_structure_logs_as_before() -> None:
+    assert Roll(2, 6, "Morale").to_dict() == {"kind": "roll", "n": 2, "sides": 6, "why": "Morale"}
+    assert Tell("Go.").to_dict() == {"kind": "tell", "text": "Go."}
+
+
+def test_data_is_kept_as_the_log_gives_it_back() -> None:
+    """Tuples become lists: the prompt an engine yields equals the same prompt read from the log."""
+    live = Tell("Go.", topic="g.p.go", data={"areas": ("A", "B"), "n": 2})
+    assert live.data == {"areas": ["A", "B"], "n": 2}
+    assert prompt_from_dict(json.loads(json.dumps(live.to_dict()))) == live
+    hash(live)  # a prompt stays usable as a key although its data is a dict
+
+
+def test_data_must_be_json() -> None:
+    with pytest.raises(TypeError):
+        Tell("Go.", topic="g.p.go", data={"odds": float("nan")})
+    with pytest.raises(TypeError):
+        Tell("Go.", topic="g.p.go", data={"when": object()})
+
+
+def test_topic_and_data_are_part_of_the_question_rule_and_reason_are_not() -> None:
+    base = Roll(1, 6, "Die", topic="g.p.die", data={"area": "A"}, rule="Phase 1", reason="r")
+    assert base == Roll(1, 6, "Die", topic="g.p.die", data={"area": "A"}, rule="Phase 2", reason="other")
+    assert base != Roll(1, 6, "Die", topic="g.p.other", data={"area": "A"})
+    assert base != Roll(1, 6, "Die", topic="g.p.die", data={"area": "B"})
+
+
+def test_a_logged_step_fits_the_prompt_asked_by_topic_and_data_or_if_legacy_by_wording() -> None:
+    asked = Choose(["a", "b"], "Which?", topic="g.p.pick", data={"options": ["x", "y"]})
+    assert fits(asked, asked)
+    assert not fits(Choose(["a", "b"], "Which?", topic="g.p.other"), asked)
+    assert not fits(Choose(["a", "b"], "Which?", topic="g.p.pick", data={"options": ["y", "x"]}), asked)
+    legacy = Choose(["a", "b"], "Which?", topic="g.legacy.choose", legacy=True)
+    assert fits(legacy, asked)
+    # A legacy step still needs the same wording.
+    assert not fits(Choose(["a", "c"], "Which?", topic="g.legacy.choose", legacy=True), asked)
+    assert not fits(Roll(1, 6, "Which?", topic="g.legacy.roll", legacy=True), asked)
