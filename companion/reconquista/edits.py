@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.reconquista.state import SIDE_KINDS, SIDE_NAMES, SIDES, AreaState, GameState
+from companion.reconquista.state import SIDE_KINDS, SIDE_NAMES, SIDES, AreaState, GameState, unit_name
 from companion.reconquista.units import MAX_FORCE, Kind, SpecError, parse_spec
 
 TAGS = {"C": "christian", "M": "muslim", "R": "rebel", "F": "french", "RA": "rebel_army"}
@@ -127,3 +127,43 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
     area.fortress = bool(change.get("fortress"))
     area.units = units
     area.besieger = besieger
+
+
+def board_changes(now: GameState, back: GameState) -> list[str]:
+    """What to change on the table to go from ``now`` to ``back`` (an undo): for each area that
+    differs, in map order, the counters to put back and to take away, e.g. "Galicia: put back 1
+    Muslim army; take away 1 Christian garrison". El Cid is named where he moves."""
+    out: list[str] = []
+    for name, was in back.areas.items():
+        is_ = now.areas[name]
+        if was.snapshot() == is_.snapshot():
+            continue
+        put: list[str] = []
+        take: list[str] = []
+        for side in SIDES:
+            for kind in sorted(SIDE_KINDS[side], key=list(Kind).index):
+                delta = was.count(side, kind) - is_.count(side, kind)
+                if delta > 0:
+                    put.append(unit_name(side, kind, delta))
+                elif delta < 0:
+                    take.append(unit_name(side, kind, -delta))
+        if was.city != is_.city:
+            if was.city is None:
+                take.append(f"the {SIDE_NAMES[is_.city or '']} city")
+            elif is_.city is None:
+                put.append(f"a {SIDE_NAMES[was.city]} city")
+            else:
+                put.append(f"the city as {SIDE_NAMES[was.city]} (it shows {SIDE_NAMES[is_.city]})")
+        if was.fortress != is_.fortress:
+            (put if was.fortress else take).append("a fortress" if was.fortress else "the fortress")
+        if was.besieger != is_.besieger:
+            put.append(f"the siege by the {SIDE_NAMES[was.besieger]}" if was.besieger else "no siege marker")
+        parts = ([f"put back {', '.join(put)}"] if put else []) + (
+            [f"take away {', '.join(take)}"] if take else []
+        )
+        out.append(f"{name}: {'; '.join(parts)}")
+    if now.el_cid_area != back.el_cid_area:
+        out.append(f"El Cid: {'back to ' + back.el_cid_area if back.el_cid_area else 'take him off the map'}")
+    if now.turn != back.turn:
+        out.append(f"Turn marker: back to {back.turn}")
+    return out
