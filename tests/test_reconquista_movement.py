@@ -18,15 +18,19 @@ from hypothesis import strategies as st
 from procedure_helpers import drive
 from reconquista_helpers import Units, chooses, make_legal, place, rolls, tells
 
-from companion.prompts import Answer, Choose, Roll
+from companion.prompts import Answer, Choose, Prompt, Roll, Tell, prompt_from_dict
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.game import check_invariants
 from companion.reconquista.movement import (
+    DESTINATION_TOPIC,
     DONE,
     EL_CID_GOES,
     MAX_MOVES,
     MOVABLE,
     NO_MOVEMENT,
+    ORIGIN_TOPIC,
+    REGION_TOPIC,
+    UNITS_TOPIC,
     destinations,
     movable_regions,
     parts,
@@ -463,6 +467,124 @@ def test_the_phase_ends_after_the_step_budget(board: Board, state: GameState) ->
     assert MAX_MOVES == 200
 
 
+# -- topics and facts -------------------------------------------------------------------------
+# Every prompt of the phase says what it is (companion/prompts.py): the bot, the screens and the
+# statistics read the topic and the facts, never the wording.
+
+RULE = "Phase 4: Movement of Armies"
+
+
+def topics(prompts: list[Prompt]) -> list[str]:
+    return [p.topic for p in prompts]
+
+
+def test_a_road_move_gives_its_region_origin_destination_and_units(board: Board, state: GameState) -> None:
+    """Phase 4: "In addition, they can move along a Road to another Region". With Pamplona
+    emptied only Asturias can move; 2 of Oviedo's armies take the road to Pamplona and the
+    garrison stays, so a second move is asked. Every prompt survives the log unchanged."""
+    place(state, "Oviedo", [("christian", A, 2), ("christian", G, 1)], city="christian")
+    empty(state, "Pamplona")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona", "2A", DONE])
+    assert topics(prompts) == [
+        REGION_TOPIC,
+        ORIGIN_TOPIC,
+        DESTINATION_TOPIC,
+        UNITS_TOPIC,
+        "reconquista.movement.move",
+        ORIGIN_TOPIC,
+    ]
+    region, first, dest, units, move, second = prompts
+    assert region.data == {"regions": ["Asturias"]}
+    assert region.rule == f"{RULE} — Select a single region"
+    assert first.data == {"region": "Asturias", "move": 1}
+    assert dest.data == {"origin": "Oviedo"}
+    assert units.data == {"origin": "Oviedo", "destination": "Pamplona"}
+    assert units.rule == f"{RULE} — In addition, they can move along a Road to another Region"
+    assert move.data == {
+        "origin": "Oviedo",
+        "destination": "Pamplona",
+        "units": {"A": 2},
+        "road": True,
+        "el_cid": False,
+        "enemy": False,
+    }
+    assert second.data == {"region": "Asturias", "move": 2}
+    assert all(prompt_from_dict(p.to_dict()) == p for p in prompts)
+
+
+def test_a_move_inside_the_region_counts_each_kind(board: Board, state: GameState) -> None:
+    """Phase 4: "Armies and Garrisons may move together or separately": a move of 1 army and
+    1 garrison inside Asturias gives both counts and no road."""
+    empty(state, "Galicia")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Galicia", "1A1G", DONE])
+    (units,) = [p for p in prompts if p.topic == UNITS_TOPIC]
+    assert units.rule == f"{RULE} — Armies and Garrisons may move together or separately"
+    (move,) = [p for p in prompts if p.topic == "reconquista.movement.move"]
+    assert move.data["units"] == {"A": 1, "G": 1}
+    assert move.data["road"] is False
+    assert move.rule == f"{RULE} — Armies can move to any area of the same region"
+
+
+def test_el_cid_and_an_attack_say_so(board: Board, state: GameState) -> None:
+    """Phase 4: "If the moving force enters an area that contains enemy forces, it must stop":
+    the army that goes to Santiago (its Muslim garrison) with El Cid, the garrison staying in
+    Oviedo, is told as a move into enemy forces with El Cid; the El Cid question names both
+    areas."""
+    state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Santiago", "1A", EL_CID_GOES, [6], DONE])
+    (cid,) = [p for p in prompts if p.topic == "reconquista.movement.el_cid"]
+    assert isinstance(cid, Choose)
+    assert cid.data == {"origin": "Oviedo", "destination": "Santiago"}
+    assert cid.rule == "Quick Reference Sheet — 8 El Cid"
+    (move,) = [p for p in prompts if p.topic == "reconquista.movement.move"]
+    assert move.data == {
+        "origin": "Oviedo",
+        "destination": "Santiago",
+        "units": {"A": 1},
+        "road": False,
+        "el_cid": True,
+        "enemy": True,
+    }
+    assert (
+        move.rule == f"{RULE} — If the moving force enters an area that contains enemy forces, it must stop"
+    )
+
+
+def test_the_tells_that_end_the_phase_have_their_topics(board: Board, state: GameState) -> None:
+    """Phase 4 ends told: no force can move, no movement chosen, no unit left to move (after
+    one move in Asturias), the step budget."""
+    prompts, _ = drive(phase(board, state), [NO_MOVEMENT])
+    assert prompts[-1].topic == "reconquista.movement.no_movement"
+
+    empty(state, "Pamplona")
+    place(state, "Oviedo", [("christian", A, 1)], city="christian")
+    prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Pamplona"])
+    last = prompts[-1]
+    assert isinstance(last, Tell)
+    assert (last.topic, last.data) == ("reconquista.movement.none_left", {"region": "Asturias", "moves": 1})
+
+    for a in state.areas.values():
+        a.units.pop("christian", None)
+    prompts, _ = drive(phase(board, state), [])
+    assert topics(prompts) == ["reconquista.movement.nothing_movable"]
+
+
+def test_the_step_budget_tell_gives_the_moves(board: Board, state: GameState) -> None:
+    """The step budget's Tell (not in the rulebook) gives the region and the moves made."""
+    place(state, "Oviedo", [("christian", G, 1)], city="christian")
+    place(state, "Santiago")
+    script: list[list[int] | str] = ["Asturias"]
+    for i in range(MAX_MOVES):
+        script += ["Oviedo", "Santiago"] if i % 2 == 0 else ["Santiago", "Oviedo"]
+    prompts, _ = drive(phase(board, state), script)
+    origins = [p for p in prompts if p.topic == ORIGIN_TOPIC]
+    assert [p.data["move"] for p in origins] == list(range(1, MAX_MOVES + 1))
+    assert (prompts[-1].topic, prompts[-1].data) == (
+        "reconquista.movement.limit",
+        {"region": "Asturias", "moves": MAX_MOVES},
+    )
+
+
 # -- property ---------------------------------------------------------------------------------
 
 CHRISTIAN_KINDS = sorted(SIDE_KINDS["christian"])
@@ -525,8 +647,15 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
                 # Favour moving over "Done"/"No movement", so that games are long.
                 moves = [o for o in prompt.options if o not in (DONE, NO_MOVEMENT)]
                 answer = rng.choice(moves if moves and rng.random() < 0.9 else list(prompt.options))
-                if selected is None and prompt.why.startswith("Phase 4: select"):
+                if prompt.topic == REGION_TOPIC:
                     selected = next((n for n, r in board.regions.items() if r.name == answer), 0)
+                elif prompt.topic == ORIGIN_TOPIC:
+                    # The facts agree with the options: this region's areas, this move.
+                    assert selected is not None
+                    assert prompt.data["region"] == board.regions[selected].name
+                    assert set(prompt.options) - {DONE} <= set(board.regions[selected].areas)
+                elif prompt.topic == DESTINATION_TOPIC:
+                    assert prompt.options == tuple(destinations(board, state, prompt.data["origin"]))
             prompt = proc.send(answer)
     except StopIteration:
         pass

@@ -19,13 +19,22 @@ from procedure_helpers import drive
 from reconquista_helpers import Units, chooses, make_legal, place, tells
 
 from companion.driver import Driver
-from companion.prompts import Answer, Choose, Roll, Tell
+from companion.prompts import Answer, Choose, Roll, Tell, prompt_from_dict
 from companion.reconquista import purchases
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.bot import Bot
 from companion.reconquista.control import CHRISTIAN_FORCES
 from companion.reconquista.game import GAME, check_invariants
-from companion.reconquista.purchases import DONE, KINDS, options, phase, refusal
+from companion.reconquista.purchases import (
+    BOUGHT_TOPIC,
+    DONE,
+    INCOME_TOPIC,
+    KINDS,
+    PURCHASE_TOPIC,
+    options,
+    phase,
+    refusal,
+)
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, AreaState, GameState
 from companion.reconquista.units import Kind
@@ -721,6 +730,106 @@ def test_crusaders_with_no_place_are_lost(board: Board, state: GameState) -> Non
     assert sum(a.count("christian", CR) for a in state.areas.values()) == 0
 
 
+# -- topics and facts -------------------------------------------------------------------------
+# Every prompt of the phase says what it is (companion/prompts.py): the bot, the screens and the
+# statistics read the topic and the facts, never the wording.
+
+
+def assert_offers_fit(board: Board, state: GameState, prompt: Choose) -> None:
+    """The purchase Choose's facts are its options: one offer per option, in order, each the
+    option of its kind and area at its cost; "Done" last exactly when ``done``."""
+    data = prompt.data
+    assert prompt.topic == PURCHASE_TOPIC
+    assert (data["points"], data["crusaders"]) == (state.income, state.effects.crusaders)
+    offers = data["offers"]
+    assert [purchases.label(board, o["kind"], o["area"]) for o in offers] == list(
+        prompt.options[: len(offers)]
+    )
+    assert all(o["cost"] == purchases.cost(board, o["kind"]) for o in offers)
+    assert prompt.options[len(offers) :] == ((DONE,) if data["done"] else ())
+
+
+def test_the_income_tell_gives_its_lines_and_total(board: Board, state: GameState) -> None:
+    """Phase 3, Income: the Tell's facts are the lines and the total: 2 always, 1 for Asturias
+    (Oviedo and León, 2 of 2 cities), 1 for Santiago."""
+    place(state, "Santiago")
+    place(state, "León", city="christian")
+    prompts, _ = drive(phase(board, state), [DONE])
+    told = prompts[0]
+    assert told.topic == INCOME_TOPIC
+    assert told.data == {
+        "lines": [
+            {"label": "Base income", "points": 2},
+            {"label": "Majority of the cities of Asturias", "points": 1},
+            {"label": "Santiago de Compostela", "points": 1},
+        ],
+        "total": 4,
+    }
+    assert told.rule == "Phase 3: Collect Income and Spend It — Income"
+    assert all(prompt_from_dict(p.to_dict()) == p for p in prompts)
+
+
+def test_the_purchase_choice_lists_its_offers(board: Board, state: GameState) -> None:
+    """Expenses, at the start with 2 points: the Choose's offers are Oviedo's army, garrison and
+    fortress and Pamplona's fortress, at their costs, then Done."""
+    prompts, _ = drive(phase(board, state), [DONE])
+    asked = chooses(prompts)[0]
+    assert asked.data == {
+        "points": 2,
+        "crusaders": 0,
+        "offers": [
+            {"kind": "army", "area": "Oviedo", "cost": 2},
+            {"kind": "garrison", "area": "Oviedo", "cost": 1},
+            {"kind": "fortress", "area": "Oviedo", "cost": 1},
+            {"kind": "fortress", "area": "Pamplona", "cost": 1},
+        ],
+        "done": True,
+    }
+    assert asked.rule == "Phase 3: Collect Income and Spend It — Expenses"
+
+
+def test_a_purchase_and_the_end_of_the_phase_are_told_with_their_facts(
+    board: Board, state: GameState
+) -> None:
+    """Expenses, "Build a Garrison: 1 Point": bought in Oviedo, 1 point is left; Done loses it
+    ("Income cannot be saved"); unhired mercenaries (event 4) go to the Muslims."""
+    state.effects.mercenaries = 2
+    prompts, _ = drive(phase(board, state), ["Build a garrison in Oviedo (1)", DONE])
+    by_topic = {p.topic: p for p in prompts if isinstance(p, Tell)}
+    bought = by_topic[BOUGHT_TOPIC]
+    assert bought.data == {"kind": "garrison", "area": "Oviedo", "cost": 1, "points_left": 1}
+    assert bought.rule == "Phase 3: Collect Income and Spend It — Expenses — Build a Garrison"
+    assert by_topic["reconquista.income.unspent"].data == {"points": 1}
+    assert by_topic["reconquista.income.unhired_mercenaries"].data == {"mercenaries": 2}
+    assert by_topic["reconquista.income.unhired_mercenaries"].rule.startswith("Phase 2: Events — Mercenaries")
+
+
+def test_crusaders_to_place_withhold_done_in_the_facts(board: Board, state: GameState) -> None:
+    """docs/design.md, Crusade: crusaders are placed before Done: with 2 to place, the first
+    Choose has no Done (``done`` False), crusaders first among the offers, at no cost."""
+    state.effects.crusaders = 2
+    prompts, _ = drive(
+        phase(board, state),
+        ["Place a crusader in Oviedo (free)", "Place a crusader in Oviedo (free)", DONE],
+    )
+    first, second, third = chooses(prompts)
+    assert (first.data["crusaders"], first.data["done"]) == (2, False)
+    assert first.data["offers"][0] == {"kind": "crusader", "area": "Oviedo", "cost": 0}
+    assert (second.data["crusaders"], third.data["crusaders"], third.data["done"]) == (1, 0, True)
+    placed = [p for p in prompts if p.topic == BOUGHT_TOPIC]
+    assert [p.rule for p in placed] == ["Quick Reference Sheet — 11 Crusade"] * 2
+    assert [p.data["points_left"] for p in placed] == [2, 2]
+
+
+def test_lost_crusaders_are_counted(board: Board, state: GameState) -> None:
+    """Crusaders with nowhere to go are lost: the Tell gives how many."""
+    place(state, "Oviedo", [("christian", A, 1), ("muslim", A, 1)], city="christian", besieger="muslim")
+    state.effects.crusaders = 3
+    prompts, _ = drive(phase(board, state), ["Build a fortress in Pamplona (1)", DONE])
+    (lost,) = [p for p in prompts if p.topic == "reconquista.income.crusaders_lost"]
+    assert lost.data == {"crusaders": 3}
+
+
 # -- bad requests from a screen ---------------------------------------------------------------
 
 
@@ -821,7 +930,10 @@ def test_random_legal_answers_end_cleanly(state: GameState, seed: int) -> None:
                     assert DONE not in prompt.options
                 else:
                     assert DONE in prompt.options
+                assert_offers_fit(board, state, prompt)
                 answer = rng.choice(prompt.options)
+            elif prompt.topic == BOUGHT_TOPIC:
+                assert prompt.data["points_left"] == state.income
             prompt = proc.send(answer)
     except StopIteration:
         pass
@@ -867,11 +979,12 @@ def test_every_menu_of_whole_games_is_what_refusal_allows(seed: int, pick: str) 
             driver.ack()
         else:
             assert isinstance(prompt, Choose)
-            if driver.state.phase == "income":
+            if prompt.topic == PURCHASE_TOPIC:
                 menus += 1
                 offered = [o for o in prompt.options if o != DONE]
                 assert offered == _menu_from_refusal(board, driver.state)
                 assert (DONE in prompt.options) == (driver.state.effects.crusaders == 0)
+                assert_offers_fit(board, driver.state, prompt)
             answer = bot.choose(board, driver.state, prompt) if pick == "bot" else rng.choice(prompt.options)
             driver.submit(answer, "player")
     assert menus > 0

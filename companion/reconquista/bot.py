@@ -12,34 +12,37 @@ offered, by these rules of thumb:
   if it outnumbers it; otherwise stop. At most a few moves a phase.
 - Anything else (retreats, El Cid, the Military Order's city): the first option.
 
+It knows a question by its topic and reads its facts from the prompt's data (and the
+board), never its wording. A Choose without one of the topics it knows (those of the
+other phases' procedures) gets the answer it always got: in Phase 4, an area's choice
+(a beaten force's retreat) is answered as a destination; anything else, the first option.
+
 A seeded generator breaks ties, so the same seed always gives the same game.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from companion.prompts import Choose
+from companion.reconquista import movement, purchases
 from companion.reconquista.board import Board
 from companion.reconquista.control import enemy_forces
 from companion.reconquista.state import GameState
 
-STOP_WORDS = ("done", "no movement", "stop")
+#: The purchases in the order the bot prefers them (purchases.KINDS names them).
 PURCHASE_ORDER = (
-    "place a crusader",
+    "crusader",
     "convert",
-    "build a city",
-    "build an army",
-    "hire a mercenary",
-    "build a garrison",
-    "build a fortress",
+    "city",
+    "army",
+    "mercenary",
+    "garrison",
+    "fortress",
     "bribe",
 )
 MAX_MOVES = 4
-
-
-def _is_stop(option: str) -> bool:
-    return option.casefold().startswith(STOP_WORDS)
 
 
 class Bot:
@@ -55,53 +58,61 @@ class Bot:
             self.turn_phase = (state.turn, state.phase)
             self.moves = 0
         options = list(prompt.options)
-        if state.phase == "income":
-            return self._purchase(options)
-        if state.phase == "movement":
-            return self._move(board, state, prompt, options)
+        topic = prompt.topic
+        if topic == purchases.PURCHASE_TOPIC:
+            return self._purchase(options, prompt.data)
+        if topic == movement.REGION_TOPIC:
+            return self._region(board, state, prompt.data["regions"])
+        if topic == movement.ORIGIN_TOPIC:
+            return self._origin(board, state, [o for o in options if o != movement.DONE])
+        if topic == movement.DESTINATION_TOPIC:
+            return self._destination(board, state, options)
+        if topic in (movement.UNITS_TOPIC, movement.EL_CID_TOPIC):
+            return options[0]  # the whole force (the largest part comes first); El Cid goes
+        # A Choose of another procedure: in Phase 4, a beaten force's retreat, whose options
+        # are areas; anything else is answered with its first option.
+        areas = [o for o in options if o in state.areas]
+        if state.phase == "movement" and areas:
+            return self._destination(board, state, areas)
         return options[0]
 
     # -- Phase 3 -----------------------------------------------------------------
 
-    def _purchase(self, options: list[str]) -> str:
-        # The options of the first kind in PURCHASE_ORDER offered, in the order given.
-        for prefix in PURCHASE_ORDER:
-            picks = [o for o in options if o.casefold().startswith(prefix)]
+    def _purchase(self, options: list[str], data: dict[str, Any]) -> str:
+        # The offers of the first kind in PURCHASE_ORDER offered, in the order given; the
+        # offers are listed in the order of the options.
+        offered: list[dict[str, Any]] = data["offers"]
+        for kind in PURCHASE_ORDER:
+            picks = [options[i] for i, offer in enumerate(offered) if offer["kind"] == kind]
             if picks:
                 return picks[self.rng.randrange(len(picks))]
-        stops = [o for o in options if _is_stop(o)]
-        return stops[0] if stops else options[0]
+        return purchases.DONE if data["done"] else options[0]
 
     # -- Phase 4 -----------------------------------------------------------------
 
-    def _move(self, board: Board, state: GameState, prompt: Choose, options: list[str]) -> str:
-        stops = [o for o in options if _is_stop(o)]
+    def _region(self, board: Board, state: GameState, names: list[str]) -> str:
+        # The region to move in: where the Christians have the most units.
         regions = {r.name: n for n, r in board.regions.items()}
-        named_regions = [o for o in options if o in regions]
-        if named_regions:
-            # The region to move in: where the Christians have the most units.
-            return max(
-                named_regions,
-                key=lambda o: (
-                    sum(state.areas[a].count("christian") for a in board.regions[regions[o]].areas),
-                    -regions[o],
-                ),
-            )
-        areas = [o for o in options if o in state.areas]
-        why = prompt.why.casefold()
-        if areas and ("from" in why or "origin" in why):
-            self.moves += 1
-            if self.moves > MAX_MOVES and stops:
-                return stops[0]
-            strong = max(areas, key=lambda a: (state.areas[a].count("christian"), -board.map_index[a]))
-            if state.areas[strong].count("christian") < 2 and stops:
-                return stops[0]
-            return strong
-        if areas:
-            # A destination: the enemy area with the fewest units, else any area with an enemy, else the first.
-            enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
-            if enemies:
-                return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
-            return areas[self.rng.randrange(len(areas))]
-        non_stop = [o for o in options if not _is_stop(o)]
-        return non_stop[0] if non_stop else options[0]
+        return max(
+            names,
+            key=lambda o: (
+                sum(state.areas[a].count("christian") for a in board.regions[regions[o]].areas),
+                -regions[o],
+            ),
+        )
+
+    def _origin(self, board: Board, state: GameState, areas: list[str]) -> str:
+        self.moves += 1
+        if self.moves > MAX_MOVES:
+            return movement.DONE
+        strong = max(areas, key=lambda a: (state.areas[a].count("christian"), -board.map_index[a]))
+        if state.areas[strong].count("christian") < 2:
+            return movement.DONE
+        return strong
+
+    def _destination(self, board: Board, state: GameState, areas: list[str]) -> str:
+        # The enemy area with the fewest units, else any area with an enemy, else the first.
+        enemies = [a for a in areas if enemy_forces(state.areas[a], "christian")]
+        if enemies:
+            return min(enemies, key=lambda a: (state.areas[a].total(), board.map_index[a]))
+        return areas[self.rng.randrange(len(areas))]

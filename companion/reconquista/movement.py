@@ -5,10 +5,15 @@ region, a legal destination and the units that go. A force entering enemy forces
 stops there and ``battle.engage`` decides battle, siege or nothing; a force that won or
 was beaten back may move on afterwards, one that stopped to besiege stays until Phase 6.
 The readings taken are in docs/rules-notes.md ("Phase 4").
+
+Every prompt carries a topic (``reconquista.movement.*``, the ``*_TOPIC`` names below)
+and its facts: areas and regions by name, units as counts by their SPEC letters.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from itertools import product
 
 from companion.prompts import Choose, Tell
@@ -32,6 +37,32 @@ ROAD_KINDS = frozenset({Kind.ARMY, Kind.ORDER, Kind.MERCENARY, Kind.CRUSADER})
 NO_MOVEMENT = "No movement"
 DONE = "Done"
 EL_CID_GOES = "El Cid goes with them"
+
+#: The topics of the phase's prompts (companion/prompts.py): the bot and the screens read
+#: these, never the wording.
+NOTHING_MOVABLE_TOPIC = "reconquista.movement.nothing_movable"
+REGION_TOPIC = "reconquista.movement.region"
+NO_MOVEMENT_TOPIC = "reconquista.movement.no_movement"
+LIMIT_TOPIC = "reconquista.movement.limit"
+NONE_LEFT_TOPIC = "reconquista.movement.none_left"
+ORIGIN_TOPIC = "reconquista.movement.origin"
+DESTINATION_TOPIC = "reconquista.movement.destination"
+UNITS_TOPIC = "reconquista.movement.units"
+EL_CID_TOPIC = "reconquista.movement.el_cid"
+MOVE_TOPIC = "reconquista.movement.move"
+
+RULE = "Phase 4: Movement of Armies"
+_SELECT_RULE = f"{RULE} — Select a single region"
+_ONLY_THIS_REGION_RULE = (
+    f"{RULE} — Only the Christian Armies, Garrisons and Military Orders in this Region may move"
+)
+_DESTINATION_RULE = f"{RULE} — Armies can move to any area of the same region"
+_TOGETHER_RULE = f"{RULE} — Armies and Garrisons may move together or separately"
+_ROAD_RULE = f"{RULE} — In addition, they can move along a Road to another Region"
+_STOP_RULE = f"{RULE} — If the moving force enters an area that contains enemy forces, it must stop"
+# The rulebook's El Cid is the Quick Reference Sheet's event 8; that he leads one force
+# of his side is docs/design.md's reading.
+_EL_CID_RULE = "Quick Reference Sheet — 8 El Cid"
 
 #: A step budget: a careless player (or bot) could shuffle units back and forth for
 #: ever; after this many moves in one phase the phase ends, with a Tell.
@@ -82,6 +113,11 @@ def movable_regions(board: Board, state: GameState) -> list[int]:
     ]
 
 
+def counts_data(units: Mapping[Kind, int]) -> dict[str, int]:
+    """Units as a prompt's data gives them: {'A': 2, 'G': 1}, kinds in Kind order."""
+    return {k.value: units[k] for k in MOVABLE if units.get(k)}
+
+
 def spec(units: Counts) -> str:
     """{A: 2, G: 1} -> '2A1G', kinds in Kind order."""
     return "".join(f"{units[k]}{k.value}" for k in MOVABLE if units.get(k))
@@ -111,15 +147,22 @@ def phase(board: Board, state: GameState) -> Proc:
     """Phase 4: select a region, then move its Christian forces until "Done"."""
     regions = movable_regions(board, state)
     if not regions:
-        yield Tell("Phase 4: no Christian force can move this turn.")
+        yield Tell(
+            "Phase 4: no Christian force can move this turn.",
+            topic=NOTHING_MOVABLE_TOPIC,
+            rule=_SELECT_RULE,
+        )
         return
     names = {board.regions[n].name: n for n in regions}
     answer = yield Choose(
         [*names, NO_MOVEMENT],
         "Phase 4: select the one region whose Christian forces move this turn",
+        topic=REGION_TOPIC,
+        data={"regions": list(names)},
+        rule=_SELECT_RULE,
     )
     if answer == NO_MOVEMENT:
-        yield Tell("Phase 4: no movement this turn.")
+        yield Tell("Phase 4: no movement this turn.", topic=NO_MOVEMENT_TOPIC, rule=_SELECT_RULE)
         return
     region = names[answer]
     # Only the areas of this region are ever origins: units that took a road stand in
@@ -128,16 +171,38 @@ def phase(board: Board, state: GameState) -> Proc:
     moves = 0
     while True:
         if moves >= MAX_MOVES:
-            yield Tell(f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite).")
+            yield Tell(
+                f"Phase 4 ends after {MAX_MOVES} moves (a limit that keeps every game finite).",
+                topic=LIMIT_TOPIC,
+                data={"region": answer, "moves": moves},
+                rule=RULE,
+            )
             return
         origins = [a for a in board.regions[region].areas if destinations(board, state, a)]
         if not origins:
-            yield Tell(f"No Christian unit in {answer} can move any more: Phase 4 ends.")
+            yield Tell(
+                f"No Christian unit in {answer} can move any more: Phase 4 ends.",
+                topic=NONE_LEFT_TOPIC,
+                data={"region": answer, "moves": moves},
+                rule=_ONLY_THIS_REGION_RULE,
+            )
             return
-        origin = yield Choose([*origins, DONE], f"Move {moves + 1} in {answer}: from which area?")
+        origin = yield Choose(
+            [*origins, DONE],
+            f"Move {moves + 1} in {answer}: from which area?",
+            topic=ORIGIN_TOPIC,
+            data={"region": answer, "move": moves + 1},
+            rule=_ONLY_THIS_REGION_RULE,
+        )
         if origin == DONE:
             return
-        dest = yield Choose(destinations(board, state, origin), f"The units of {origin} go to which area?")
+        dest = yield Choose(
+            destinations(board, state, origin),
+            f"The units of {origin} go to which area?",
+            topic=DESTINATION_TOPIC,
+            data={"origin": origin},
+            rule=_DESTINATION_RULE,
+        )
         road = board.areas[dest].region != region
         units = movable_units(state, origin)
         if road:
@@ -147,15 +212,21 @@ def phase(board: Board, state: GameState) -> Proc:
         forces = {spec(part): part for part in parts(units)}
         chosen = next(iter(forces))
         if len(forces) > 1:
-            chosen = yield Choose(list(forces), f"Move from {origin} to {dest}: which units?")
+            chosen = yield Choose(
+                list(forces),
+                f"Move from {origin} to {dest}: which units?",
+                topic=UNITS_TOPIC,
+                data={"origin": origin, "destination": dest},
+                rule=_ROAD_RULE if road else _TOGETHER_RULE,
+            )
         moving = [k for k in MOVABLE for _ in range(forces[chosen].get(k, 0))]
-        yield from _move(board, state, origin, dest, moving)
+        yield from _move(board, state, origin, dest, moving, road=road)
         moves += 1
 
 
-def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Kind]) -> Proc:
-    """Move ``units`` from ``origin`` to ``dest``, with El Cid if he goes, and engage
-    whatever enemy forces were there."""
+def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Kind], *, road: bool) -> Proc:
+    """Move ``units`` from ``origin`` to ``dest`` (along a road when ``road``), with El Cid
+    if he goes, and engage whatever enemy forces were there."""
     src = state.areas[origin]
     # Judged before the move: once the movers stand in an empty Muslim city it no longer
     # reads as "a Muslim city with no other units present".
@@ -170,12 +241,27 @@ def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Ki
                 yield Choose(
                     [EL_CID_GOES, f"El Cid stays in {origin}"],
                     f"El Cid is in {origin}: does he go with the force moving to {dest}?",
+                    topic=EL_CID_TOPIC,
+                    data={"origin": origin, "destination": dest},
+                    rule=_EL_CID_RULE,
                 )
             ) == EL_CID_GOES
         if goes:
             state.el_cid_area = dest
             cid = " El Cid goes with them."
     move_units(state, SIDE, units, origin, dest)
-    yield Tell(f"Move {describe(SIDE, units)} from {origin} to {dest}.{cid}")
+    yield Tell(
+        f"Move {describe(SIDE, units)} from {origin} to {dest}.{cid}",
+        topic=MOVE_TOPIC,
+        data={
+            "origin": origin,
+            "destination": dest,
+            "units": counts_data(Counter(units)),
+            "road": road,
+            "el_cid": bool(cid),
+            "enemy": hostile_there,
+        },
+        rule=_STOP_RULE if hostile_there else _ROAD_RULE if road else _DESTINATION_RULE,
+    )
     if hostile_there:
         yield from engage(board, state, dest, SIDE, [origin])

@@ -5,6 +5,11 @@ buys, one purchase at a time, from the purchases legal now, until "Done". Which
 purchases are legal is decided in one place, ``refusal``: ``options`` offers exactly
 the (kind, area) pairs it does not refuse, so the screens' explanations and the
 phase's choices cannot disagree. The readings taken are in docs/rules-notes.md ("Phase 3").
+
+Every prompt carries a topic (``reconquista.income.*``, the ``*_TOPIC`` names below) and
+its facts. The purchase Choose lists its offers in ``data["offers"]`` in the order of its
+options (kind, area and cost of each), "Done" last when ``data["done"]``: a reader picks a
+purchase by its kind and area, never by the words of its option.
 """
 
 from __future__ import annotations
@@ -37,6 +42,35 @@ KINDS: tuple[str, ...] = (
 )
 
 DONE = "Done (unspent points are lost)"
+
+#: The topics of the phase's prompts (companion/prompts.py): the bot and the screens read
+#: these, never the wording.
+INCOME_TOPIC = "reconquista.income.collect"
+PURCHASE_TOPIC = "reconquista.income.purchase"
+BOUGHT_TOPIC = "reconquista.income.bought"
+CRUSADERS_LOST_TOPIC = "reconquista.income.crusaders_lost"
+UNSPENT_TOPIC = "reconquista.income.unspent"
+UNHIRED_TOPIC = "reconquista.income.unhired_mercenaries"
+
+RULE = "Phase 3: Collect Income and Spend It"
+_INCOME_RULE = f"{RULE} — Income"
+_EXPENSES_RULE = f"{RULE} — Expenses"
+_NOT_SAVED_RULE = f"{RULE} — Income cannot be saved from one turn to the next"
+# The rulebook's Phase 2 text stops at event 5: the Crusade is the Quick Reference Sheet's.
+_CRUSADE_RULE = "Quick Reference Sheet — 11 Crusade"
+_MERCENARIES_RULE = "Phase 2: Events — Mercenaries"
+
+#: The rule each purchase follows: its line of "Expenses", or the event that allows it.
+_PURCHASE_RULE = {
+    "army": f"{_EXPENSES_RULE} — Build an army",
+    "garrison": f"{_EXPENSES_RULE} — Build a Garrison",
+    "city": f"{_EXPENSES_RULE} — Build a City",
+    "fortress": f"{_EXPENSES_RULE} — Build a Fortress",
+    "convert": f"{_EXPENSES_RULE} — Convert a City from Muslim to Christian",
+    "bribe": "Phase 2: Events — Bribery",
+    "mercenary": _MERCENARIES_RULE,
+    "crusader": _CRUSADE_RULE,
+}
 
 #: How a purchase is named in the refusal "Not enough points: <noun> costs ...".
 _NOUN = {
@@ -367,7 +401,15 @@ def phase(board: Board, state: GameState) -> Proc:
     """
     earned = income(board, state)
     state.income = earned.total
-    yield Tell(_income_tell(earned.lines, earned.total))
+    yield Tell(
+        _income_tell(earned.lines, earned.total),
+        topic=INCOME_TOPIC,
+        data={
+            "lines": [{"label": text, "points": amount} for text, amount in earned.lines],
+            "total": earned.total,
+        },
+        rule=_INCOME_RULE,
+    )
     while True:
         fx = state.effects
         if fx.crusaders > 0 and not _crusader_places(board, state):
@@ -376,7 +418,10 @@ def phase(board: Board, state: GameState) -> Proc:
             yield Tell(
                 f"No area can take {'the crusader' if n == 1 else f'the {n} crusaders'} "
                 "(no city or fortress you control, free of enemy forces): "
-                f"{'it is' if n == 1 else 'they are'} lost."
+                f"{'it is' if n == 1 else 'they are'} lost.",
+                topic=CRUSADERS_LOST_TOPIC,
+                data={"crusaders": n},
+                rule=_CRUSADE_RULE,
             )
         current = offers(board, state)
         if not current:
@@ -387,18 +432,48 @@ def phase(board: Board, state: GameState) -> Proc:
         why = f"Phase 3: spend your income ({state.income} point{'s' * (state.income != 1)} left)"
         if fx.crusaders:
             why += f"; {plural(Kind.CRUSADER, fx.crusaders)} to place first"
-        answer = yield Choose(choices, why)
+        answer = yield Choose(
+            choices,
+            why,
+            topic=PURCHASE_TOPIC,
+            data={
+                "points": state.income,
+                "crusaders": fx.crusaders,
+                "offers": [{"kind": o.kind, "area": o.area, "cost": cost(board, o.kind)} for o in current],
+                "done": fx.crusaders == 0,
+            },
+            rule=_EXPENSES_RULE,
+        )
         if answer == DONE:
             break
         offer = next(o for o in current if o.text == answer)
-        yield Tell(apply(board, state, offer.kind, offer.area))
+        text = apply(board, state, offer.kind, offer.area)
+        yield Tell(
+            text,
+            topic=BOUGHT_TOPIC,
+            data={
+                "kind": offer.kind,
+                "area": offer.area,
+                "cost": cost(board, offer.kind),
+                "points_left": state.income,
+            },
+            rule=_PURCHASE_RULE[offer.kind],
+        )
     if state.income > 0:
         left = state.income
         yield Tell(
             f"Phase 3 ends: the {left} unspent point{'s' * (left != 1)} "
-            f"{'is' if left == 1 else 'are'} lost (income cannot be saved)."
+            f"{'is' if left == 1 else 'are'} lost (income cannot be saved).",
+            topic=UNSPENT_TOPIC,
+            data={"points": left},
+            rule=_NOT_SAVED_RULE,
         )
     state.income = 0
     if state.effects.mercenaries > 0:
         n = state.effects.mercenaries
-        yield Tell(f"{n} unhired {noun_for(Kind.MERCENARY, n)} will join the Muslim reaction in Phase 5.")
+        yield Tell(
+            f"{n} unhired {noun_for(Kind.MERCENARY, n)} will join the Muslim reaction in Phase 5.",
+            topic=UNHIRED_TOPIC,
+            data={"mercenaries": n},
+            rule=f"{_MERCENARIES_RULE} — Any Mercenary units that are not hired are added to the Muslim forces",
+        )
