@@ -98,7 +98,7 @@ from companion.store.db import SessionRecorder, Store
 from screens.app import CompanionApp
 from screens.reconquista.board_view import BoardView, RegionPanel
 from screens.reconquista.game_screen import ReconquistaScreen
-from screens.reconquista.prompt_panel import PromptPanel
+from screens.shell.prompt_panel import PromptPanel
 
 TARGET_MS = 50.0
 SIZES = ((80, 24), (200, 55))

@@ -272,7 +272,7 @@ class Driver:
         return self._commit(Step(prompt, None, "edit"), where)
 
     def _apply_edit(self, prompt: Edit) -> None:
-        apply = getattr(self.game, "apply_edit", None)
+        apply = self.game.apply_edit
         if apply is None:
             raise BadAnswer(f"{self.game.title} takes no manual corrections.")
         try:

@@ -8,12 +8,15 @@ first screen does not pay for engines it does not show.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import CompanionError
-from companion.prompts import Prompt
+from companion.prompts import Edit, Prompt
+
+if TYPE_CHECKING:  # the driver imports this module
+    from companion.driver import Step
 
 #: A game's procedure: it yields prompts and is sent their answers. The answer's type
 #: follows the prompt (a Roll's is list[int], a Choose's or an Enter's str, a Tell's None),
@@ -49,6 +52,40 @@ class Game(Protocol):
 
     def summary(self, state: Any) -> str:
         """One line saying where the session stands or how it ended."""
+
+    def undo_from(self, steps: Sequence[Step], automatic_dice: bool) -> int | None:
+        """The game's undo rule: the first of the logged ``steps`` one ctrl+z takes back (it and
+        every later step), None when there is nothing to take back. ``automatic_dice``: the app
+        rolls every die without being asked (such dice go with the answer before them).
+        ``last_answer`` is the rule most games follow."""
+
+    # -- optional capabilities: None when the game has them not ------------------------
+
+    @property
+    def apply_edit(self) -> Callable[[Any, dict[str, Any]], None] | None:
+        """A correction by hand (an Edit's change) applied to the state; ValueError with one
+        sentence when it cannot be. None: the game takes no corrections by hand."""
+
+    @property
+    def board_changes(self) -> Callable[[Any, Any], list[str]] | None:
+        """What to change on the physical table to go from one state (now) to another (after
+        an undo), one line a change. None: the game does not tell."""
+
+
+def last_answer(steps: Sequence[Step], automatic_dice: bool) -> int | None:
+    """The undo rule of most games: back to before the last answer the player gave (a choice,
+    typed text or dice, a correction by hand, or dice the app rolled when asked), with the
+    instructions confirmed and the automatic dice after it. A log of acknowledgements alone
+    is taken back whole."""
+    if not steps:
+        return None
+    for i in range(len(steps) - 1, -1, -1):
+        s = steps[i]
+        if s.source in ("player", "physical") or isinstance(s.prompt, Edit):
+            return i
+        if s.source == "app" and not automatic_dice:
+            return i
+    return 0
 
 
 @dataclass(frozen=True)

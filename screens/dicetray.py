@@ -20,7 +20,7 @@ from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll
 from companion.text import visible
 from screens.plain import plain
-from screens.session_actions import open_driver
+from screens.shell.session import open_driver
 
 SOURCE_TEXT = {"physical": "table", "app": "app"}
 

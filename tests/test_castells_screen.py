@@ -177,7 +177,7 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
     holds, and the log keeps the corrected dice."""
     from textual.widgets import Input, OptionList
 
-    from screens.reconquista.dialogs import CorrectionDialog, MessageDialog
+    from screens.shell.dialogs import CorrectionDialog, MessageDialog
 
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)

@@ -35,7 +35,8 @@ from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
 from screens.plain import plain
-from screens.session_actions import correct_a_die, open_driver
+from screens.shell.game_screen import GameScreen
+from screens.shell.session import correct_a_die, open_driver
 
 PHASES = {
     "setup": "Setup",
@@ -119,12 +120,10 @@ def defender_odds(state: CastellsState) -> tuple[str, str] | None:
     return odds_before_reroll(b, defender)
 
 
-class CastellsScreen(Screen[None]):
+class CastellsScreen(GameScreen):
     """One Terra de Castells session at the table."""
 
     CSS_PATH = "castells.tcss"
-
-    AUTO_FOCUS = None  # the prompt decides where the focus goes
 
     BINDINGS = [
         Binding("r", "roll_key", "Roll / draw (app)"),
@@ -132,14 +131,10 @@ class CastellsScreen(Screen[None]):
         Binding("e", "edit", "Fix by hand"),
         Binding("c", "correct", "Correct a die"),
         Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]
-
-    def __init__(self, session_id: int) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.driver: Driver | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -331,23 +326,15 @@ class CastellsScreen(Screen[None]):
 
     # -- answering -----------------------------------------------------------------------
 
-    def _answer(self, act: Any) -> None:
-        d = self.driver
-        if d is None or d.pending is None:
-            return
-        try:
-            step: Step = act()
-        except (BadAnswer, CompanionError) as exc:
-            self._show(str(exc), error=True)
-            return
-        said = step.prompt.describe() if isinstance(step.prompt, Tell) else ""
-        self._show(f"Done: {said}" if said else "")
+    def show_game(self, message: str = "", error: bool = False) -> None:
+        self._show(message, error)
+
+    def answered(self, step: Step) -> str:
+        return f"Done: {step.prompt.describe()}" if isinstance(step.prompt, Tell) else ""
 
     @on(Input.Submitted, "#cs-input")
     def _typed(self, event: Input.Submitted) -> None:
-        d = self.driver
-        if d is not None:
-            self._answer(lambda: d.type(event.value))
+        self.type_text(event.value)
 
     @on(OptionList.OptionSelected, "#cs-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -357,12 +344,7 @@ class CastellsScreen(Screen[None]):
         self._pick_index(number - 1)
 
     def _pick_index(self, index: int) -> None:
-        d = self.driver
-        if d is None or not isinstance(d.pending, Choose):
-            return
-        options = d.pending.options
-        if 0 <= index < len(options):
-            self._answer(lambda: d.submit(options[index], "player"))
+        self.choose_index(index)
 
     def action_roll_key(self) -> None:
         """r: the app rolls the dice asked, or draws the token from the bag."""
@@ -370,10 +352,9 @@ class CastellsScreen(Screen[None]):
         if d is None:
             return
         if isinstance(d.pending, Roll):
-            self._answer(d.roll)
+            self.roll()
         elif is_draw(d.pending):
-            token = bags.app_draw(d.seed, len(d.steps), self.state.bag)
-            self._answer(lambda: d.submit(token, "app"))
+            self.choose(bags.app_draw(d.seed, len(d.steps), self.state.bag), source="app")
         elif isinstance(d.pending, Enter):
             field = self.query_one("#cs-input", LineInput)
             field.insert_text_at_cursor("r")  # a name may hold an r
@@ -381,27 +362,7 @@ class CastellsScreen(Screen[None]):
             self._show("Nothing is rolled or drawn now.", error=True)
 
     def action_confirm(self) -> None:
-        d = self.driver
-        if d is not None and isinstance(d.pending, Tell):
-            self._answer(d.ack)
-
-    def action_undo(self) -> None:
-        """Take back the last answer (and the instructions confirmed after it)."""
-        d = self.driver
-        if d is None or not d.steps:
-            self._show("There is nothing to take back.", error=True)
-            return
-        cut = len(d.steps) - 1
-        while cut > 0 and d.steps[cut].source == "ack":
-            cut -= 1
-        taken = d.steps[cut]
-        try:
-            while len(d.steps) > cut:
-                d.undo()
-        except CompanionError as exc:
-            self._show(str(exc), error=True)
-            return
-        self._show(f"Took back: {taken.prompt.describe()}.")
+        self.ack()
 
     def action_correct(self) -> None:
         """Correct a battle die typed earlier: the game is replayed from it (Driver.correct), the
@@ -427,5 +388,3 @@ class CastellsScreen(Screen[None]):
 
         self.app.push_screen(EditDialog(), apply)
 
-    def action_back(self) -> None:
-        self.app.pop_screen()

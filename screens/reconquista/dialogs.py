@@ -1,4 +1,4 @@
-"""Small dialogs of the Reconquista screens: new game, confirm, correct a die, the end."""
+"""The dialogs of the Reconquista screen alone: a new game's dice, a correction of an area by hand."""
 
 from __future__ import annotations
 
@@ -12,26 +12,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion.driver import Correction, Driver, Step
-from companion.prompts import BadAnswer, Roll, Tell
 from screens.plain import plain
+from screens.shell.dialogs import DIALOG_CSS
 
 DICE_MODES = {
     "mixed": "Mixed: type each roll from the table, or press r and the app rolls",
     "physical": "Physical dice: you roll on the table and type every die",
     "app": "App dice: the app rolls everything; you make the choices",
 }
-
-DIALOG_CSS = """
-{name} {{ align: center middle; }}
-{name} > Vertical {{
-    width: 72; height: auto; max-height: 90%;
-    border: thick $accent; background: $surface; padding: 1 2;
-}}
-{name} OptionList {{ height: auto; max-height: 16; }}
-{name} .dialog-title {{ text-style: bold; color: $accent; margin-bottom: 1; }}
-{name} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
-"""
 
 
 class NewGameDialog(ModalScreen[dict[str, Any] | None]):
@@ -51,133 +39,6 @@ class NewGameDialog(ModalScreen[dict[str, Any] | None]):
         self.dismiss({"dice": event.option.id})
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question; y or Enter says yes, n or escape no."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
-    BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(plain(self.question), classes="dialog-title")  # it quotes labels and areas
-            yield Static("y: yes    n: no", classes="dialog-hint")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
-    """Pick an earlier roll and type the dice it should have been."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="CorrectionDialog")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, steps: list[Step]) -> None:
-        super().__init__()
-        #: The last 40 rolls: (step index, its Roll, the step).
-        self.rolls = [(i, s.prompt, s) for i, s in enumerate(steps) if isinstance(s.prompt, Roll)][-40:]
-        self.picked: int | None = None
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("Correct a die typed earlier", classes="dialog-title")
-            yield Static("Pick the roll, then type the dice it should have been.")
-            yield OptionList(
-                *(
-                    Option(
-                        Text.assemble(
-                            (f"{i + 1:>4} ", "dim"),
-                            plain(roll.why[:48]),
-                            " → ",
-                            (" ".join(map(str, step.answer or [])), "bold"),
-                            (f" ({step.source})", "dim"),
-                        ),
-                        id=str(i),
-                    )
-                    for i, roll, step in reversed(self.rolls)
-                ),
-                id="corr-rolls",
-            )
-            yield Input(placeholder="the right dice, e.g. 4 2", id="corr-dice")
-            yield Static(id="corr-message", classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#corr-dice", Input).display = False
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.picked = int(event.option.id or 0)
-        dice = self.query_one("#corr-dice", Input)
-        dice.display = True
-        dice.focus()
-        self.query_one("#corr-message", Static).update(
-            plain(f"Step {self.picked + 1}: {self._roll().describe()}")
-        )
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.picked is None:
-            return
-        try:
-            values = self._roll().parse(event.value)
-        except BadAnswer as exc:
-            self.query_one("#corr-message", Static).update(plain(exc, "bold red"))
-            return
-        self.dismiss((self.picked, values))
-
-    def _roll(self) -> Roll:
-        """The Roll of the step picked."""
-        return next(roll for i, roll, _ in self.rolls if i == self.picked)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-def correction_text(driver: Driver, index: int, values: list[int], report: Correction) -> Text:
-    """What a corrected die changed, for the players to carry out on the table."""
-    body = Text()
-    body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
-    body.append(f"{report.reused} later answer(s) kept.\n")
-    if report.new_tells:
-        body.append("\nMake these changes on the board:\n", style="bold")
-        for t in report.new_tells:
-            body.append(f"  • {t.text}\n")
-    undone = [p for p in (s.prompt for s in report.dropped) if isinstance(p, Tell)]
-    if undone:
-        body.append("\nThese earlier instructions no longer apply (undo them):\n", style="bold")
-        for t in undone:
-            body.append(f"  • {t.text}\n")
-    if driver.pending is not None:
-        body.append(f"\nThe game now asks: {driver.pending.describe()}")
-    return body
-
-
-class MessageDialog(ModalScreen[None]):
-    """A few lines to read, closed with Enter or escape."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="MessageDialog")
-    BINDINGS = [Binding("enter,escape", "close", "Close")]
-
-    def __init__(self, title: str, body: Text | str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.title_text, classes="dialog-title")
-            yield Static(plain(self.body) if isinstance(self.body, str) else self.body)
-            yield Static("Enter closes.", classes="dialog-hint")
-
-    def action_close(self) -> None:
         self.dismiss(None)
 
 

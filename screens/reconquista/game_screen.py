@@ -15,13 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
-from companion.driver import Driver, Step
+from companion.driver import Step
 from companion.errors import CompanionError
 from companion.games import entry
-from companion.prompts import BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from companion.prompts import Choose, Edit, Prompt, Roll, Tell
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
@@ -30,14 +29,11 @@ from companion.reconquista.game import GAME, LAST_TURN
 from companion.reconquista.units import SpecError, parse_spec
 from screens.plain import notify_plain
 from screens.reconquista.board_view import LEGEND, BoardView
-from screens.reconquista.dialogs import (
-    DICE_MODES,
-    ConfirmDialog,
-    EditAreaDialog,
-    MessageDialog,
-)
-from screens.reconquista.prompt_panel import PromptPanel
-from screens.session_actions import correct_a_die, resume
+from screens.reconquista.dialogs import DICE_MODES, EditAreaDialog
+from screens.shell.dialogs import MessageDialog
+from screens.shell.game_screen import GameScreen
+from screens.shell.prompt_panel import PromptPanel
+from screens.shell.session import correct_a_die, resume
 
 _UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
 _DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
@@ -49,12 +45,10 @@ def board_of_config(config: dict[str, Any]) -> Board:
     return load_board(config.get("map"), config.get("tables"))
 
 
-class ReconquistaScreen(Screen[None]):
+class ReconquistaScreen(GameScreen):
     """One Reconquista session at the table."""
 
     CSS_PATH = "reconquista.tcss"
-
-    AUTO_FOCUS = None  # the prompt panel puts the focus where the question needs it
 
     BINDINGS = [
         Binding("r", "roll", "Roll (app)"),
@@ -65,15 +59,14 @@ class ReconquistaScreen(Screen[None]):
         Binding("w", "why_not", "Why not?"),
         Binding("e", "edit", "Fix board"),
         Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
+        Binding("question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]
 
     def __init__(self, session_id: int, mode: str = "mixed") -> None:
-        super().__init__()
-        self.session_id = session_id
+        super().__init__(session_id)
         self.mode = mode
-        self.driver: Driver | None = None
         self.board = board_of_config({})
         self.done_tells: list[str] = []
 
@@ -225,24 +218,29 @@ class ReconquistaScreen(Screen[None]):
 
     # -- answering ----------------------------------------------------------------
 
-    def _answer(self, act: Any) -> None:
-        """Run one answer (``act`` returns the Step) and everything the app does after it."""
-        driver = self.driver
-        if driver is None or driver.pending is None:
-            return
-        turn, phase = driver.state.turn, driver.state.phase
-        try:
-            step = act()
-        except (BadAnswer, CompanionError) as exc:
-            self._show(str(exc), error=True)
-            return
+    def before_answer(self) -> None:
+        assert self.driver is not None
+        self._where = self.driver.state.turn, self.driver.state.phase
+
+    def answered(self, step: Step) -> str:
+        """Log the answer, keep the checklist, and let the app roll what it rolls itself."""
         if isinstance(step.prompt, Tell):
             self.done_tells.append(step.prompt.text)
         else:
             self.done_tells = []
-        self._log(step, turn, phase)
+        self._log(step, *self._where)
         self._auto()
-        self._show()
+        return ""
+
+    def show_game(self, message: str = "", error: bool = False) -> None:
+        self._show(message, error)
+
+    def automatic_dice(self) -> bool:
+        return self.mode == "app"
+
+    def after_undo(self, taken: list[Step]) -> None:
+        self.done_tells = []
+        self.query_one("#rq-log", RichLog).write(Text(f"↶ took back {len(taken)} step(s)", style="yellow"))
 
     def _auto(self) -> None:
         """In app-dice mode the app rolls every die itself, until a question needs the player."""
@@ -262,33 +260,24 @@ class ReconquistaScreen(Screen[None]):
         if self.mode == "physical":
             self._show("Physical dice: type what you rolled (ctrl+d lets the app roll).", error=True)
             return
-        self._answer(self.driver.roll)
+        self.roll()
 
     @on(Input.Submitted, "#pp-dice")
     def _typed(self, event: Input.Submitted) -> None:
-        driver = self.driver
-        if driver is not None:
-            self._answer(lambda: driver.type(event.value))
+        self.roll(event.value)
 
     @on(OptionList.OptionSelected, "#pp-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self._pick_index(int(event.option.id or 0))
 
     def action_pick(self, number: int) -> None:
-        if self.driver is not None and isinstance(self.driver.pending, Choose):
-            self._pick_index(number - 1)
+        self._pick_index(number - 1)
 
     def _pick_index(self, index: int) -> None:
-        driver = self.driver
-        if driver is None or not isinstance(driver.pending, Choose):
-            return
-        options = driver.pending.options
-        if 0 <= index < len(options):
-            self._answer(lambda: driver.submit(options[index], "player"))
+        self.choose_index(index)
 
     def action_confirm(self) -> None:
-        if self.driver is not None and isinstance(self.driver.pending, Tell):
-            self._answer(self.driver.ack)
+        self.ack()
 
     def action_confirm_all(self) -> None:
         """Confirm every instruction waiting, up to the next question (one repaint at the end)."""
@@ -310,45 +299,6 @@ class ReconquistaScreen(Screen[None]):
         self._show()
 
     # -- undo, correction, dice mode -----------------------------------------------
-
-    def _player_step(self, step: Step) -> bool:
-        """A step the player answered (not an acknowledgement or an automatic app roll)."""
-        if step.source in ("player", "physical"):
-            return True
-        return step.source == "app" and self.mode != "app"
-
-    def action_undo(self) -> None:
-        driver = self.driver
-        if driver is None or not driver.steps:
-            self._show("There is nothing to take back.", error=True)
-            return
-        # Back to before the last answer the player gave, with what the app did after it.
-        cut = len(driver.steps) - 1
-        while cut > 0 and not self._player_step(driver.steps[cut]):
-            cut -= 1
-        taken = driver.steps[cut:]
-        rolls = [(s.prompt, s.answer) for s in taken if isinstance(s.prompt, Roll)]
-
-        def rewind(yes: bool | None = True) -> None:
-            if not yes:
-                return
-            try:
-                while len(driver.steps) > cut:
-                    driver.undo()
-            except CompanionError as exc:
-                self._show(str(exc), error=True)
-                return
-            self.done_tells = []
-            self.query_one("#rq-log", RichLog).write(
-                Text(f"↶ took back {len(taken)} step(s)", style="yellow")
-            )
-            self._show(f"Took back: {taken[0].prompt.describe()}.")
-
-        if rolls:
-            dice = "; ".join(f"{roll.why}: {answer_text(answer)}" for roll, answer in rolls[:3])
-            self.app.push_screen(ConfirmDialog(f"Take back these dice? {dice}"), rewind)
-        else:
-            rewind()
 
     def action_correct(self) -> None:
         def corrected(index: int) -> None:
@@ -421,6 +371,3 @@ class ReconquistaScreen(Screen[None]):
         self.notify(DICE_MODES[self.mode])
         self._auto()
         self._show()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

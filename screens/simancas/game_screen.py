@@ -32,7 +32,7 @@ from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.plain import plain
-from screens.session_actions import open_driver
+from screens.shell.session import open_driver
 from screens.simancas.completion import Matcher, explain
 
 #: Short type names, so a side's table fits in half of a 100-column terminal.

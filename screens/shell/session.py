@@ -14,7 +14,7 @@ from companion.errors import CompanionError
 from companion.games import Game
 from companion.prompts import BadAnswer, Roll
 from screens.plain import notify_plain
-from screens.reconquista.dialogs import CorrectionDialog, MessageDialog, correction_text
+from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_text
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
     from companion.store.db import Resumed

@@ -1,0 +1,224 @@
+"""The game shell: what every game screen does alike, whatever its board looks like.
+
+A game screen (Reconquista, Terra de Castells, Battle of Simancas, the Dice tray) is this
+base plus its own widgets. The base holds the session's driver and gives them one way to
+answer each kind of prompt (``answer``, ``roll``, ``ack``, ``choose``, ``type_text``: every one
+goes through the driver, so it is committed before the next question shows), the undo the
+game's own rule decides (``Game.undo_from``), and the rule key that shows, for the step on
+screen, the rulebook section it follows and why (``Prompt.rule`` and ``Prompt.reason``).
+
+Undo says everything it takes back before it acts (every die, choice and correction by
+hand among the steps), takes them back in one replay and one logged rewind
+(``Driver.rewind_to``), and ends as a correction does: with the changes to make on the
+physical table, where the game can tell them (``Game.board_changes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual.screen import Screen
+
+from companion.driver import Driver, Step
+from companion.errors import CompanionError
+from companion.prompts import BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from screens.shell.dialogs import ConfirmDialog, MessageDialog
+
+#: Of the steps an undo takes back, how many are listed by name (the rest are counted).
+LISTED = 8
+
+
+def taken_back_lines(steps: Sequence[Step]) -> list[str]:
+    """What an undo takes back, one line a die, choice, typed text or correction by hand; the
+    instructions confirmed among them counted in one line."""
+    lines: list[str] = []
+    told = 0
+    for s in steps:
+        p = s.prompt
+        if isinstance(p, Tell):
+            told += 1
+        elif isinstance(p, Roll):
+            who = "rolled by the app" if s.source == "app" else "typed from the table"
+            lines.append(f"the dice {answer_text(s.answer)} ({who}) for {p.why or p.label}")
+        elif isinstance(p, Edit):
+            lines.append(f"your correction by hand: {p.what}")
+        else:
+            lines.append(f"the answer {answer_text(s.answer)!r} to {p.describe()}")
+    if len(lines) > LISTED:
+        more = len(lines) - LISTED
+        lines = [*lines[:LISTED], f"and {more} more answer{'s' if more != 1 else ''}"]
+    if told:
+        lines.append(f"{told} instruction{'s' if told != 1 else ''} you confirmed on the board")
+    return lines
+
+
+def needs_asking(steps: Sequence[Step]) -> bool:
+    """Whether an undo of ``steps`` asks first: when it takes back dice, a correction by hand,
+    or more than one answer (a single choice or text is taken back at once, and said)."""
+    answers = [s for s in steps if not isinstance(s.prompt, Tell)]
+    return len(answers) > 1 or any(isinstance(s.prompt, (Roll, Edit)) for s in answers)
+
+
+def rule_text(prompt: Prompt, answered: Step | None = None) -> Text:
+    """The rule behind a step, for the rule key and History: the question, the rulebook
+    section it follows and the reason, as plain text (it quotes names from data files)."""
+    body = Text()
+    body.append(prompt.describe(), style="bold")
+    if answered is not None:
+        body.append(f"\n→ {answer_text(answered.answer, none='done')} ({answered.source})")
+    body.append("\n\n")
+    if prompt.rule:
+        body.append("Rule: ", style="bold")
+        body.append(prompt.rule)
+    else:
+        body.append("No rulebook section is cited for this step.", style="dim")
+    if prompt.reason:
+        body.append("\nWhy: ", style="bold")
+        body.append(prompt.reason)
+    return body
+
+
+class GameScreen(Screen[None]):
+    """One session of a game at the table: the subclass draws it (``show_game``) and binds its
+    keys to the actions here (``undo``, ``rule``, ``back``)."""
+
+    AUTO_FOCUS = None  # the question of the moment decides where the focus goes
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.driver: Driver | None = None
+
+    # -- what the subclass gives -----------------------------------------------------
+
+    def show_game(self, message: str = "", error: bool = False) -> None:
+        """Redraw the session, with ``message`` under the question (red when ``error``)."""
+        raise NotImplementedError
+
+    def automatic_dice(self) -> bool:
+        """Whether the app rolls every die without being asked (the dice mode 'app')."""
+        return False
+
+    def after_undo(self, taken: list[Step]) -> None:
+        """What the subclass forgets when steps are taken back (its checklist, a cache)."""
+
+    # -- answering: one way for every kind of prompt -----------------------------------
+
+    def before_answer(self) -> None:
+        """Called before an answer goes to the driver (the subclass notes where the game stood)."""
+
+    def answered(self, step: Step) -> str:
+        """Called after an answer was committed; the message to show under the next question."""
+        return ""
+
+    def answer(self, act: Callable[[], Step]) -> Step | None:
+        """Run one answer through the driver (``act`` returns its Step); a refused one (one
+        sentence on screen) changes nothing."""
+        if self.driver is None or self.driver.pending is None:
+            return None
+        self.before_answer()
+        try:
+            step = act()
+        except (BadAnswer, CompanionError) as exc:
+            self.show_game(str(exc), error=True)
+            return None
+        self.show_game(self.answered(step))
+        return step
+
+    def roll(self, typed: str | None = None) -> Step | None:
+        """The dice of the waiting Roll: typed from the table, or (None) rolled by the app."""
+        d = self.driver
+        if d is None:
+            return None
+        return self.answer(d.roll if typed is None else (lambda: d.type(typed)))
+
+    def choose(self, option: str, source: str = "player") -> Step | None:
+        """One of the waiting Choose's options (``source`` 'app' when the app drew it)."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose):
+            return None
+        return self.answer(lambda: d.submit(option, source))
+
+    def choose_index(self, index: int) -> Step | None:
+        """The option at ``index`` (0 first) of the waiting Choose; nothing past its end."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose) or not 0 <= index < len(d.pending.options):
+            return None
+        return self.choose(d.pending.options[index])
+
+    def ack(self) -> Step | None:
+        d = self.driver
+        if d is None or not isinstance(d.pending, Tell):
+            return None
+        return self.answer(d.ack)
+
+    def type_text(self, text: str) -> Step | None:
+        """Text typed for the waiting prompt: dice, a choice by its name or number, free text."""
+        d = self.driver
+        if d is None:
+            return None
+        return self.answer(lambda: d.type(text))
+
+    # -- undo -------------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        d = self.driver
+        if d is None:
+            return
+        index = d.game.undo_from(d.steps, self.automatic_dice())
+        if index is None:
+            self.show_game("There is nothing to take back.", error=True)
+            return
+        taken = d.steps[index:]
+        lines = taken_back_lines(taken)
+        if needs_asking(taken):
+            question = "Take back all of this?\n" + "\n".join(f"  • {line}" for line in lines)
+            self.app.push_screen(ConfirmDialog(question), lambda yes: self._undo(index) if yes else None)
+        else:
+            self._undo(index)
+
+    def _undo(self, index: int) -> None:
+        d = self.driver
+        if d is None:
+            return
+        now = d.state  # a rewind builds a new state: this one stays as the table shows it
+        try:
+            taken = d.rewind_to(index)
+        except (BadAnswer, CompanionError) as exc:
+            self.show_game(str(exc), error=True)
+            return
+        self.after_undo(taken)
+        first = taken[0]
+        what = (
+            first.prompt.describe() if isinstance(first.prompt, (Tell, Edit)) else answer_text(first.answer)
+        )
+        self.show_game(f"Took back {len(taken)} step{'s' if len(taken) != 1 else ''}, from: {what}.")
+        tell = d.game.board_changes
+        changes = tell(now, d.state) if tell is not None else []
+        if changes:
+            body = Text("Put the table back as it was:\n", style="bold")
+            for line in changes:
+                body.append(f"  • {line}\n", style="")
+            if d.pending is not None:
+                body.append(f"\nThe game now asks: {d.pending.describe()}")
+            self.app.push_screen(MessageDialog("Undone", body))
+
+    # -- the rule behind the step on screen ----------------------------------------------
+
+    def action_rule(self) -> None:
+        """The rulebook section and the reason of the step on screen: the question waiting, or
+        when the game is over, its last step."""
+        d = self.driver
+        if d is None:
+            return
+        if d.pending is not None:
+            body = rule_text(d.pending)
+        elif d.steps:
+            body = rule_text(d.steps[-1].prompt, d.steps[-1])
+        else:
+            return
+        self.app.push_screen(MessageDialog("The rule behind this step", body))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
