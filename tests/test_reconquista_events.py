@@ -129,7 +129,9 @@ def test_the_2d6_total_picks_the_event_and_one_tell_names_it(
             prompt = proc.send(answer)
     except StopIteration:
         pass
-    assert rolls(prompts)[0] == Roll(2, 6, "Events: 2D6, the total picks the event")
+    assert rolls(prompts)[0] == Roll(
+        2, 6, "Events: 2D6, the total picks the event", topic="reconquista.events.roll"
+    )
     assert state.effects.event == event
     said = tells(prompts)
     assert len(said) == 1 and said[0].startswith(events.EVENT_NAMES[event])

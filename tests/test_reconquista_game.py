@@ -91,7 +91,7 @@ def test_an_unoccupied_fortress_is_removed_as_the_phase_ends(board: Board) -> No
     proc = play_turn(board, state)
     prompt = next(proc)
     seen: list[str] = []
-    while not (isinstance(prompt, Roll) and prompt.why.startswith("Events:")):
+    while prompt.topic != "reconquista.events.roll":
         if isinstance(prompt, Tell):
             seen.append(prompt.text)
         answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)] if isinstance(prompt, Roll) else None

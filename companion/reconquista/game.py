@@ -4,6 +4,11 @@
 its own module and is a generator ``phase(board, state)``; this module runs them
 in order, resolves the sieges (Phase 6), ends the turn (Phase 7) and scores the
 game. The state is changed in place; every board change is told as it happens.
+
+Topics (``companion.prompts``): ``reconquista.turn.begin``, ``reconquista.end.remove`` (a
+neutral army or El Cid taken off in Phase 7), ``reconquista.end.fortress`` (an unoccupied
+fortress, after any phase), ``reconquista.end.over`` (the game ends, and why) and
+``reconquista.victory.score`` (the total, the band and what scored).
 """
 
 from __future__ import annotations
@@ -15,7 +20,14 @@ from companion.prompts import Tell
 from companion.reconquista import events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import Proc, siege, siege_order
 from companion.reconquista.board import Board, default_board, load_board
-from companion.reconquista.control import controls_city, free_of_enemy, result_band, victory_points
+from companion.reconquista.control import (
+    christian_majority,
+    controls_city,
+    free_of_enemy,
+    muslim_free_region,
+    result_band,
+    victory_points,
+)
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState, unit_name
 from companion.reconquista.units import Kind
@@ -103,15 +115,28 @@ def remove_unoccupied_fortresses(board: Board, state: GameState) -> Proc:
     rules name no moment; it is done as each phase ends (the Phase 7 removal among them),
     so that no later phase sees one: a passing Muslim force leaves no army in it, a siege
     never starts on it (rules-notes turn 6)."""
+    # In Phase 7 the removal is that phase's own paragraph; after any other phase it is the definition's.
+    rule = (
+        "Phase 7: End of Turn — Remove any Fortress if there are no other counters of any kind in the area"
+        if state.phase == "end"
+        else "Important Definitions — An unoccupied Fortress must be removed from the game"
+    )
     for name in board.area_order:
         if is_unoccupied_fortress(state.areas[name]):
             state.areas[name].fortress = False
-            yield Tell(f"An unoccupied fortress is removed from the game: remove the fortress of {name}.")
+            yield Tell(
+                f"An unoccupied fortress is removed from the game: remove the fortress of {name}.",
+                topic="reconquista.end.fortress",
+                data={"area": name, "phase": state.phase},
+                rule=rule,
+                reason=f"no city and no unit is left with the fortress of {name}",
+            )
 
 
 def end_of_turn(board: Board, state: GameState) -> Proc:
     """Phase 7: remove the neutral armies and El Cid, remove lone fortresses, and say
     whether the game is over. Returns True when it is."""
+    removal = "Phase 7: End of Turn — Remove any neutral army or El Cid (from Random Events)"
     for name in board.area_order:
         a = state.areas[name]
         for side in list(a.units):
@@ -119,19 +144,46 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
                 n = a.count(side, kind)
                 if n:
                     a.remove(side, kind, n)
-                    yield Tell(f"End of turn: remove {unit_name(side, kind, n)} from {name}.")
+                    yield Tell(
+                        f"End of turn: remove {unit_name(side, kind, n)} from {name}.",
+                        topic="reconquista.end.remove",
+                        data={"area": name, "side": side, "unit": kind.value, "count": n},
+                        rule=removal,
+                    )
     if state.el_cid_area is not None:
-        yield Tell(f"End of turn: remove El Cid from {state.el_cid_area}.")
+        yield Tell(
+            f"End of turn: remove El Cid from {state.el_cid_area}.",
+            topic="reconquista.end.remove",
+            data={"area": state.el_cid_area, "side": state.el_cid_side, "unit": "el_cid", "count": 1},
+            rule=removal,
+        )
         state.el_cid_area = state.el_cid_side = None
     yield from remove_unoccupied_fortresses(board, state)
+    over = "reconquista.end.over"
     if state.turn >= LAST_TURN:
-        yield Tell(f"Turn {state.turn} was the last: the game is over.")
+        yield Tell(
+            f"Turn {state.turn} was the last: the game is over.",
+            topic=over,
+            data={"turn": state.turn, "cause": "last_turn"},
+            rule="Phase 7: End of Turn — If it is turn 20, the game is over",
+        )
         return True
     if not muslims_can_recruit(board, state):
-        yield Tell("The Muslims have nowhere left to recruit armies: the game is over.")
+        yield Tell(
+            "The Muslims have nowhere left to recruit armies: the game is over.",
+            topic=over,
+            data={"turn": state.turn, "cause": "no_muslim_recruits"},
+            rule="Phase 7: End of Turn — If there are no possible places to recruit Muslim Armies",
+            reason="no area of the five regions is free of christian, rebel and neutral forces",
+        )
         return True
     if not christians_remain(board, state):
-        yield Tell("No city is under Christian control and no Christian force remains: the game is over.")
+        yield Tell(
+            "No city is under Christian control and no Christian force remains: the game is over.",
+            topic=over,
+            data={"turn": state.turn, "cause": "no_christians"},
+            rule="Phase 7: End of Turn — If there are no Cities under Christian control and no Christian forces remain",
+        )
         return True
     return False
 
@@ -143,12 +195,33 @@ def result_text(board: Board, state: GameState) -> str:
     return f'{band.name} "{band.title}", {vp} VP'
 
 
+def _scored(board: Board, state: GameState) -> dict[str, list[str]]:
+    """What the points are scored for, as data: the tests ``victory_points`` itemises."""
+    return {
+        "cities": [a for a in board.area_order if controls_city(state.areas[a], "christian")],
+        "majority": [
+            r.name for n, r in board.regions.items() if christian_majority(board, state, n, free_only=False)
+        ],
+        "free": [r.name for n, r in board.regions.items() if muslim_free_region(board, state, n)],
+    }
+
+
 def final_score(board: Board, state: GameState) -> Proc:
     """Count the victory points, itemised, and name the result."""
     vp = victory_points(board, state)
     band = result_band(board, vp.total)
     lines = "; ".join(f"{label}: {points}" for label, points in vp.lines) or "no points"
-    yield Tell(f'Victory points: {lines}. Total {vp.total}: {band.name} "{band.title}".')
+    yield Tell(
+        f'Victory points: {lines}. Total {vp.total}: {band.name} "{band.title}".',
+        topic="reconquista.victory.score",
+        data={
+            "total": vp.total,
+            "band": band.name,
+            "title": band.title,
+        }
+        | _scored(board, state),
+        rule="End of Game: Victory Points",
+    )
     return result_text(board, state)
 
 
@@ -167,7 +240,16 @@ def play_turn(board: Board, state: GameState) -> Proc:
     state.revolt = None
     state.effects = Effects()
     state.income = 0
-    yield Tell(f"Turn {state.turn} begins: move the turn marker to {state.turn}.")
+    yield Tell(
+        f"Turn {state.turn} begins: move the turn marker to {state.turn}.",
+        topic="reconquista.turn.begin",
+        data={"turn": state.turn},
+        rule=(
+            "Setting Up the Board — Turn counter on turn 1"
+            if state.turn == 1
+            else "Phase 7: End of Turn — If it is turn 19 or earlier, advance the turn marker 1 space"
+        ),
+    )
     for name, phase in (
         ("rebellions", rebellions.phase),
         ("events", events.phase),
