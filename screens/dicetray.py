@@ -10,16 +10,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.dicetray import GAME, parse_spec, presets, roll_for
-from companion.driver import Driver
+from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import BadAnswer, Enter, Roll
+from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import plain
+from screens.shell.game_screen import GameScreen
 from screens.shell.session import open_driver
 
 SOURCE_TEXT = {"physical": "table", "app": "app"}
@@ -31,21 +31,17 @@ class ValuesInput(Input):
     BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
 
 
-class DiceTrayScreen(Screen[None]):
+class DiceTrayScreen(GameScreen):
     """One dice tray session."""
 
     BINDINGS = [
         Binding("r", "roll", "Roll (app)"),
         Binding("ctrl+z", "undo", "Undo roll", priority=True),
         Binding("ctrl+o", "end_session", "End session", priority=True),
+        Binding("question_mark", "rule", "Rule", show=False, priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"preset({i})", show=False) for i in range(1, 10)),
     ]
-
-    def __init__(self, session_id: int) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.driver: Driver | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -189,11 +185,7 @@ class DiceTrayScreen(Screen[None]):
             if typed is not None:
                 wanted.parse(typed)  # check the dice before anything is recorded
             pending = driver.pending
-            if isinstance(pending, Roll) and (pending.n, pending.sides, pending.why) != (
-                wanted.n,
-                wanted.sides,
-                wanted.why,
-            ):
+            if isinstance(pending, Roll) and pending != wanted:
                 driver.undo()  # the fields changed since the dice were asked for: ask anew
             if isinstance(driver.pending, Enter):
                 driver.type(spec)
@@ -206,22 +198,16 @@ class DiceTrayScreen(Screen[None]):
         self.query_one("#values", Input).value = ""
         self._show(f"Logged {wanted.why}: {values} ({who}).")
 
-    def action_undo(self) -> None:
-        driver = self.driver
-        if driver is None:
-            return
-        try:
-            while driver.steps:
-                step = driver.undo()
-                if step is not None and isinstance(step.prompt, Roll):
-                    values = " ".join(str(v) for v in step.answer or [])
-                    self._fill_fields()
-                    self._show(f"Took back {step.prompt.why}: {values}.")
-                    return
-        except CompanionError as exc:
-            self._show(str(exc), error=True)
-            return
-        self._show("There is no roll to take back.", error=True)
+    def show_game(self, message: str = "", error: bool = False) -> None:
+        self._show(message, error)
+
+    def after_undo(self, taken: list[Step]) -> None:
+        self._fill_fields()
+
+    def undone_message(self, taken: list[Step]) -> str:
+        roll = next(s for s in taken if isinstance(s.prompt, Roll))
+        assert isinstance(roll.prompt, Roll)
+        return f"Took back {roll.prompt.why}: {answer_text(roll.answer)}."
 
     def action_end_session(self) -> None:
         driver = self.driver
@@ -250,6 +236,3 @@ class DiceTrayScreen(Screen[None]):
         self.query_one("#dice", Input).value = pick.dice
         self.query_one("#label", Input).value = pick.label
         self.query_one("#values", Input).focus()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

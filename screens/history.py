@@ -29,6 +29,8 @@ from companion.errors import CompanionError, ReplayDivergence
 from companion.games import GAMES
 from companion.prompts import Choose, Prompt
 from screens.plain import notify_plain, plain
+from screens.shell.dialogs import MessageDialog
+from screens.shell.game_screen import rule_line, rule_text
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
 PAGE = 100
@@ -348,6 +350,7 @@ class SessionLogScreen(Screen[None]):
         Binding("left_square_bracket", "phase(-1)", "Previous phase"),
         Binding("right_square_bracket", "phase(1)", "Next phase"),
         Binding("t", "jump", "Go to turn"),
+        Binding("question_mark", "rule", "Rule"),
         Binding("r", "resume", "Resume"),
         Binding("escape", "back", "Back"),
         # With the log hidden (v), the arrows still step through the game.
@@ -497,6 +500,9 @@ class SessionLogScreen(Screen[None]):
             parting = Static(id="log-parting")
             parting.display = False
             await panel.mount(parting)
+            rule = Static(id="log-rule")
+            rule.display = False
+            await panel.mount(rule)
             await panel.mount(view_for(self.info.game, self.driver))
         count = self.wanted
         if self.driver is None or count == self.at:
@@ -532,6 +538,21 @@ class SessionLogScreen(Screen[None]):
         parting_view.display = count > shown
         if count > shown:
             parting_view.update(plain(self.parting, "bold yellow"))  # it quotes the logged answers
+        # The rule the step shown follows, from the prompt as the game asks it now (a step
+        # logged before prompts cited rules gets its citation on replay).
+        rule_view = self.query_one("#log-rule", Static)
+        cited = rule_line(self.driver.steps[shown - 1].prompt) if shown else Text()
+        rule_view.display = bool(cited.plain)
+        rule_view.update(cited)
+
+    def action_rule(self) -> None:
+        """The rule and the reason of the step under the cursor (as replayed, when it has been)."""
+        row = self.query_one(DataTable).cursor_row
+        if not 0 <= row < len(self.steps):
+            return
+        replayed = self.driver.steps if self.driver is not None else []
+        step = replayed[row] if row < len(replayed) else self.steps[row]
+        self.app.push_screen(MessageDialog(f"The rule behind step {row + 1}", rule_text(step.prompt, step)))
 
     def _parting(self, divergence: ReplayDivergence) -> str:
         """One sentence: at which step and why the game's rules part from the logged steps."""

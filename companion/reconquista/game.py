@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games import Procedure
+from companion.games import Procedure, last_answer
 from companion.prompts import Tell
-from companion.reconquista import events, movement, purchases, reaction, rebellions
+from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import Proc, siege, siege_order
 from companion.reconquista.board import Board, default_board, load_board
 from companion.reconquista.control import (
@@ -297,6 +297,14 @@ class Reconquista:
 
     def snapshot(self, state: GameState) -> dict[str, Any]:
         return state.snapshot()
+
+    #: One ctrl+z takes back the last answer the player gave, with what the robot did after it.
+    undo_from = staticmethod(last_answer)
+
+    @staticmethod
+    def board_changes(now: GameState, back: GameState) -> list[str]:
+        """The counters to put back and take away after an undo, area by area."""
+        return edits.board_changes(now, back)
 
     def apply_edit(self, state: GameState, change: dict[str, Any]) -> None:
         """A manual correction of one area (edits.py); ValueError if it does not fit."""

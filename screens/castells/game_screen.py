@@ -20,7 +20,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -30,9 +29,9 @@ from companion.castells.board import Board
 from companion.castells.edits import describe, parse_edit_text
 from companion.castells.game import GAME
 from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
-from companion.driver import Driver, Step
+from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import BadAnswer, Choose, Enter, Roll, Tell, edit_prompt
+from companion.prompts import Choose, Enter, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
 from screens.plain import plain
 from screens.shell.game_screen import GameScreen
@@ -387,4 +386,3 @@ class CastellsScreen(GameScreen):
             self._show(f"{describe(change)}.")
 
         self.app.push_screen(EditDialog(), apply)
-

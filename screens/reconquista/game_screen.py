@@ -7,7 +7,6 @@ an earlier die and the dice mode are keys of this screen.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.text import Text
@@ -34,10 +33,6 @@ from screens.shell.dialogs import MessageDialog
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
-
-_UNITS_WHY = re.compile(r"Move from (.+) to (.+): which units\?")
-_DEST_WHY = re.compile(r"The units of (.+) go to which area\?")
-_SIEGE_WHY = re.compile(r"Siege of (.+?):")
 
 
 def board_of_config(config: dict[str, Any]) -> Board:
@@ -171,25 +166,25 @@ class ReconquistaScreen(GameScreen):
         state = self.driver.state
         notes: dict[str, str] = {}
         try:
-            if isinstance(prompt, Choose) and (m := _UNITS_WHY.fullmatch(prompt.why)):
+            if isinstance(prompt, Choose) and prompt.topic == "reconquista.movement.units":
                 for option in prompt.options:
-                    f = forecast_move(self.board, state, m[2], parse_spec(option))
+                    f = forecast_move(self.board, state, prompt.data["destination"], parse_spec(option))
                     if f.kind != "none":
                         notes[option] = describe_odds(f)
                 return ("Odds of each force:" if notes else ""), notes
-            if isinstance(prompt, Choose) and (m := _DEST_WHY.fullmatch(prompt.why)):
-                units = state.areas[m[1]].force("christian")
+            if isinstance(prompt, Choose) and prompt.topic == "reconquista.movement.destination":
+                units = state.areas[prompt.data["origin"]].force("christian")
                 for dest in prompt.options:
                     f = forecast_move(self.board, state, dest, units)
                     if f.kind != "none":
                         notes[dest] = describe_odds(f)
                 return ("Odds if every unit goes:" if notes else ""), notes
-            if isinstance(prompt, Roll) and (m := _SIEGE_WHY.match(prompt.why)):
-                f = forecast_siege(self.board, state, m[1])
+            if isinstance(prompt, Roll) and prompt.topic == "reconquista.sieges.roll":
+                f = forecast_siege(self.board, state, prompt.data["area"])
                 return (describe_odds(f) if f.kind != "none" else ""), notes
         except (SpecError, KeyError, ValueError):
             return "", notes
-        if state.phase == "income" and isinstance(prompt, Choose):
+        if prompt.topic == "reconquista.income.purchase":
             lines = income(self.board, state).lines
             spent = ", ".join(f"{label} {points:+d}" for label, points in lines)
             left = f"{state.income} point{'s' if state.income != 1 else ''} left"

@@ -54,10 +54,11 @@ def taken_back_lines(steps: Sequence[Step]) -> list[str]:
 
 
 def needs_asking(steps: Sequence[Step]) -> bool:
-    """Whether an undo of ``steps`` asks first: when it takes back dice, a correction by hand,
-    or more than one answer (a single choice or text is taken back at once, and said)."""
+    """Whether an undo of ``steps`` asks first: when it takes back more than the one answer
+    (dice the app rolled after a choice, several answers) or a correction by hand. A single
+    answer with the instructions after it is taken back at once, and said."""
     answers = [s for s in steps if not isinstance(s.prompt, Tell)]
-    return len(answers) > 1 or any(isinstance(s.prompt, (Roll, Edit)) for s in answers)
+    return len(answers) > 1 or any(isinstance(s.prompt, Edit) for s in answers)
 
 
 def rule_text(prompt: Prompt, answered: Step | None = None) -> Text:
@@ -77,6 +78,19 @@ def rule_text(prompt: Prompt, answered: Step | None = None) -> Text:
         body.append("\nWhy: ", style="bold")
         body.append(prompt.reason)
     return body
+
+
+def rule_line(prompt: Prompt) -> Text:
+    """The rule and the reason of a step in two short lines, for History's step-through;
+    empty when the step cites none."""
+    out = Text()
+    if prompt.rule:
+        out.append("Rule: ", style="bold")
+        out.append(prompt.rule)
+    if prompt.reason:
+        out.append("\nWhy: " if prompt.rule else "Why: ", style="bold")
+        out.append(prompt.reason)
+    return out
 
 
 class GameScreen(Screen[None]):
@@ -102,6 +116,14 @@ class GameScreen(Screen[None]):
 
     def after_undo(self, taken: list[Step]) -> None:
         """What the subclass forgets when steps are taken back (its checklist, a cache)."""
+
+    def undone_message(self, taken: list[Step]) -> str:
+        """The line shown once ``taken`` are taken back."""
+        first = taken[0]
+        what = (
+            first.prompt.describe() if isinstance(first.prompt, (Tell, Edit)) else answer_text(first.answer)
+        )
+        return f"Took back {len(taken)} step{'s' if len(taken) != 1 else ''}, from: {what}."
 
     # -- answering: one way for every kind of prompt -----------------------------------
 
