@@ -489,6 +489,75 @@ def test_a_restore_is_offered_only_when_asked_for() -> None:
     assert m.match("res jc", "moors")[0] == "Restore Jund Cavalry"
 
 
+def test_a_routs_card_names_are_never_taken_for_actions() -> None:
+    """Rout's options are card names: no side, no tactic or restore to ask for, even for a
+    name an action could have."""
+    m = Matcher(["Restore Knights", "Jund Cavalry"], menu=False)
+    assert [(e.side, e.intent) for e in m.entries] == [(None, ()), (None, ())]
+    assert m.match("knights", "moors") == ["Restore Knights"]
+    assert Matcher(["Restore Knights"]).match("knights", "moors") == []  # as the menu's restore
+
+
+def screen_on(d: Driver) -> SimancasScreen:
+    """The screen's reading of a match, without an app: what it would show for ``d``."""
+    s = SimancasScreen(0)
+    s.driver = d
+    return s
+
+
+def old_next_side(d: Driver) -> str:
+    """Whose turn the screen reckoned it was before the engine said: the first word of the
+    last action of the hand (the Moors after a restore or none)."""
+    for step in reversed(d.steps):
+        if not (isinstance(step.prompt, Choose) and END in step.prompt.options):
+            continue
+        if step.answer == END:
+            break
+        return "christians" if str(step.answer).startswith("Moors") else "moors"
+    return "moors"
+
+
+def test_the_side_to_play_is_the_engines_and_as_the_screen_always_reckoned() -> None:
+    actions = [
+        "Moors place Jund Cavalry",
+        "Christians place Knights",
+        "Moors place Army",
+        "Christians place Rout",
+        "Army",
+        "Moors discard Terrain to destroy Knights",
+        "Restore Knights",
+        "Christians discard Terrain to destroy Jund Cavalry",
+        END,
+        "Christians place Gorge",
+        "Christians place Fortress",
+    ]
+    d = Driver(GAME, 2)
+    s = screen_on(d)
+    checked = 0
+    for action in actions:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        assert isinstance(d.pending, Choose)
+        assert s.next_side() == old_next_side(d)
+        checked += 1
+        if d.pending.topic == "simancas.turn.action":
+            assert s.next_side() == d.pending.data["side"]
+        d.submit(action, "player")
+    assert s.next_side() == old_next_side(d) == "moors"
+    assert checked == len(actions)
+
+
+def test_the_hand_just_ended_is_read_from_the_prompts_topic() -> None:
+    d = Driver(GAME, 2)
+    s = screen_on(d)
+    d.submit("Moors place Jund Cavalry", "player")
+    assert not s.hand_just_ended()
+    d.submit(END, "player")
+    assert s.hand_just_ended() and s.shown_table().placed["moors"] == ["Jund Cavalry"]
+    d.ack()
+    assert not s.hand_just_ended() and s.shown_table().placed["moors"] == []
+
+
 # -- Snapshots ----------------------------------------------------------------------
 
 #: A table with modifiers on both sides: Cavalry Detachments and Woods reach the Moors'

@@ -8,7 +8,13 @@ hand"); Rout's target is a second Choose; on-placement effects the players carry
 totals and the winner and clears the table; the first side to win 5 hands wins.
 
 Turn order is not enforced: the app sees only the table, not whose turn it is or
-who has passed, and no total depends on the order the cards came down.
+who has passed, and no total depends on the order the cards came down. The menu says
+whose turn the app reckons it is (``data["side"]``), so that the screen can offer that
+side's actions first.
+
+Every prompt has a topic (``ACTION_TOPIC``, ``ROUT_TOPIC``, ``RESULT_TOPIC``,
+``REMINDER_TOPICS``), its facts as data and the rulebook section it follows; what an
+option of the menu does is ``companion.simancas.actions.action_of``.
 """
 
 from __future__ import annotations
@@ -18,33 +24,30 @@ from typing import Any
 
 from companion.games import Procedure
 from companion.prompts import Choose, Tell
-from companion.simancas.cards import TYPE_NAMES, Deck, default_deck
-from companion.simancas.table import ADJECTIVES, SIDE_NAMES, SIDES, Side, Table, other
+from companion.simancas.actions import END as END  # the menu's last option, importable with the match
+from companion.simancas.actions import Action, actions
+from companion.simancas.cards import Card, Deck, default_deck
+from companion.simancas.table import ADJECTIVES, SIDE_NAMES, SIDES, Reminder, Side, Table, other
 
 HANDS_TO_WIN = 5  # "The first player to win 5 hands is the winner."
-END = "End the hand"
 
+# The topics of the match's prompts (companion/prompts.py): code outside the engine tells
+# the prompts apart by these, never by their wording.
+ACTION_TOPIC = "simancas.turn.action"
+ROUT_TOPIC = "simancas.placement.rout_target"
+RESULT_TOPIC = "simancas.hand.result"
+#: The Tell of each on-placement reminder, by its kind (table.Reminder).
+REMINDER_TOPICS: dict[str, str] = {
+    "draw": "simancas.placement.draw",
+    "enemy_discards": "simancas.placement.random_discard",
+    "table_discard": "simancas.placement.table_discard",
+    "no_troop": "simancas.placement.no_troop",
+    "enemy_troop": "simancas.placement.enemy_troop",
+}
 
-@dataclass(frozen=True)
-class Action:
-    """One legal action on the table: place a card, discard a type to destroy a card,
-    restore a card destroyed by mistake, or end the hand."""
-
-    kind: str  # "place", "tactic", "restore" or "end"
-    side: Side | None = None
-    card: str = ""  # the card placed, or the card the tactic destroys
-    by: str = ""  # the type letter discarded for a tactic
-
-    @property
-    def text(self) -> str:
-        if self.kind == "end":
-            return END
-        if self.kind == "restore":
-            return f"Restore {self.card}"
-        assert self.side is not None
-        if self.kind == "place":
-            return f"{SIDE_NAMES[self.side]} place {self.card}"
-        return f"{SIDE_NAMES[self.side]} discard {TYPE_NAMES[self.by]} to destroy {self.card}"
+# The rulebook's headings, in the words it prints them with (in capitals there).
+BATTLE_RULE = "Battle Phase — Players take turns either"
+CARD_LIST = "The Comon Deck Card List"  # sic: the rulebook's spelling
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,10 @@ class Match:
     wins: dict[Side, int] = field(default_factory=lambda: {"moors": 0, "christians": 0})
     results: list[HandResult] = field(default_factory=list)
     winner: Side | None = None
+    # Whose turn the app reckons it is: the players alternate and the Moors open every hand
+    # ("The Muslim player goes first"). Not enforced, and not in the snapshot: it follows
+    # from the steps alone, like the rest of the match, when the steps are replayed.
+    to_play: Side = "moors"
 
 
 def new_match(deck: Deck | None = None) -> Match:
@@ -74,22 +81,12 @@ def new_match(deck: Deck | None = None) -> Match:
     return Match(deck, Table(deck))
 
 
-def actions(table: Table) -> dict[str, Action]:
-    """Every legal action now, text -> action, in a stable order.
-
-    The Moors' (they play first) before the Christians'; for each side its
-    placements in deck order, then its tactics (the Moors' cards as targets first,
-    each side's in deck order, then the type discarded in the rulebook's order);
-    then a restore of each destroyed card, in the order destroyed; "End the hand" last. The list depends on the table only, not on how it was reached.
-    """
-    menu: list[Action] = []
-    tactics = table.tactic_options()
-    for side in SIDES:
-        menu.extend(Action("place", side, name) for name in table.placeable(side))
-        menu.extend(Action("tactic", side, target, by) for by, target in tactics)
-    menu.extend(Action("restore", None, d.card) for d in table.destroyed)
-    menu.append(Action("end"))
-    return {a.text: a for a in menu}
+def to_play_after(action: Action) -> Side:
+    """Whose turn it is after ``action``: the other side's after a side's action, the
+    Moors' after the end of a hand (they open every hand). A restore names no side, so
+    nothing says whose turn follows it: the Moors are offered first then too, as the
+    screen has always done."""
+    return "moors" if action.side in (None, "christians") else "christians"
 
 
 def end_hand(match: Match) -> str:
@@ -112,6 +109,44 @@ def end_hand(match: Match) -> str:
     return f"{said} Clear the table for hand {match.hand}."
 
 
+def card_rule(card: Card) -> str:
+    """The card list's line of ``card``, for a step its effect asks for: 'The Comon Deck Card
+    List — Rout: When Placed discard 1 placed Enemy Troop'."""
+    notes = card.notes.strip()
+    return f"{CARD_LIST} — {card.name}" + (f": {notes}" if notes and notes != "-" else "")
+
+
+def reminder_tell(card: Card, reminder: Reminder) -> Tell:
+    """The Tell of an on-placement reminder: who does what, because of which card."""
+    data: dict[str, Any] = {"side": reminder.side, "card": reminder.card}
+    if reminder.kind in ("draw", "enemy_discards"):
+        data["count"] = reminder.count
+    if reminder.kind == "table_discard":
+        data["target"] = reminder.target
+    return Tell(reminder.text, topic=REMINDER_TOPICS[reminder.kind], data=data, rule=card_rule(card))
+
+
+def result_data(match: Match) -> dict[str, Any]:
+    """The facts of the hand just ended (``end_hand`` has counted it)."""
+    last = match.results[-1]
+    return {
+        "hand": last.number,
+        "totals": dict(last.totals),
+        "winner": last.winner,
+        "wins": dict(match.wins),
+        "match_winner": match.winner,
+    }
+
+
+def result_rule(match: Match) -> str:
+    """The rule the hand's result follows: the match won, the hand won, or a tie."""
+    if match.winner is not None:
+        return "Victory — The first player to win 5 hands is the winner"
+    if match.results[-1].winner is None:
+        return "Battle Phase — In case of a tie, neither player wins"
+    return "Battle Phase — The higher Force value wins the hand"
+
+
 class Simancas:
     """The Game interface for the Battle of Simancas."""
 
@@ -126,10 +161,18 @@ class Simancas:
     def procedure(self, state: Match) -> Procedure:
         while state.winner is None:
             menu = actions(state.table)
-            picked = yield Choose(list(menu), why=f"Hand {state.hand}: what happens on the table?")
+            picked = yield Choose(
+                list(menu),
+                why=f"Hand {state.hand}: what happens on the table?",
+                topic=ACTION_TOPIC,
+                data={"hand": state.hand, "side": state.to_play},
+                rule=BATTLE_RULE,
+            )
             action = menu[picked]
+            state.to_play = to_play_after(action)
             if action.kind == "end":
-                yield Tell(end_hand(state))
+                said = end_hand(state)
+                yield Tell(said, topic=RESULT_TOPIC, data=result_data(state), rule=result_rule(state))
             elif action.kind == "restore":
                 state.table.restore(action.card)
             elif action.kind == "tactic":
@@ -138,8 +181,8 @@ class Simancas:
             else:
                 assert action.side is not None
                 targets = yield from self._targets(state.table, action.side, action.card)
-                for reminder in state.table.place(action.side, action.card, targets):
-                    yield Tell(reminder)
+                for reminder in state.table.place_reminding(action.side, action.card, targets):
+                    yield reminder_tell(state.deck.card(reminder.card), reminder)
         return self.summary(state)
 
     def _targets(self, table: Table, side: Side, name: str) -> Procedure:
@@ -151,7 +194,17 @@ class Simancas:
             if not left:
                 break
             why = f"{card.name}: which {ADJECTIVES[other(side)]} troop do the {SIDE_NAMES[side]} discard from the table?"
-            chosen.append((yield Choose(left, why=why)))
+            chosen.append(
+                (
+                    yield Choose(
+                        left,
+                        why=why,
+                        topic=ROUT_TOPIC,
+                        data={"side": side, "card": card.name},
+                        rule=card_rule(card),
+                    )
+                )
+            )
         return chosen
 
     def snapshot(self, state: Match) -> dict[str, Any]:

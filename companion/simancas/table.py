@@ -64,6 +64,39 @@ class Destruction:
         return {"card": self.card, "by": self.by, "means": self.means, "discarded": self.discarded}
 
 
+ReminderKind = Literal["draw", "enemy_discards", "table_discard", "no_troop", "enemy_troop"]
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Something the players do at the table when a card is placed: the app tells it and
+    does not track it (it does not know the hands).
+
+    ``side`` is the side that does it: the placer draws or may place an enemy troop, the
+    other side discards. ``card`` is the card placed; ``target`` the troop Rout takes.
+    """
+
+    kind: ReminderKind
+    side: Side
+    card: str
+    count: int = 1
+    target: str = ""
+
+    @property
+    def text(self) -> str:
+        who = SIDE_NAMES[self.side]
+        n = self.count
+        if self.kind == "draw":
+            return f"{who} draw {n} card{'' if n == 1 else 's'} ({self.card})"
+        if self.kind == "enemy_discards":
+            return f"{who} discard {n} random card{'' if n == 1 else 's'} from their hand ({self.card})"
+        if self.kind == "table_discard":
+            return f"{who} discard {self.target} from the table ({self.card})"
+        if self.kind == "no_troop":
+            return f"{who} have no troop in play to discard ({self.card})"
+        return f"{who} may place one {ADJECTIVES[other(self.side)]}-only troop ({self.card})"
+
+
 @dataclass(frozen=True)
 class Bonus:
     """One modifier reaching a card: the card giving it and how much."""
@@ -202,6 +235,10 @@ class Table:
         return sum(e.count for e in card.on_place if e.effect == "destroy_enemy_troop")
 
     def place(self, side: Side, name: str, targets: Sequence[str] = ()) -> list[str]:
+        """``side`` places ``name``; returns the reminders for the players, in order, as text."""
+        return [r.text for r in self.place_reminding(side, name, targets)]
+
+    def place_reminding(self, side: Side, name: str, targets: Sequence[str] = ()) -> list[Reminder]:
         """``side`` places ``name``; returns the reminders for the players, in order.
 
         ``targets`` are the enemy troops its on-placement destroy (Rout) discards: as
@@ -238,24 +275,20 @@ class Table:
     def _put(self, side: Side, card: Card) -> None:
         self.placed[side].append(card.name)
 
-    def _reminders(self, side: Side, card: Card, chosen: list[str], wanted: int) -> list[str]:
-        us, them = SIDE_NAMES[side], SIDE_NAMES[other(side)]
-        out: list[str] = []
+    def _reminders(self, side: Side, card: Card, chosen: list[str], wanted: int) -> list[Reminder]:
+        them = other(side)
+        out: list[Reminder] = []
         for effect in card.on_place:
-            n = effect.count
-            cards = f"{n} card" + ("" if n == 1 else "s")
             if effect.effect == "draw":
-                out.append(f"{us} draw {cards} ({card.name})")
+                out.append(Reminder("draw", side, card.name, effect.count))
             elif effect.effect == "enemy_discards":
-                out.append(
-                    f"{them} discard {n} random card{'' if n == 1 else 's'} from their hand ({card.name})"
-                )
+                out.append(Reminder("enemy_discards", them, card.name, effect.count))
         for t in chosen:
-            out.append(f"{them} discard {t} from the table ({card.name})")
+            out.append(Reminder("table_discard", them, card.name, target=t))
         if wanted > len(chosen):
-            out.append(f"{them} have no troop in play to discard ({card.name})")
+            out.append(Reminder("no_troop", them, card.name))
         if card.place_enemy_troop:
-            out.append(f"{us} may place one {ADJECTIVES[other(side)]}-only troop ({card.name})")
+            out.append(Reminder("enemy_troop", side, card.name))
         return out
 
     # -- destroying -------------------------------------------------------------------------

@@ -13,6 +13,10 @@ when a word typed asks for it (the start of "discard", "destroy" or the type dis
 and not merely because the card's name was typed: "jund" never destroys Jund Cavalry.
 Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed.
 
+What an option does (whose action, a tactic or a restore, which card) is the engine's
+Action behind it (``companion.simancas.actions.action_of``); the option's text is only
+matched against the words typed, never read for its meaning.
+
 When nothing matches, ``explain`` says why in one sentence, asking the engine (the
 placement and tactic rules) for the reason where it can: the words typed mean a card
 that is already on the table, or that side may not place, or no card at all.
@@ -24,14 +28,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.simancas.cards import TYPE_NAMES, Card, Deck, UnknownCard, fold
-from companion.simancas.game import END
-from companion.simancas.table import SIDE_NAMES, TACTICS, Side, Table
+from companion.simancas.actions import Action, catalogue
+from companion.simancas.cards import TYPE_NAMES, Card, Deck, UnknownCard, default_deck, fold
+from companion.simancas.table import TACTICS, Side, Table
 
 _WORD = re.compile(r"[a-z0-9]+")
-_TACTIC = re.compile(r"^(Moors|Christians) discard (\w+) to destroy (.+)$")
-_RESTORE = re.compile(r"^Restore (.+)$")
-_SIDE_OF = {"Moors": "moors", "Christians": "christians"}
 #: Words that say what to do rather than which card: left out when a card is looked for.
 _VERBS = frozenset(
     {"place", "places", "discard", "discards", "destroy", "destroys", "restore", "to", "the", "a"}
@@ -59,20 +60,18 @@ class Entry:
     target: str = ""  # a tactic's target card, folded
 
     @classmethod
-    def of(cls, text: str, index: int) -> Entry:
+    def of(cls, text: str, index: int, action: Action | None = None) -> Entry:
+        """``text`` as offered; ``action`` the engine's Action behind it (None: a card name)."""
         ws = tuple(words(text))
-        first = text.split(" ", 1)[0]
-        side: Side | None = _SIDE_OF.get(first)  # type: ignore[assignment]
-        tactic = _TACTIC.match(text)
+        side = action.side if action else None
         intent: tuple[str, ...] = ()
         target = ""
-        restore = _RESTORE.match(text)
-        if tactic:
-            intent = ("discard", "destroy", fold(tactic[2]))
-            target = fold(tactic[3])
-        elif restore:
+        if action and action.kind == "tactic":
+            intent = ("discard", "destroy", fold(TYPE_NAMES[action.by]))
+            target = fold(action.card)
+        elif action and action.kind == "restore":
             intent = ("restore", "undestroy", "back")
-            target = fold(restore[1])
+            target = fold(action.card)
         return cls(text, index, ws, "".join(w[0] for w in ws), " ".join(ws), side, intent, target)
 
     def score(self, query: Sequence[str]) -> int:
@@ -111,8 +110,10 @@ def _asks_for_tactic(q: str, entry: Entry) -> bool:
 class Matcher:
     """The options of one prompt, ready to be filtered as the player types."""
 
-    def __init__(self, options: Sequence[str]) -> None:
-        self.entries = [Entry.of(o, i) for i, o in enumerate(options)]
+    def __init__(self, options: Sequence[str], deck: Deck | None = None, menu: bool = True) -> None:
+        """``menu``: the options are the match's actions (False: Rout's card names)."""
+        known = catalogue(deck or default_deck()) if menu else {}
+        self.entries = [Entry.of(o, i, known.get(o)) for i, o in enumerate(options)]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -189,11 +190,14 @@ def _type_named(query: Sequence[str], card: Card | None) -> str | None:
     return None
 
 
-def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> str:
-    """One sentence: why ``text`` matches none of ``options``, from the rules where it can."""
+def explain(text: str, options: Sequence[str], table: Table, prefer: Side, menu: bool = True) -> str:
+    """One sentence: why ``text`` matches none of ``options``, from the rules where it can.
+
+    ``menu``: the options are the match's actions (False: a question about one card,
+    Rout's target, whose options are names)."""
     shown = text.strip()
     query = words(text)
-    if END not in options:  # a question about one card (Rout's target): the options are names
+    if not menu:
         return f"'{shown}' is none of the choices: {', '.join(options)}."
     if not query:
         return "Type a few letters of a card to place it, 'destroy' and a card for a tactic, or 'end'."
@@ -215,7 +219,7 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
     if restore:
         if not table.is_destroyed(card.name):
             return f"{card.name} is not destroyed, so there is nothing to restore."
-        return f"Did you mean 'Restore {card.name}'?"
+        return f"Did you mean '{Action('restore', None, card.name).text}'?"
     if tactic:
         by = _type_named(query, card) or next((b for b, t in TACTICS.items() if card.counts_as(t)), None)
         if by is None:
@@ -223,7 +227,7 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
         problem = table.tactic_problem(by, card.name)
         if problem:
             return problem
-        return f"Did you mean '{SIDE_NAMES[side]} discard {TYPE_NAMES[by]} to destroy {card.name}'?"
+        return f"Did you mean '{Action('tactic', side, card.name, by).text}'?"
     if table.is_destroyed(card.name):
         return (
             f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake."
@@ -231,4 +235,4 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side) -> st
     problem = table.placement_problem(side, card)
     if problem:
         return problem
-    return f"Did you mean '{SIDE_NAMES[side]} place {card.name}'?"
+    return f"Did you mean '{Action('place', side, card.name).text}'?"

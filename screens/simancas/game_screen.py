@@ -29,7 +29,7 @@ from companion.driver import Driver
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
-from companion.simancas.game import END, GAME, HANDS_TO_WIN, Match
+from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.plain import plain
 from screens.shell.session import open_driver
@@ -78,7 +78,7 @@ def done_text(done: list[str]) -> str:
 
 def is_menu(prompt: Any) -> bool:
     """The match's main question (what happens on the table), not Rout's question of a target."""
-    return isinstance(prompt, Choose) and END in prompt.options
+    return isinstance(prompt, Choose) and prompt.topic == ACTION_TOPIC
 
 
 def type_text(types: tuple[str, ...]) -> str:
@@ -218,8 +218,7 @@ class SimancasScreen(Screen[None]):
         return (
             d is not None
             and isinstance(d.pending, Tell)
-            and bool(d.steps)
-            and d.steps[-1].answer == END
+            and d.pending.topic == RESULT_TOPIC
             and self.match.winner is None
         )
 
@@ -236,15 +235,12 @@ class SimancasScreen(Screen[None]):
         return self._hand_over[1]
 
     def next_side(self) -> Side:
-        """Whose turn it is, going by the last action of this hand: the Moors open every hand."""
+        """Whose turn it is, as the engine reckons it: the menu says so; during Rout's question
+        it is the match's own reckoning (the side after the one placing Rout)."""
         assert self.driver is not None
-        for step in reversed(self.driver.steps):
-            if not is_menu(step.prompt):
-                continue
-            if step.answer == END:
-                break
-            return "christians" if str(step.answer).startswith("Moors") else "moors"
-        return "moors"
+        p = self.driver.pending
+        side: Side = p.data["side"] if isinstance(p, Choose) and is_menu(p) else self.match.to_play
+        return side
 
     def suggestions(self) -> list[str]:
         """The legal actions the text typed matches, best first (what Enter would take first)."""
@@ -252,7 +248,8 @@ class SimancasScreen(Screen[None]):
         if d is None or not isinstance(d.pending, Choose):
             return []
         if self._matcher_for is not d.pending:
-            self._matcher, self._matcher_for = Matcher(d.pending.options), d.pending
+            matcher = Matcher(d.pending.options, self.match.table.deck, menu=is_menu(d.pending))
+            self._matcher, self._matcher_for = matcher, d.pending
         assert self._matcher is not None
         return self._matcher.match(self.query_one("#sm-input", Input).value, self.next_side())
 
@@ -410,7 +407,7 @@ class SimancasScreen(Screen[None]):
             index = listing.highlighted
             picked = None if index is None else str(listing.get_option_at_index(index).prompt)
         if picked is None:
-            said = explain(text, p.options, self.match.table, self.next_side())
+            said = explain(text, p.options, self.match.table, self.next_side(), menu=is_menu(p))
             self._show(f"{done_text(done)} {said}" if done else said, error=True)
             return
         self._take(picked, done)

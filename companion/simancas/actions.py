@@ -1,0 +1,90 @@
+"""The actions of a Simancas hand as structure: each option of the match's menu is an
+``Action``, and the option's text is made from it (``Action.text``).
+
+The menu's options are plain strings because the log stores the answer as the option's
+text. Code outside the engine that needs to know what an option does (whose action it
+is, a placement or a tactic, which card) asks ``action_of`` for the Action behind the
+text instead of reading the sentence: the engine keeps its wording to itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from companion.simancas.cards import TYPE_NAMES, Deck, default_deck
+from companion.simancas.table import SIDE_NAMES, SIDES, TACTICS, Side, Table
+
+END = "End the hand"
+
+ActionKind = Literal["place", "tactic", "restore", "end"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One legal action on the table: place a card, discard a type to destroy a card,
+    restore a card destroyed by mistake, or end the hand."""
+
+    kind: ActionKind
+    side: Side | None = None  # who acts; None for a restore and the end of the hand
+    card: str = ""  # the card placed, the card the tactic destroys, or the card restored
+    by: str = ""  # the type letter discarded for a tactic
+
+    @property
+    def text(self) -> str:
+        """The option as the menu offers it and the log stores it."""
+        if self.kind == "end":
+            return END
+        if self.kind == "restore":
+            return f"Restore {self.card}"
+        assert self.side is not None
+        if self.kind == "place":
+            return f"{SIDE_NAMES[self.side]} place {self.card}"
+        return f"{SIDE_NAMES[self.side]} discard {TYPE_NAMES[self.by]} to destroy {self.card}"
+
+
+def actions(table: Table) -> dict[str, Action]:
+    """Every legal action now, text -> action, in a stable order.
+
+    The Moors' (they play first) before the Christians'; for each side its
+    placements in deck order, then its tactics (the Moors' cards as targets first,
+    each side's in deck order, then the type discarded in the rulebook's order);
+    then a restore of each destroyed card, in the order destroyed; "End the hand" last.
+    The list depends on the table only, not on how it was reached.
+    """
+    menu: list[Action] = []
+    tactics = table.tactic_options()
+    for side in SIDES:
+        menu.extend(Action("place", side, name) for name in table.placeable(side))
+        menu.extend(Action("tactic", side, target, by) for by, target in tactics)
+    menu.extend(Action("restore", None, d.card) for d in table.destroyed)
+    menu.append(Action("end"))
+    return {a.text: a for a in menu}
+
+
+@cache
+def catalogue(deck: Deck) -> dict[str, Action]:
+    """Every action any table of ``deck`` can offer, by its text.
+
+    Built from the same Actions as the menu, so looking a text up here is the exact
+    inverse of ``Action.text``: nothing is parsed.
+    """
+    every: list[Action] = []
+    for side in SIDES:
+        every.extend(Action("place", side, card.name) for card in deck.cards)
+        every.extend(
+            Action("tactic", side, card.name, by)
+            for card in deck.cards
+            for by, wants in TACTICS.items()
+            if card.counts_as(wants)
+        )
+    every.extend(Action("restore", None, card.name) for card in deck.cards)
+    every.append(Action("end"))
+    return {a.text: a for a in every}
+
+
+def action_of(text: str, deck: Deck | None = None) -> Action | None:
+    """The action an option of the match's menu stands for; None for a text that is no
+    action (a card name, the answer to Rout's question)."""
+    return catalogue(deck or default_deck()).get(text)
