@@ -19,8 +19,9 @@ option of the menu does is ``companion.simancas.actions.action_of``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games import Procedure
 from companion.prompts import Choose, Tell
@@ -33,6 +34,9 @@ HANDS_TO_WIN = 5  # "The first player to win 5 hands is the winner."
 
 # The topics of the match's prompts (companion/prompts.py): code outside the engine tells
 # the prompts apart by these, never by their wording.
+if TYPE_CHECKING:
+    from companion.driver import Step
+
 ACTION_TOPIC = "simancas.turn.action"
 ROUT_TOPIC = "simancas.placement.rout_target"
 RESULT_TOPIC = "simancas.hand.result"
@@ -153,6 +157,15 @@ class Simancas:
     id = "simancas"
     title = "Battle of Simancas"
     rules_version = 1
+    #: No corrections by hand, and no board to put back after an undo: the table is the cards.
+    apply_edit = None
+    board_changes = None
+
+    @staticmethod
+    def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:
+        """One ctrl+z takes back the last action on the table (the answer to the turn's menu),
+        with the reminders and questions that followed it."""
+        return next((i for i in range(len(steps) - 1, -1, -1) if steps[i].prompt.topic == ACTION_TOPIC), None)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> Match:
         # No dice and no shuffling in the app: the seed changes nothing.

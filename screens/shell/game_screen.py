@@ -16,6 +16,7 @@ physical table, where the game can tell them (``Game.board_changes``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual.screen import Screen
@@ -97,7 +98,7 @@ class GameScreen(Screen[None]):
     """One session of a game at the table: the subclass draws it (``show_game``) and binds its
     keys to the actions here (``undo``, ``rule``, ``back``)."""
 
-    AUTO_FOCUS = None  # the question of the moment decides where the focus goes
+    AUTO_FOCUS: ClassVar[str | None] = None  # the question of the moment decides where the focus goes
 
     def __init__(self, session_id: int) -> None:
         super().__init__()

@@ -21,17 +21,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion.driver import Driver
+from companion.driver import Driver, Step
 from companion.errors import CompanionError
-from companion.prompts import BadAnswer, Choose, Tell
+from companion.prompts import Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.plain import plain
+from screens.shell.game_screen import GameScreen
 from screens.shell.session import open_driver
 from screens.simancas.completion import Matcher, explain
 
@@ -156,7 +156,7 @@ class Suggestions(OptionList, can_focus=False):
     """The legal actions the typed text matches; the focus stays in the input."""
 
 
-class SimancasScreen(Screen[None]):
+class SimancasScreen(GameScreen):
     """One Battle of Simancas match at the table."""
 
     CSS_PATH = "simancas.tcss"
@@ -166,13 +166,13 @@ class SimancasScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("f1,ctrl+r", "reference", "Card types", priority=True),
+        Binding("question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
     ]
 
     def __init__(self, session_id: int) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.driver: Driver | None = None
+        super().__init__(session_id)
+        self._done: list[str] = []  # what the next message says was done
         self._matcher: Matcher | None = None
         self._matcher_for: Any = None
         self._hand_over: tuple[int, Table] | None = None  # (steps, the table of the hand just ended)
@@ -414,16 +414,18 @@ class SimancasScreen(Screen[None]):
 
     def _take(self, option: str, done: list[str] | None = None) -> None:
         """Answer the waiting question with ``option``, committed by the store before it is shown."""
-        d = self.driver
-        if d is None or not isinstance(d.pending, Choose):
-            return
-        try:
-            d.submit(option, "player")
-        except (BadAnswer, CompanionError) as exc:
-            self._show(str(exc), error=True)
-            return
+        self._done = [*(done or []), option]
+        self.choose(option)
+
+    def answered(self, step: Step) -> str:
         self.query_one("#sm-input", Input).value = ""
-        self._show(done_text([*(done or []), option]))
+        return done_text(self._done)
+
+    def show_game(self, message: str = "", error: bool = False) -> None:
+        self._show(message, error)
+
+    def undone_message(self, taken: list[Step]) -> str:
+        return f"Took back: {taken[0].answer}."
 
     def action_cursor(self, delta: int) -> None:
         listing = self.query_one("#sm-suggestions", Suggestions)
@@ -433,28 +435,7 @@ class SimancasScreen(Screen[None]):
         start = -1 if now is None and delta > 0 else (listing.option_count if now is None else now)
         listing.highlighted = max(0, min(listing.option_count - 1, start + delta))
 
-    def action_undo(self) -> None:
-        """Take back the last action on the table, with the reminders and questions that followed it."""
-        d = self.driver
-        if d is None:
-            return
-        cut = next((i for i in range(len(d.steps) - 1, -1, -1) if is_menu(d.steps[i].prompt)), None)
-        if cut is None:
-            self._show("There is nothing to take back.", error=True)
-            return
-        taken = str(d.steps[cut].answer)
-        try:
-            while len(d.steps) > cut:
-                d.undo()
-        except CompanionError as exc:
-            self._show(str(exc), error=True)
-            return
-        self._show(f"Took back: {taken}.")
-
     def action_reference(self) -> None:
         reference = self.query_one("#sm-reference")
         reference.display = not reference.display
         self.query_one("#sm-tables").display = not reference.display
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
