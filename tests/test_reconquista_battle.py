@@ -31,6 +31,7 @@ from companion.reconquista.battle import (
 )
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.control import city_controller
+from companion.reconquista.selection import About
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
@@ -966,7 +967,32 @@ def test_pick_area_maps_faces_by_the_map(board: Board, face: int, area: str) -> 
         pick_area(board, 2, lambda name: True, "Area die", title="Pick", only="any"), [[face]]
     )
     assert out == area
-    assert rolls(prompts) == [Roll(1, 6, "Area die")]
+    aragon = ["Pamplona", "Barcelona", "Tarragona", "Zaragoza"]
+    assert rolls(prompts) == [Roll(1, 6, "Area die", data={"candidates": aragon})]
+
+
+def test_pick_area_carries_the_callers_topic_data_and_rule(board: Board) -> None:
+    """The caller says what the selection is (``selection.About``): each Roll and the Tell of
+    the only candidate carry its topic, its data and its rule, with what the selection adds."""
+    about = About("reconquista.rebellions.area", {"region": "Al-Ándalus"}, "Phase 1: Rebellions")
+    qualifies = {"Córdoba", "Granada"}.__contains__
+    prompts, _ = drive(
+        pick_area(board, 5, qualifies, "Area die", title="Pick", only="two", about=about), [[1], [3]]
+    )
+    first, again = rolls(prompts)
+    assert (
+        (first.topic, first.rule)
+        == (again.topic, again.rule)
+        == ("reconquista.rebellions.area", "Phase 1: Rebellions")
+    )
+    assert first.data == {"region": "Al-Ándalus", "candidates": ["Córdoba", "Granada"]}
+    assert again.data == first.data | {"again": True, "rejected": "Algeciras"}
+    prompts, _ = drive(
+        pick_area(board, 5, "Granada".__eq__, "Area die", title="Pick", only="one", about=about), []
+    )
+    (only,) = prompts
+    assert isinstance(only, Tell) and only.topic == "reconquista.rebellions.area"
+    assert only.data == {"region": "Al-Ándalus", "picked": "Granada", "only": True}
 
 
 def test_pick_area_names_the_only_area_without_a_roll(board: Board) -> None:

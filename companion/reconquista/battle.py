@@ -4,6 +4,12 @@
 asked for (Roll), the board changes are told (Tell) and applied to the state,
 and every outcome is carried out: retreats, sieges, captures, eliminations.
 Later phases call these with ``yield from``.
+
+Every prompt says what it is (``companion.prompts``): the topics are ``reconquista.battle.*``
+for a battle (the player's in Phase 4, and the robot forces' in Phase 5 and the events'
+marches, which follow the same rules with the reaction's clarifications) and
+``reconquista.sieges.*`` for Phase 6. Units in ``data`` are counted by the kind's noun
+({"army": 2, "garrison": 1}), sides are the engine's names ("christian", "rebel_army").
 """
 
 from __future__ import annotations
@@ -16,15 +22,71 @@ from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import combat
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller, free_of_enemy, hostile
-from companion.reconquista.selection import area_die
+from companion.reconquista.selection import About, area_die
 from companion.reconquista.state import SIDE_NAMES, AreaState, GameState, unit_name
-from companion.reconquista.units import Kind
+from companion.reconquista.units import CASUALTY_ORDER, Kind, noun_for
 from companion.text import upper_first
 
 #: A procedure: it yields prompts and is sent their answers. The answer is typed Any
 #: because no type can tie it to the prompt yielded: the driver has checked it against
 #: that prompt (a Roll's answer is a list of its faces, a Choose's one of its options).
 Proc = Generator[Prompt, Any, Any]
+
+
+#: The rulebook sections the battle steps follow, in its own words.
+BATTLE = "Phase 4: Movement of Armies — Battle"
+NO_BATTLE = "Phase 4: Movement of Armies — If the enemy area has a City and / or Fortress"
+ATTACKER_BEATEN = "Phase 4: Movement of Armies — If the enemy force has hit more times than your moving force"
+DEFENDER_BEATEN = "Phase 4: Movement of Armies — If your moving force hits more than the enemy"
+WIPED_OUT = "Phase 4: Movement of Armies — If one side completely eliminates the other"
+CAPTURED = "Phase 4: Movement of Armies — If your moving force eliminates the entire enemy force"
+TIE = "Phase 4: Movement of Armies — If both sides inflict equal losses"
+COMPLEX_1 = "Phase 4: Movement of Armies — Example of a Complex Battle 1"
+#: The Muslim reaction's clarifications, which the French and Rebel armies' marches follow too.
+ROBOT_WALLS = (
+    "Phase 5: The Muslim Reaction — If the area contains a Christian force and a City under Muslim control"
+)
+ROBOT_REBEL_CITY = "Phase 5: The Muslim Reaction — If the area contains a Christian force and a Rebel City"
+ROBOT_RETREAT = "Phase 5: The Muslim Reaction — If the Muslim force has to retreat"
+#: Phase 6, by the paragraph each step follows.
+SIEGE_ROLL = "Phase 6: Resolve Sieges — Roll a D6 for the besieging force"
+SIEGE_WON = "Phase 6: Resolve Sieges — If the besieger beats the defender's roll"
+SIEGE_LOST = "Phase 6: Resolve Sieges — If the defender obtains a higher result"
+SIEGE_TIE = "Phase 6: Resolve Sieges — If both sides roll the same result"
+SIEGE_SURRENDER = "Phase 6: Resolve Sieges — If the City / Fortress had no force inside"
+
+#: A selection the caller has said nothing about (``pick_area``'s default).
+UNSAID = About("")
+
+#: The side the player moves; every other attacker is a robot force.
+PLAYER = "christian"
+
+
+def force_counts(units: Sequence[Kind]) -> dict[str, int]:
+    """{"army": 2, "garrison": 1}: a force for a prompt's data, kinds in the order first met."""
+    out: dict[str, int] = {}
+    for k in units:
+        out[k.noun] = out.get(k.noun, 0) + 1
+    return out
+
+
+def casualty_reason(side: str, before: Sequence[Kind], gone: Sequence[Kind]) -> str:
+    """Why these units of ``side`` were removed and not others: '' when there was no choice
+    (nothing lost, everything lost, or all of one kind). "Garrisons and/or Rebels are removed
+    first, then Military Orders, and finally Armies" (Battle); mercenaries "are the first unit
+    eliminated in a battle or siege" (event 4); ``units.CASUALTY_ORDER``."""
+    kept = lost(before, gone)
+    if not gone or not kept or len(set(before)) == 1:
+        return ""
+    name = SIDE_NAMES[side]
+    if Kind.MERCENARY in gone and any(k is not Kind.MERCENARY for k in kept):
+        return f"{name} mercenaries are the first unit eliminated"
+    kinds = [k for k in CASUALTY_ORDER if k in before]
+    return f"{name} casualties by priority: " + " before ".join(noun_for(k, 2) for k in kinds)
+
+
+def _reasons(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def describe(side: str, units: list[Kind]) -> str:
@@ -51,11 +113,19 @@ def lost(before: Sequence[Kind], after: Sequence[Kind]) -> list[Kind]:
 
 
 def pick_area(
-    board: Board, region: int, qualifies: Callable[[str], bool], why: str, *, title: str, only: str
+    board: Board,
+    region: int,
+    qualifies: Callable[[str], bool],
+    why: str,
+    *,
+    title: str,
+    only: str,
+    about: About = UNSAID,
 ) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
     qualifies (``selection.area_die``): the only one that qualifies is named without a roll
-    (``title``, ``only``: the Tell's words); None, and no roll, when no area qualifies."""
+    (``title``, ``only``: the Tell's words); None, and no roll, when no area qualifies.
+    ``about``: the caller's topic, data and rule for the selection's prompts."""
     return (
         yield from area_die(
             board,
@@ -64,6 +134,7 @@ def pick_area(
             why,
             title=title,
             only=only,
+            about=about,
         )
     )
 
@@ -89,6 +160,30 @@ def retreat_area(board: Board, state: GameState, area: str, side: str) -> str | 
         if free_of_enemy(state.areas[dest], side):
             return dest
     return None
+
+
+def _numbered(board: Board, area: str) -> str:
+    """'Zaragoza 5-6', 'Tarragona 4': an area with its numbers on the map."""
+    faces = board.areas[area].faces
+    return f"{area} {faces[0]}" + (f"-{faces[-1]}" if len(faces) > 1 else "")
+
+
+def retreat_route(board: Board, state: GameState, area: str, side: str) -> tuple[str | None, str | None, str]:
+    """``retreat_area`` with how the way was found and why: (the area or None, "next_area",
+    "road" or None, the reason)."""
+    dest = retreat_area(board, state, area, side)
+    region = board.region_of(area).name
+    if dest is None:
+        return None, None, f"no area of {region} is free of hostile forces and no road leads to one"
+    if board.areas[dest].region != board.areas[area].region:
+        return dest, "road", f"no other area of {region} is free of hostile forces: along the road to {dest}"
+    wraps = board.areas[dest].order < board.areas[area].order
+    return (
+        dest,
+        "next_area",
+        f"the next higher-numbered area free of hostile forces: {_numbered(board, area)} → "
+        f"{_numbered(board, dest)}" + (", wrapping round" if wraps else ""),
+    )
 
 
 def move_units(state: GameState, side: str, units: list[Kind], src: str, dest: str) -> None:
@@ -169,13 +264,35 @@ def engage(
             a.besieger = side
             yield Tell(
                 f"The {name} force ({describe(side, a.force(side))}) besieges the empty city "
-                f"of {area}: it will surrender in Phase 6."
+                f"of {area}: it will surrender in Phase 6.",
+                topic="reconquista.battle.no_battle",
+                data={"area": area, "side": side, "holder": None, "inside": {}, "walls": "city"},
+                rule=NO_BATTLE,
+                reason=f"nobody is inside the {SIDE_NAMES[a.city]} city to give battle",
             )
         return None
     if walls and defender != a.besieger and not combat.battle_or_siege(a.force(defender), True):
         a.besieger = side
-        what = describe(defender, a.force(defender))
-        yield Tell(f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).")
+        inside = a.force(defender)
+        what = describe(defender, inside)
+        yield Tell(
+            f"No battle in {area} ({what} inside): the {name} force stops and besieges it (Phase 6).",
+            topic="reconquista.battle.no_battle",
+            data={
+                "area": area,
+                "side": side,
+                "holder": defender,
+                "inside": force_counts(inside),
+                "walls": "city" if a.city is not None else "fortress",
+            },
+            rule=NO_BATTLE,
+            reason=(
+                f"only {what} inside: a battle needs more than one enemy unit"
+                if len(inside) <= 1
+                else f"no army inside ({what}): a battle needs at least one"
+                + (" (Rebels are not armies)" if Kind.REBEL in inside else "")
+            ),
+        )
         return None
     return (yield from battle(board, state, area, side, origins, movers, into_walls=into_walls))
 
@@ -227,12 +344,28 @@ def battle(
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.Side | None = "attacker" if cid == attacker else "defender" if cid == defender else None
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    robot = attacker != PLAYER
     if relief:
         walls = "city" if a.city is not None else "fortress"
         join = f": the {att_name} units in the {walls} join the battle" if joined else ""
         yield Tell(
             f"The {att_name} force comes to relieve the {walls} of {area}, besieged by "
-            f"{describe(defender, a.force(defender))}{join}."
+            f"{describe(defender, a.force(defender))}{join}.",
+            topic="reconquista.battle.relief",
+            data={
+                "area": area,
+                "side": attacker,
+                "walls": walls,
+                "besieger": defender,
+                "besiegers": force_counts(a.force(defender)),
+                "joined": joined,
+            },
+            rule=ROBOT_WALLS if robot else COMPLEX_1,
+            reason=(
+                f"{att_name} units hold the {walls}: they join the battle"
+                if joined
+                else f"the empty city is {att_name}: the force comes to its rescue"
+            ),
         )
     rounds = 0
     while True:
@@ -240,32 +373,45 @@ def battle(
         att, dfn = a.force(attacker), a.force(defender)
         first = combat.first_striker(mountain, el_cid, rounds == 1)
         label = f"Battle in {area}, round {rounds}"
+        dice = _Round(area, rounds, first, el_cid)
         if first is None:
-            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice ({_letters(att)})")
-            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice ({_letters(dfn)})")
+            att_dice = yield dice.roll(
+                "attacker", attacker, att, f"{label}: {att_name} dice ({_letters(att)})"
+            )
+            def_dice = yield dice.roll(
+                "defender", defender, dfn, f"{label}: {def_name} dice ({_letters(dfn)})"
+            )
         elif first == "defender":
-            def_dice = yield Roll(len(dfn), 6, f"{label}: {def_name} dice first ({_letters(dfn)})")
+            def_dice = yield dice.roll(
+                "defender", defender, dfn, f"{label}: {def_name} dice first ({_letters(dfn)})"
+            )
             left = combat.remove_casualties(att, combat.hits(dfn, def_dice))
             att_dice = (
                 (
-                    yield Roll(
-                        len(left),
-                        6,
+                    yield dice.roll(
+                        "attacker",
+                        attacker,
+                        left,
                         f"{label}: {att_name} survivors' dice ({_letters(left)})",
+                        survivors=True,
                     )
                 )
                 if left
                 else []
             )
         else:
-            att_dice = yield Roll(len(att), 6, f"{label}: {att_name} dice first ({_letters(att)})")
+            att_dice = yield dice.roll(
+                "attacker", attacker, att, f"{label}: {att_name} dice first ({_letters(att)})"
+            )
             left = combat.remove_casualties(dfn, combat.hits(att, att_dice))
             def_dice = (
                 (
-                    yield Roll(
-                        len(left),
-                        6,
+                    yield dice.roll(
+                        "defender",
+                        defender,
+                        left,
                         f"{label}: {def_name} survivors' dice ({_letters(left)})",
+                        survivors=True,
                     )
                 )
                 if left
@@ -290,14 +436,48 @@ def battle(
             f"{r.attacker_hits} hit{'s' * (r.attacker_hits != 1)}; "
             f"{def_name} {combat.dice_by_unit(def_rolled, def_dice) or 'no dice'}: "
             f"{r.defender_hits} hit{'s' * (r.defender_hits != 1)}. "
-            + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses.")
+            + (f"Remove {'; remove '.join(losses)} from {area}." if losses else "No losses."),
+            topic="reconquista.battle.losses",
+            data={
+                "area": area,
+                "round": rounds,
+                "attacker": attacker,
+                "defender": defender,
+                "attacker_dice": list(att_dice),
+                "defender_dice": list(def_dice),
+                "attacker_hits": r.attacker_hits,
+                "defender_hits": r.defender_hits,
+                "attacker_losses": force_counts(r.attacker_losses),
+                "defender_losses": force_counts(r.defender_losses),
+                "result": r.result,
+            },
+            rule=BATTLE,
+            reason=_reasons(
+                casualty_reason(attacker, att, r.attacker_losses),
+                casualty_reason(defender, dfn, r.defender_losses),
+            ),
         )
         if relief and into_walls and r.result in ("continue", "attacker_retreats"):
             walls = "city" if a.city is not None else "fortress"
             how = "A tie" if r.result == "continue" else f"The {att_name} force is beaten"
             yield Tell(
                 f"{how}: the surviving {att_name} force ({describe(attacker, a.force(attacker))}) "
-                f"withdraws into the {walls} of {area}; the {def_name} force keeps the siege (Phase 6)."
+                f"withdraws into the {walls} of {area}; the {def_name} force keeps the siege (Phase 6).",
+                topic="reconquista.battle.into_walls",
+                data={
+                    "area": area,
+                    "side": attacker,
+                    "walls": walls,
+                    "besieger": defender,
+                    "units": force_counts(a.force(attacker)),
+                    "tie": r.result == "continue",
+                },
+                rule=ROBOT_WALLS,
+                reason=(
+                    f"a tie relieving walls of its side: the surviving force retreats into the {walls}"
+                    if r.result == "continue"
+                    else f"forced to retreat relieving walls of its side: it retreats into the {walls}"
+                ),
             )
             return BattleOutcome("attacker_into_walls", rounds, area, tuple(a.force(attacker)))
         if r.result == "continue":
@@ -315,7 +495,50 @@ def battle(
                 besieging=besieging,
                 relief=relief,
                 joined=joined,
+                tie=r.attacker_hits == r.defender_hits,
             )
+        )
+
+
+@dataclass(frozen=True)
+class _Round:
+    """A round of battle, for the Rolls of its dice: ``first``, the side that strikes first
+    (``combat.first_striker``), ``el_cid``, the side he is with."""
+
+    area: str
+    number: int
+    first: combat.Side | None
+    el_cid: combat.Side | None
+
+    def roll(
+        self, role: combat.Side, side: str, units: list[Kind], why: str, *, survivors: bool = False
+    ) -> Roll:
+        """One side's dice, a die a unit in the order listed; ``survivors``: only the units
+        left after the other side's first strike roll."""
+        if survivors:
+            reason = "only the units left after the first strike roll"
+        elif self.first == role and self.el_cid == role:
+            reason = f"El Cid is with the {SIDE_NAMES[side]} side: it strikes first"
+        elif self.first == role:
+            reason = f"{self.area} is mountainous: the defenders strike first in the first round"
+        else:
+            reason = ""
+        return Roll(
+            len(units),
+            6,
+            why,
+            topic="reconquista.battle.roll",
+            data={
+                "area": self.area,
+                "round": self.number,
+                "side": side,
+                "role": role,
+                "units": [k.noun for k in units],
+                "first_strike": self.first,
+                "survivors": survivors,
+            },
+            rule=BATTLE,
+            reason=reason,
         )
 
 
@@ -332,12 +555,15 @@ def _carry_out(
     besieging: bool,
     relief: bool,
     joined: bool,
+    tie: bool,
 ) -> Proc:
     """Carry out the last round's ``result``. ``besieging``: the defenders were the besiegers
     of the walls there; ``relief``: the attackers came to relieve walls of their side (from
-    ``relieves``), ``joined`` with units of theirs inside them."""
+    ``relieves``), ``joined`` with units of theirs inside them; ``tie``: the round's hits were
+    equal."""
     a = state.areas[area]
     att_name, def_name = SIDE_NAMES[attacker], SIDE_NAMES[defender]
+    robot = attacker != PLAYER
     walls = "city" if a.city is not None else "fortress"
     relieved = f" The {walls} of {area} is relieved." if relief else ""
     # The defenders are the besiegers of the walls there, or the force that holds the area.
@@ -346,19 +572,41 @@ def _carry_out(
         if besieging
         else (f"The {def_name} force", "has", "retreats")
     )
+
+    def retreat(
+        side: str, role: str, units: list[Kind], to: str | None, via: str | None, **more: Any
+    ) -> dict[str, Any]:
+        return {
+            "area": area,
+            "side": side,
+            "role": role,
+            "units": force_counts(units),
+            "to": to,
+            "via": via,
+        } | more
+
     if result == "defender_retreats":
         units = a.force(defender)
-        dest = retreat_area(board, state, area, defender)
+        dest, via, why = retreat_route(board, state, area, defender)
+        facts = {"besiegers": besieging, "relieved": relief}
         if dest is None:
             a.set_force(defender, [])
             yield Tell(
-                f"{who} {has} nowhere to retreat: remove {describe(defender, units)} from {area}.{relieved}"
+                f"{who} {has} nowhere to retreat: remove {describe(defender, units)} from {area}.{relieved}",
+                topic="reconquista.battle.retreat",
+                data=retreat(defender, "defender", units, None, None, el_cid=False, **facts),
+                rule=DEFENDER_BEATEN,
+                reason=why,
             )
         else:
             move_units(state, defender, units, area, dest)
             cid = _el_cid_follows(state, defender, area, dest)
             yield Tell(
-                f"{who} {goes}: move {describe(defender, units)} from {area} to {dest}.{cid}{relieved}"
+                f"{who} {goes}: move {describe(defender, units)} from {area} to {dest}.{cid}{relieved}",
+                topic="reconquista.battle.retreat",
+                data=retreat(defender, "defender", units, dest, via, el_cid=bool(cid), **facts),
+                rule=DEFENDER_BEATEN,
+                reason=why,
             )
         if not relief:  # relieved walls are the attackers' own: nothing to besiege
             gone = "retreated" if dest is not None else "been removed"
@@ -368,7 +616,22 @@ def _carry_out(
         a.besieger = attacker
         yield Tell(
             f"The {def_name} force withdraws into the city of {area}; the {att_name} force "
-            "stays outside and besieges it (Phase 6)."
+            "stays outside and besieges it (Phase 6).",
+            topic="reconquista.battle.into_city",
+            data={
+                "area": area,
+                "side": defender,
+                "besieger": attacker,
+                "units": force_counts(a.force(defender)),
+                "besiegers": force_counts(a.force(attacker)),
+                "tie": tie,
+            },
+            rule=TIE if tie else DEFENDER_BEATEN,
+            reason=(
+                f"a tie with a city in the area: the {def_name} force retreats into it"
+                if tie
+                else f"beaten with a city in the area: the {def_name} force retreats into it"
+            ),
         )
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_retreats":
@@ -377,39 +640,106 @@ def _carry_out(
         # "the retreat may be to that city": the besieged city, unless another side holds it
         # (then the attackers would stand inside beside their enemies).
         third = [s for s in a.sides() if s not in (attacker, defender)]
-        if a.city is not None and a.besieger == defender and not third:
+        city = a.city is not None and a.besieger == defender and not third
+        if city:
             options.append(area)
+        rule = ROBOT_RETREAT if robot else ATTACKER_BEATEN
         dest = options[0] if len(options) == 1 else None
-        if dest is None and options:
-            dest = yield Choose(options, f"The {att_name} force lost in {area}: retreat to which area?")
+        asked = dest is None and bool(options)
+        if asked:
+            dest = yield Choose(
+                options,
+                f"The {att_name} force lost in {area}: retreat to which area?",
+                topic="reconquista.battle.retreat_to",
+                data={
+                    "area": area,
+                    "side": attacker,
+                    "origins": [o for o in options if o != area],
+                    "city": city,
+                },
+                rule=rule,
+            )
         if dest is None:
             a.set_force(attacker, [])
             yield Tell(
-                f"The {att_name} force has nowhere to retreat: remove {describe(attacker, units)} from {area}."
+                f"The {att_name} force has nowhere to retreat: remove {describe(attacker, units)} from {area}.",
+                topic="reconquista.battle.retreat",
+                data=retreat(attacker, "attacker", units, None, None, el_cid=False),
+                rule=rule,
+                reason="no area it came from to retreat to, and no city of its side there",
             )
             return BattleOutcome(result, rounds, None)
+        # The player's own choice needs no reason; the robot's, or the only way, does.
         if dest == area:
-            yield Tell(f"The {att_name} force retreats into the city of {area}.")
+            reason = "" if asked and not robot else f"the besieged city of {area} is the only way to retreat"
+            yield Tell(
+                f"The {att_name} force retreats into the city of {area}.",
+                topic="reconquista.battle.retreat",
+                data=retreat(attacker, "attacker", units, area, "city", el_cid=False),
+                rule=rule,
+                reason=reason,
+            )
         else:
             move_units(state, attacker, units, area, dest)
             cid = _el_cid_follows(state, attacker, area, dest)
+            reason = (
+                ""
+                if asked and not robot
+                else f"back to the area it came from: {dest}"
+                if robot
+                else f"the only area it came from: {dest}"
+            )
             yield Tell(
-                f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.{cid}"
+                f"The {att_name} force retreats: move {describe(attacker, units)} from {area} to {dest}.{cid}",
+                topic="reconquista.battle.retreat",
+                data=retreat(attacker, "attacker", units, dest, "origin", el_cid=bool(cid)),
+                rule=rule,
+                reason=reason,
             )
         return BattleOutcome(result, rounds, dest, tuple(units))
+
+    def destroyed(*sides: str, captured: bool = False) -> dict[str, Any]:
+        winner = next((s for s in (attacker, defender) if s not in sides), None)
+        return {
+            "area": area,
+            "destroyed": list(sides),
+            "winner": winner,
+            "besiegers": besieging and defender in sides,
+            "captured": captured,
+            "relieved": relief and winner == attacker,
+        }
+
     if result == "defender_destroyed":
         if relief:
-            yield Tell(f"The {def_name} besiegers are destroyed.{relieved}")
+            yield Tell(
+                f"The {def_name} besiegers are destroyed.{relieved}",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(defender),
+                rule=WIPED_OUT,
+            )
         elif besieging and _held_against(a, attacker):
             yield from _besiege_holders(a, area, attacker, defender, gone="been destroyed")
         elif besieging:
-            yield Tell(f"The {def_name} besiegers of the {walls} of {area} are destroyed.")
+            yield Tell(
+                f"The {def_name} besiegers of the {walls} of {area} are destroyed.",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(defender),
+                rule=WIPED_OUT,
+            )
         elif a.city is not None:
             yield Tell(
-                f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays)."
+                f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays).",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(defender, captured=True),
+                rule=CAPTURED,
             )
         else:
-            yield Tell(f"The {def_name} force in {area} is destroyed.")
+            yield Tell(
+                f"The {def_name} force in {area} is destroyed.",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(defender),
+                rule=WIPED_OUT,
+            )
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
     if result == "attacker_destroyed":
         if relief:
@@ -420,11 +750,26 @@ def _carry_out(
                 else f"The {att_name} force is destroyed"
             )
             empty = "" if joined else "empty "
-            yield Tell(f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.")
+            yield Tell(
+                f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(attacker),
+                rule=WIPED_OUT,
+            )
         else:
-            yield Tell(f"The {att_name} force in {area} is destroyed.")
+            yield Tell(
+                f"The {att_name} force in {area} is destroyed.",
+                topic="reconquista.battle.destroyed",
+                data=destroyed(attacker),
+                rule=WIPED_OUT,
+            )
         return BattleOutcome(result, rounds, None)
-    yield Tell(f"Both forces in {area} are destroyed.")
+    yield Tell(
+        f"Both forces in {area} are destroyed.",
+        topic="reconquista.battle.destroyed",
+        data=destroyed(attacker, defender),
+        rule=WIPED_OUT,
+    )
     return BattleOutcome(result, rounds, None)
 
 
@@ -458,7 +803,23 @@ def _besiege_holders(a: AreaState, area: str, attacker: str, defender: str, gone
     yield Tell(
         f"The {SIDE_NAMES[defender]} besiegers have {gone}: the {SIDE_NAMES[attacker]} force "
         f"({describe(attacker, a.force(attacker))}) stays in {area} and besieges the {place} "
-        f"{held} (Phase 6)."
+        f"{held} (Phase 6).",
+        topic="reconquista.battle.besiege",
+        data={
+            "area": area,
+            "side": attacker,
+            "beaten": defender,
+            "walls": place,
+            "holder": holder[0] if holder else None,
+            "inside": force_counts(a.force(holder[0])) if holder else {},
+            "units": force_counts(a.force(attacker)),
+        },
+        rule=ROBOT_REBEL_CITY if attacker != PLAYER else COMPLEX_1,
+        reason=(
+            f"the {place} is held by the {SIDE_NAMES[holder[0]]} side, which took no part in the battle"
+            if holder
+            else f"the empty city is {SIDE_NAMES[a.city or '']}: an enemy force"
+        ),
     )
 
 
@@ -487,6 +848,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         return None
     city = a.city is not None
     place = f"the city of {area}" if city else f"the fortress of {area}"
+    walls = "city" if city else "fortress"
     b_name = SIDE_NAMES[besieger]
     inside = [s for s in a.sides() if s != besieger]
     defender = inside[0] if inside else city_controller(a) or "muslim"
@@ -496,20 +858,47 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     el_cid: combat.SiegeSide | None = (
         "besieger" if cid == besieger else "defender" if cid == defender else None
     )
+    sides = {"area": area, "besieger": besieger, "defender": defender}
     after_tie = False
+    roll = 0
     while True:
         b_units, d_units = a.force(besieger), a.force(defender)
         if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie):
             a.besieger = None
             yield Tell(
                 f"Nobody defends {place}: it surrenders to the {b_name} force "
-                f"({describe(besieger, b_units)}) (any fortress stays)."
+                f"({describe(besieger, b_units)}) (any fortress stays).",
+                topic="reconquista.sieges.surrender",
+                data=sides | {"walls": walls, "units": force_counts(b_units), "after_tie": after_tie},
+                rule=SIEGE_SURRENDER,
+                reason=(
+                    f"the {walls} is left with no defender after a tie"
+                    + (f" and is of the {b_name} religion" if city else "")
+                    if after_tie
+                    else f"nobody is inside the {walls}"
+                ),
             )
             return "besieger"
+        roll += 1
+        mods = combat.siege_modifiers(b_units, d_units, city=city, fortress=a.fortress, el_cid=el_cid)
         dice = yield Roll(
             2,
             6,
             f"Siege of {area}: the {b_name} (besieger) die, then the {d_name} (defender) die",
+            topic="reconquista.sieges.roll",
+            data=sides
+            | {
+                "roll": roll,
+                "after_tie": after_tie,
+                "walls": walls,
+                "fortress": a.fortress,
+                "besieger_units": force_counts(b_units),
+                "defender_units": force_counts(d_units),
+                "besieger_modifier": mods.besieger_total,
+                "defender_modifier": mods.defender_total,
+                "el_cid": cid if el_cid is not None else None,
+            },
+            rule=SIEGE_ROLL,
         )
         r = combat.siege_roll(
             b_units,
@@ -537,6 +926,23 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             )
             if gone
         )
+        facts = sides | {
+            "roll": roll,
+            "besieger_die": dice[0],
+            "defender_die": dice[1],
+            "besieger_total": r.besieger_total,
+            "defender_total": r.defender_total,
+            "outcome": r.outcome,
+            "result": r.result,
+            "besieger_losses": force_counts(r.besieger_losses),
+            "defender_losses": force_counts(r.defender_losses),
+            "sacked": r.sacked,
+            "fortress_destroyed": r.fortress_destroyed,
+        }
+        order = _reasons(
+            casualty_reason(besieger, b_units, r.besieger_losses),
+            casualty_reason(defender, d_units, r.defender_losses),
+        )
         if r.result in ("captured", "sacked"):
             a.besieger = None
             a.fortress = a.fortress and not r.fortress_destroyed
@@ -545,23 +951,58 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             eliminated = describe(defender, list(r.defender_losses)) if r.defender_losses else ""
             winners = f"{b_name} force ({describe(besieger, list(r.besieger_survivors))})"
             won = _siege_won(area, r, dice[0], city, eliminated, winners)
-            yield Tell(f"Siege of {area}: {sums}. {won}")
+            parity = "even" if dice[0] % 2 == 0 else "odd"
+            yield Tell(
+                f"Siege of {area}: {sums}. {won}",
+                topic="reconquista.sieges.result",
+                data=facts,
+                rule=SIEGE_WON,
+                reason=(
+                    f"the besiegers' die is {parity} ({dice[0]}): the city is "
+                    + ("sacked and destroyed" if r.sacked else "spared")
+                    if city
+                    else ""
+                ),
+            )
             return "besieger"
         if r.result == "besieger_retreats":
             a.besieger = None
-            yield Tell(f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}.")
+            yield Tell(
+                f"Siege of {area}: {sums}. The defenders hold: remove {losses} from {area}.",
+                topic="reconquista.sieges.result",
+                data=facts,
+                rule=SIEGE_LOST,
+                reason=order,
+            )
             if r.besieger_survivors:
                 yield from _siege_retreat(board, state, area, besieger, list(r.besieger_survivors))
             return "defender"
-        yield Tell(f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}.")
+        yield Tell(
+            f"Siege of {area}: {sums}, a tie. Remove {losses or 'nothing'} from {area}.",
+            topic="reconquista.sieges.result",
+            data=facts,
+            rule=SIEGE_TIE,
+            reason=order,
+        )
         if r.result == "defender_holds":
-            yield Tell(f"The {b_name} besiegers are gone: {place} holds.")
+            yield Tell(
+                f"The {b_name} besiegers are gone: {place} holds.",
+                topic="reconquista.sieges.held",
+                data=sides | {"walls": walls},
+                rule=SIEGE_TIE,
+                reason="the tie took the last besieging unit",
+            )
             return "defender"
         if r.result == "surrendered":
             a.besieger = None
             yield Tell(
                 f"{upper_first(place)} has no defenders left and surrenders to the {b_name} force "
-                f"({describe(besieger, a.force(besieger))})."
+                f"({describe(besieger, a.force(besieger))}).",
+                topic="reconquista.sieges.surrender",
+                data=sides | {"walls": walls, "units": force_counts(a.force(besieger)), "after_tie": True},
+                rule=SIEGE_SURRENDER,
+                reason=f"the {walls} is left with no defender after a tie"
+                + (f" and is of the {b_name} religion" if city else ""),
             )
             return "besieger"
         a.besieger = besieger  # 'continue': the siege goes on with the survivors
@@ -614,15 +1055,53 @@ def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: 
         f"Retreat of the {name} besiegers of {area}: area die",
         title=f"Retreat of the {name} besiegers of {area}",
         only=f"a friendly or empty area of {rname} with no other siege",
+        about=About(
+            "reconquista.sieges.retreat_area", {"area": area, "side": side, "region": rname}, SIEGE_LOST
+        ),
+    )
+    via = "area_die"
+    qualified = [n for n in board.regions[region].areas if ok(n)]
+    reason = (
+        f"the only friendly or empty area of {rname} with no other siege"
+        if len(qualified) == 1
+        else f"selected by the area die among the friendly or empty areas of {rname} with no other siege"
     )
     if dest is None:
         roads = [d for d in board.roads_in_map_order[area] if ok(d) and board.areas[d].region != state.revolt]
         dest = roads[0] if roads else None
+        via = "road"
+        reason = f"no friendly or empty area of {rname} without a siege: along the road to {dest}"
     if dest is None:
         state.areas[area].set_force(side, [])
-        yield Tell(f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}.")
+        yield Tell(
+            f"The {name} besiegers have nowhere to go: remove {describe(side, units)} from {area}.",
+            topic="reconquista.sieges.retreat",
+            data={
+                "area": area,
+                "side": side,
+                "units": force_counts(units),
+                "to": None,
+                "via": None,
+                "el_cid": False,
+            },
+            rule=SIEGE_LOST,
+            reason=f"no friendly or empty area of {rname} without a siege, and no road to one",
+        )
         return None
     move_units(state, side, units, area, dest)
     cid = _el_cid_follows(state, side, area, dest)
-    yield Tell(f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.{cid}")
+    yield Tell(
+        f"The {name} besiegers retreat: move {describe(side, units)} from {area} to {dest}.{cid}",
+        topic="reconquista.sieges.retreat",
+        data={
+            "area": area,
+            "side": side,
+            "units": force_counts(units),
+            "to": dest,
+            "via": via,
+            "el_cid": bool(cid),
+        },
+        rule=SIEGE_LOST,
+        reason=reason,
+    )
     return dest
