@@ -212,11 +212,7 @@ class GameScreen(Screen[None]):
             self.show_game(str(exc), error=True)
             return
         self.after_undo(taken)
-        first = taken[0]
-        what = (
-            first.prompt.describe() if isinstance(first.prompt, (Tell, Edit)) else answer_text(first.answer)
-        )
-        self.show_game(f"Took back {len(taken)} step{'s' if len(taken) != 1 else ''}, from: {what}.")
+        self.show_game(self.undone_message(taken))
         tell = d.game.board_changes
         changes = tell(now, d.state) if tell is not None else []
         if changes:
