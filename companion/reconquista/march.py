@@ -412,7 +412,7 @@ def march(
                     topic="reconquista.march.enemy",
                     data=_facts(board, side, here, force) | {"at_start": True},
                     rule=rule_for(side, LANDING if landed else ENEMY),
-                    reason=f"{what} in {here} is hostile to the {fname}, so it gives battle or besieges there",
+                    reason=f"{here} holds {what}, hostile to the {fname}: it gives battle or besieges where it stands",
                 )
             status, force = yield from _fight(board, state, side, here, prev, force)
             if status == "stop":
@@ -548,7 +548,7 @@ def march(
                 topic="reconquista.march.enemy",
                 data=_facts(board, side, here, force) | {"at_start": False, "from": prev},
                 rule=rule_for(side, ENEMY),
-                reason=f"{contents(a, side)} in {here} is hostile to the {fname}: it stops and a battle occurs",
+                reason=f"{here} holds {contents(a, side)}, hostile to the {fname}: it stops, to give battle or besiege it",
             )
             continue
         # "If the Force enters (or starts in) an area with other Muslim Armies, these are
