@@ -7,7 +7,9 @@ re-roll, jihad, unhired mercenaries, every placement rule with each fallback, th
 left behind, armies picked up, battles with the reaction's clarifications (a besieged
 Muslim city, a Rebel city, the siege leave-behind count, the retreat back and on), a North
 Africa landing on an enemy, El Cid, the guards that end every march, the French and Rebel
-armies; and a property over random states and dice. Every rule test quotes the rulebook.
+armies; and properties over random states and dice (every march ends; every robot step has
+its topic, rule and reason). Every rule test quotes the rulebook. The topics and data of the
+key prompts in real positions: tests/test_reconquista_topics_reaction.py.
 
 The default board (docs/design.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
 Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
@@ -96,8 +98,12 @@ MOVE = re.compile(r"^(?:Muslim|French|Rebel army) force moves (.+? -> .+?): ")
 
 
 def moves(prompts: list[Prompt]) -> list[str]:
-    """'Córdoba -> Murcia' for every step the force was told to make."""
-    return [m[1] for t in tells(prompts) if (m := MOVE.match(t))]
+    """'Córdoba -> Murcia' for every step the force was told to make; the steps the moves'
+    data name (topic reconquista.march.move) are the same."""
+    told = [m[1] for t in tells(prompts) if (m := MOVE.match(t))]
+    data = [f"{p.data['from']} -> {p.data['to']}" for p in prompts if p.topic == "reconquista.march.move"]
+    assert told == data
+    return told
 
 
 # -- the region die ---------------------------------------------------------------------------
@@ -1551,7 +1557,7 @@ def test_any_reaction_or_march_ends_cleanly(case: Case) -> None:
     drive_randomly(recording(proc), rng)
     check_invariants(board, state)
     assert not [p for p in prompts if isinstance(p, Choose)]
-    assert not any("the most the app allows" in p.text for p in prompts if isinstance(p, Tell))
+    assert not [p for p in prompts if p.topic == "reconquista.march.stop" and p.data["cause"] == "budget"]
     if case.mover == "muslim":
         assert state.effects.mercenaries == 0
     after = {s: sum(a.count(s) for a in state.areas.values()) for s in SIDES}
@@ -1560,3 +1566,66 @@ def test_any_reaction_or_march_ends_cleanly(case: Case) -> None:
             assert after[s] <= before[s], (s, before, after)
     if state.el_cid_area is not None:
         assert state.el_cid_area in state.areas
+
+
+TOPIC = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+){2,}")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_every_robot_step_has_a_topic_a_rule_and_a_reason(case: Case) -> None:
+    """Every prompt of Phase 5 and of move_force but the battles' (battle.engage, recorded
+    apart) has a topic of the reaction or the march, a rule, and, for a Tell, the robot's
+    reason (the rise of the reinforcements has one only under a Jihad); a march step names the marching side, and a move goes to the next area of its
+    region or along a road from where it stood."""
+    board, state = build(case)
+    rng = random.Random(case.seed)
+    battle: dict[int, Prompt] = {}  # by id, the prompt kept alive so no id is reused
+    real_engage = robot_march.engage
+
+    def engage(*args: Any, **kwargs: Any) -> Proc:
+        proc = real_engage(*args, **kwargs)
+        try:
+            prompt = next(proc)
+            while True:
+                battle[id(prompt)] = prompt
+                prompt = proc.send((yield prompt))
+        except StopIteration as stop:
+            return stop.value
+
+    if case.mover == "muslim":
+        proc = reaction.phase(board, state)
+    else:
+        state.areas[case.start].add(case.mover, F if case.mover == "french" else RA, 3)
+        proc = robot_march.move_force(board, state, case.mover, case.start)
+    prompts: list[Prompt] = []
+
+    def recording(p: Proc) -> Proc:
+        try:
+            prompt = next(p)
+            while True:
+                prompts.append(prompt)
+                prompt = p.send((yield prompt))
+        except StopIteration as stop:
+            return stop.value
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(robot_march, "engage", engage)
+        drive_randomly(recording(proc), rng)
+    ours = [p for p in prompts if id(p) not in battle]
+    assert ours
+    for p in ours:
+        assert TOPIC.fullmatch(p.topic) and p.topic.startswith(
+            ("reconquista.reaction.", "reconquista.march.")
+        ), p
+        assert p.rule, p
+        # The rise names the region picked: nothing to explain but a Jihad's second roll.
+        announced = p.topic == "reconquista.reaction.rise" and not p.data["jihad"]
+        assert not isinstance(p, Tell) or bool(p.reason) != announced, p
+        if p.topic.startswith("reconquista.march."):
+            assert p.data["side"] == case.mover, p
+            assert p.data["region"] == board.region_of(p.data["area"]).name, p
+        if p.topic == "reconquista.march.move":
+            here, dest = p.data["from"], p.data["to"]
+            assert dest in board.roads[here] or dest == board.next_area(here), p
+            assert p.data["units"] >= 1 and p.data["left"] in (0, 1), p

@@ -12,15 +12,19 @@ forces fight, with the reaction's clarifications (a force relieving walls of its
 withdraws into them when beaten or tied; a siege keeps one army per unit there; a beaten
 force goes back to the area it came from and on).
 
-Every step is a Tell with its reason. The march always ends: no area is entered twice
-while looking for an enemy, and ``STEP_BUDGET`` moves is the last guard. The readings of
-the rules are in docs/rules-notes.md, "Phase 5".
+Every step is a Tell with its reason, and a ``reconquista.march.*`` topic whose data say
+whose force it is ("side"), where it is and goes, and how many units move; its rule is the
+Phase 5 paragraph followed (for the French and the Rebel armies, their event's too). The
+march always ends: no area is entered twice while looking for an enemy, and
+``STEP_BUDGET`` moves is the last guard. The readings of the rules are in
+docs/rules-notes.md, "Phase 5".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.prompts import Choose, Tell
 from companion.reconquista.battle import BattleOutcome, Proc, describe, engage, lost, move_units
@@ -36,6 +40,30 @@ STEP_BUDGET = 60
 
 #: The sides ``move_force`` moves (the events' neutral armies).
 MARCHERS = ("french", "rebel_army")
+
+_PHASE = "Phase 5: The Muslim Reaction"
+#: The paragraphs of "Movement of the Muslim force" a march step follows (``rule``).
+MOVEMENT = "Movement of the Muslim force"
+EACH_MOVE = "Each time the force moves"
+PICK_UP = "If the Force enters (or starts in) an area with other Muslim Armies"
+ENEMY = "Once the Force enters an enemy-controlled area"
+SIEGE = "If the Battle results in a siege situation"
+VICTORY = "If the Battle results in a Muslim victory and there is no siege"
+RETREAT = "If the Muslim force has to retreat"
+LANDING = "In the case of reinforcements from North Africa"
+#: The events that move the French and the Rebel armies "according to the Muslim reaction rules".
+EVENT_RULES = {
+    "french": "Phase 2: Events — 2 French Intervention",
+    "rebel_army": "Phase 2: Events — 5 Rebels",
+}
+RULE_EL_CID = "Quick Reference Sheet — 8 El Cid"
+
+
+def rule_for(side: str, part: str) -> str:
+    """The rule a march step of ``side`` follows: the Phase 5 paragraph ``part``, after the
+    event that moves the force when it is not the Muslims'."""
+    phase5 = f"{_PHASE} — {part}"
+    return phase5 if side not in EVENT_RULES else f"{EVENT_RULES[side]}; {phase5}"
 
 
 def force_name(side: str) -> str:
@@ -102,10 +130,15 @@ def _robot(proc: Proc, prefer: str | None) -> Proc:
 
 @dataclass(frozen=True)
 class Step:
-    """One move of a marching force: where it goes, and why there."""
+    """One move of a marching force: where it goes, and why there (``reason``, in the move's
+    Tell). ``how`` names the way the move was chosen ('enemy_in_region', 'road',
+    'toward_road', 'after_retreat'; empty from a router of the tests) and ``facts`` the
+    regions and areas that chose it, for the Tell's data."""
 
     dest: str
     reason: str
+    how: str = ""
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: What picks a marching force's next move: (board, state, side, area) -> the move, or None.
@@ -158,6 +191,8 @@ def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
         return Step(
             board.next_area(here),
             f"the enemy is in {rname} ({', '.join(found)}), so on to the next higher-numbered area",
+            "enemy_in_region",
+            {"goal": rname, "enemy": found},
         )
     hops = _hops(board, state, side, here)
     links = board.region_links
@@ -183,23 +218,41 @@ def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
     goal = nreg
     while hops[goal] > 0:
         goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
-    where = (
-        f"{board.regions[goal].name}, where the enemy is in "
-        f"{', '.join(_targets(board, state, side, goal, here))}"
-    )
+    enemy = _targets(board, state, side, goal, here)
+    where = f"{board.regions[goal].name}, where the enemy is in {', '.join(enemy)}"
     towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
+    facts = {"goal": board.regions[goal].name, "enemy": enemy, "road": [exit_area, road], "roads_away": d}
     if exit_area == here:
-        return Step(road, f"no enemy in {rname}: by the road to {towards}")
+        return Step(road, f"no enemy in {rname}: by the road to {towards}", "road", facts)
     return Step(
         board.next_area(here),
         f"no enemy in {rname}: on towards the road from {exit_area} to {road} ({towards})",
+        "toward_road",
+        facts,
     )
+
+
+def _faces(board: Board, area: str) -> str:
+    """'Granada 5-6', 'Toledo 3': an area with the area-die faces that number it."""
+    faces = board.areas[area].faces
+    return f"{area} {faces[0]}" if len(faces) == 1 else f"{area} {faces[0]}-{faces[-1]}"
+
+
+def move_reason(board: Board, here: str, step: Step) -> str:
+    """Why the force goes from ``here`` to ``step.dest``, for the trace: the step's own
+    reason, then the move itself: along a road, or up the region's numbers (wrapping round
+    from the highest-numbered area to the lowest)."""
+    if board.areas[step.dest].region != board.areas[here].region:
+        return f"{step.reason}: takes the road {here} → {step.dest}"
+    wraps = board.areas[step.dest].order < board.areas[here].order
+    way = f"{_faces(board, here)} → {_faces(board, step.dest)}"
+    return f"{step.reason}: {way}" + (", wrapping round" if wraps else "")
 
 
 # -- the march --------------------------------------------------------------------------------
 
 
-def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
+def _besiege(board: Board, state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
     """ "If the Battle results in a siege situation [...] the Muslim force will leave behind a
     number of armies equal to the number of units in the area and the rest will continue
     the movement [...] for a City with a Fortress and a Garrison, 3 Armies will stay."
@@ -210,17 +263,40 @@ def _besiege(state: GameState, side: str, here: str, force: list[Kind]) -> Proc:
     need = (a.city is not None) + a.fortress + sum(a.count(s) for s in a.sides() if s != side)
     fname = force_name(side)
     count = f"{need} unit{'s' * (need != 1)} there: {', '.join(parts)}"
-    if len(force) <= need:
+    whole = len(force) <= need
+    stay, rest = (force, []) if whole else (force[:need], force[need:])
+    facts = _facts(board, side, here, force) | {"needed": need, "stay": len(stay), "moving_on": len(rest)}
+    if whole:
         yield Tell(
-            f"The whole {fname} ({describe(side, force)}) stays in {here} to besiege it ({count}); its movement ends."
+            f"The whole {fname} ({describe(side, force)}) stays in {here} to besiege it ({count}); its movement ends.",
+            topic="reconquista.march.besiege",
+            data=facts,
+            rule=rule_for(side, SIEGE),
+            reason=f"one army stays per unit in the area ({count}), and the force has no more than {need}",
         )
         return []
-    stay, rest = force[:need], force[need:]
     yield Tell(
         f"{describe(side, stay)} of the {fname} stay{'s' * (len(stay) == 1)} in {here} to besiege it, one army per unit ({count}); "
-        f"the other {describe(side, rest)} move{'s' * (len(rest) == 1)} on."
+        f"the other {describe(side, rest)} move{'s' * (len(rest) == 1)} on.",
+        topic="reconquista.march.besiege",
+        data=facts,
+        rule=rule_for(side, SIEGE),
+        reason=f"one army stays per unit in the area ({count}); the rest continue the movement",
     )
     return rest
+
+
+def _facts(board: Board, side: str, here: str, force: Sequence[Kind]) -> dict[str, Any]:
+    """What every march prompt's data starts with: whose force, the area it stands in (and
+    its region), how many units it has."""
+    return {"side": side, "area": here, "region": board.region_of(here).name, "units": len(force)}
+
+
+def _stop(text: str, facts: dict[str, Any], cause: str, rule: str, reason: str) -> Tell:
+    """A Tell ending the march (or the force's part in it); ``cause`` names why, for the data:
+    'no_army', 'landed', 'budget', 'no_enemy', 'circle', 'last_army', 'nowhere_back',
+    'shut_in', 'still_enemy'."""
+    return Tell(text, topic="reconquista.march.stop", data=facts | {"cause": cause}, rule=rule, reason=reason)
 
 
 def _must_hold(a: AreaState, side: str, force: Sequence[Kind]) -> bool:
@@ -265,6 +341,7 @@ def march(
     area where it landed". ``budget`` and ``router`` are parameters so that the tests of the
     guards against a march without end can give a small budget or a circling route."""
     fname = force_name(side)
+    sname = SIDE_NAMES[side]
     here = start
     a = state.areas[here]
     force = armies(a, side)
@@ -272,12 +349,18 @@ def march(
     if a.besieger == side and force:
         # Its side besieges the start: as after a battle that "results in a siege situation",
         # one army per unit there stays and "the rest will continue the movement".
-        force = yield from _besiege(state, side, here, force)
+        force = yield from _besiege(board, state, side, here, force)
         if not force:
             return here
         every = "the other "
     if not force:
-        yield Tell(f"No {SIDE_NAMES[side]} army stands in {here} any more: nothing moves from there.")
+        yield _stop(
+            f"No {sname} army stands in {here} any more: nothing moves from there.",
+            _facts(board, side, here, force),
+            "no_army",
+            rule_for(side, PICK_UP),
+            f"no {sname} army is in {here}, and garrisons never move",
+        )
         return None
     with_cid = False
 
@@ -286,10 +369,33 @@ def march(
         if not with_cid and state.el_cid_side == side and state.el_cid_area == area:
             with_cid = True
             yield Tell(
-                f"El Cid, with the {SIDE_NAMES[side]}s, is in {area}: he joins the {fname} and moves with it."
+                f"El Cid, with the {sname}s, is in {area}: he joins the {fname} and moves with it.",
+                topic="reconquista.march.el_cid",
+                data=_facts(board, side, area, force),
+                rule=RULE_EL_CID,
+                reason=f"El Cid is on the {sname} side and stands where the force is",
             )
 
-    yield Tell(f"The {fname} marches from {here} with {every}{describe(side, force)}.")
+    def joined(extra: list[Kind]) -> Tell:
+        return Tell(
+            f"{_more(side, len(extra))} the {fname} in {here}: now {describe(side, force)}.",
+            topic="reconquista.march.join",
+            data=_facts(board, side, here, force) | {"joined": len(extra)},
+            rule=rule_for(side, PICK_UP),
+            reason=f"other {sname} armies in {here} are added to the force and move with it",
+        )
+
+    yield Tell(
+        f"The {fname} marches from {here} with {every}{describe(side, force)}.",
+        topic="reconquista.march.start",
+        data=_facts(board, side, here, force) | {"from": here, "landed": landed, "after_siege": bool(every)},
+        rule=rule_for(side, MOVEMENT),
+        reason=(
+            f"the armies its side keeps at the siege of {here} stay; the others move"
+            if every
+            else f"every {sname} army in {here} is the force, and it moves"
+        ),
+    )
     yield from el_cid_joins(here)
     steps = 0
     visited = {here}
@@ -300,16 +406,26 @@ def march(
         if arrived and is_target(state.areas[here], side, len(force)):
             steps += 1
             if prev is None:
+                what = contents(state.areas[here], side)
                 yield Tell(
-                    f"{here} holds {contents(state.areas[here], side)}: the {fname} fights where it stands."
+                    f"{here} holds {what}: the {fname} fights where it stands.",
+                    topic="reconquista.march.enemy",
+                    data=_facts(board, side, here, force) | {"at_start": True},
+                    rule=rule_for(side, LANDING if landed else ENEMY),
+                    reason=f"{here} holds {what}, hostile to the {fname}: it gives battle or besieges where it stands",
                 )
             status, force = yield from _fight(board, state, side, here, prev, force)
             if status == "stop":
                 return here if state.areas[here].count(side) else None
             if landed and prev is None:
-                yield Tell(
+                stays = armies(state.areas[here], side)
+                yield _stop(
                     f"The {fname} landed from North Africa where the enemy stood: it does not move, "
-                    f"and stays in {here} ({describe(side, armies(state.areas[here], side))})."
+                    f"and stays in {here} ({describe(side, stays)}).",
+                    _facts(board, side, here, stays),
+                    "landed",
+                    rule_for(side, LANDING),
+                    "a force that lands in an area under enemy control does not move: it gives battle or besieges there",
                 )
                 return here
             if status == "retreated":
@@ -320,61 +436,86 @@ def march(
                 extra = _others(state.areas[here], side, force)
                 if extra:
                     force = [*force, *extra]
-                    yield Tell(
-                        f"{_more(side, len(extra))} the {fname} in {here}: now {describe(side, force)}."
-                    )
+                    yield joined(extra)
                 # "withdraw the force back to the area it came from. The Army continues to
                 # the next highest-numbered area": the search starts again from there.
                 forced, visited = board.next_area(here), set()
                 if forced == here:
                     forced = None
             elif state.areas[here].besieger == side:
-                force = yield from _besiege(state, side, here, force)
+                force = yield from _besiege(board, state, side, here, force)
                 if not force:
                     return here
                 visited = {here}
             else:
-                yield Tell(f"The {fname} ({describe(side, force)}) has won in {here} and marches on.")
+                yield Tell(
+                    f"The {fname} ({describe(side, force)}) has won in {here} and marches on.",
+                    topic="reconquista.march.won",
+                    data=_facts(board, side, here, force),
+                    rule=rule_for(side, VICTORY),
+                    reason=f"the way through {here} is clear and no siege is left there, so the movement goes on",
+                )
                 visited = {here}
         arrived = False
         if steps >= budget:
-            yield Tell(
+            yield _stop(
                 f"The {fname} has made {budget} moves, the most the app allows one march (a guard "
-                f"against a march without end): it stops in {here} ({describe(side, force)})."
+                f"against a march without end): it stops in {here} ({describe(side, force)}).",
+                _facts(board, side, here, force) | {"budget": budget},
+                "budget",
+                rule_for(side, MOVEMENT),
+                f"{budget} moves made: the app's last guard against a march without end",
             )
             return here
         if forced is not None:
             step: Step | None = Step(
-                forced, "after its retreat the force goes on to the next higher-numbered area"
+                forced,
+                "after its retreat the force goes on to the next higher-numbered area",
+                "after_retreat",
             )
             forced = None
         else:
             step = router(board, state, side, here)
         if step is None:
-            yield Tell(
-                f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there."
+            yield _stop(
+                f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there.",
+                _facts(board, side, here, force),
+                "no_enemy",
+                rule_for(side, MOVEMENT),
+                f"no road leads from {board.region_of(here).name} to a region with an enemy, "
+                "even through other regions",
             )
             return here
         dest = step.dest
         if dest in visited:
-            yield Tell(
+            yield _stop(
                 f"The {fname} would enter {dest} a second time without meeting an enemy: it stops in "
-                f"{here} ({describe(side, force)})."
+                f"{here} ({describe(side, force)}).",
+                _facts(board, side, here, force) | {"to": dest},
+                "circle",
+                rule_for(side, MOVEMENT),
+                f"{dest} was already entered since the last battle or siege: the app's guard against circling",
             )
             return here
         a = state.areas[here]
-        left = ""
+        left, kept = "", ""
         if _must_hold(a, side, force):
             keep = force[0]
             no_gar = f"a {walls(a)} with no {SIDE_NAMES[side]} garrison keeps an army"
             if len(force) == 1:
-                yield Tell(
+                yield _stop(
                     f"The {fname} would move on ({step.reason}), but {here} is {no_gar}: "
-                    f"its last army ({describe(side, force)}) stays there; its movement ends."
+                    f"its last army ({describe(side, force)}) stays there; its movement ends.",
+                    _facts(board, side, here, force) | {"to": dest},
+                    "last_army",
+                    rule_for(side, EACH_MOVE),
+                    f"{here} is a {walls(a)} without a {sname} garrison, so it must keep an army, "
+                    "and the force has only one",
                 )
                 return here
             force = force[1:]
             left = f", leaving {describe(side, [keep])} in {here} ({no_gar})"
+            kept = f"; leaves {describe(side, [keep])} in {here}: a {walls(a)} without a {sname} garrison"
         move_units(state, side, force, here, dest)
         steps += 1
         cid = ""
@@ -382,21 +523,40 @@ def march(
             state.el_cid_area = dest
             cid = " El Cid goes with it."
         yield Tell(
-            f"{fname} moves {here} -> {dest}: {step.reason}. Move {describe(side, force)} from {here} to {dest}{left}.{cid}"
+            f"{fname} moves {here} -> {dest}: {step.reason}. Move {describe(side, force)} from {here} to {dest}{left}.{cid}",
+            topic="reconquista.march.move",
+            data=_facts(board, side, here, force)
+            | {
+                "from": here,
+                "to": dest,
+                "to_region": board.region_of(dest).name,
+                "how": step.how,
+                "left": 1 if left else 0,
+                "el_cid": with_cid,
+            }
+            | dict(step.facts),
+            rule=rule_for(side, RETREAT if step.how == "after_retreat" else MOVEMENT),
+            reason=move_reason(board, here, step) + kept,
         )
         prev, here = here, dest
         visited.add(here)
         arrived = True
         a = state.areas[here]
         if is_target(a, side, len(force)):
-            yield Tell(f"{here} holds {contents(a, side)}: the {fname} stops there.")
+            yield Tell(
+                f"{here} holds {contents(a, side)}: the {fname} stops there.",
+                topic="reconquista.march.enemy",
+                data=_facts(board, side, here, force) | {"at_start": False, "from": prev},
+                rule=rule_for(side, ENEMY),
+                reason=f"{here} holds {contents(a, side)}, hostile to the {fname}: it stops, to give battle or besiege it",
+            )
             continue
         # "If the Force enters (or starts in) an area with other Muslim Armies, these are
         # added to the force" (never the besiegers a siege left: they stay at it).
         extra = _others(a, side, force)
         if extra:
             force = [*force, *extra]
-            yield Tell(f"{_more(side, len(extra))} the {fname} in {here}: now {describe(side, force)}.")
+            yield joined(extra)
         yield from el_cid_joins(here)
 
 
@@ -413,24 +573,46 @@ def _fight(board: Board, state: GameState, side: str, here: str, prev: str | Non
     if isinstance(out, BattleOutcome):
         if out.result == "attacker_into_walls" or out.attacker_area is None:
             if out.result == "attacker_retreats" and prev is None:
-                yield Tell(
-                    f"The {fname} came into {here} from no area of the map, so it has nowhere to fall back to."
+                yield _stop(
+                    f"The {fname} came into {here} from no area of the map, so it has nowhere to fall back to.",
+                    _facts(board, side, here, out.survivors),
+                    "nowhere_back",
+                    rule_for(side, RETREAT),
+                    "a beaten force withdraws to the area it came from, and it came from no area of the map",
                 )
             return "stop", []
         if out.result == "attacker_retreats":
             if out.attacker_area != here:
                 return "retreated", list(out.survivors)
-            yield Tell(f"The {fname} is shut in the city of {here}: its movement ends.")
+            yield _stop(
+                f"The {fname} is shut in the city of {here}: its movement ends.",
+                _facts(board, side, here, out.survivors),
+                "shut_in",
+                rule_for(side, RETREAT),
+                f"beaten, the force withdrew into the besieged city of {here}",
+            )
             return "stop", []
     # The battle is won, or there was none (a siege is set): the force is every army of its
     # side here now (the armies of walls it relieved join it).
     force = armies(a, side)
     if not force:
-        yield Tell(f"No {SIDE_NAMES[side]} army is left in {here} to march on (garrisons never move).")
+        yield _stop(
+            f"No {SIDE_NAMES[side]} army is left in {here} to march on (garrisons never move).",
+            _facts(board, side, here, force),
+            "no_army",
+            rule_for(side, PICK_UP),
+            f"no {SIDE_NAMES[side]} army is left in {here}, and garrisons never move",
+        )
         return "stop", []
     if is_target(a, side):
         # Not expected (engage leaves a siege or a won area): never loop on it.
-        yield Tell(f"{here} still holds {contents(a, side)}: the {fname} stops there.")
+        yield _stop(
+            f"{here} still holds {contents(a, side)}: the {fname} stops there.",
+            _facts(board, side, here, force),
+            "still_enemy",
+            rule_for(side, ENEMY),
+            f"{here} still holds {contents(a, side)} after the battle: the force goes no further",
+        )
         return "stop", []
     return "on", force
 
