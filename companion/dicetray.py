@@ -30,6 +30,9 @@ SPEC_HINT = (
     f"of 2 to {MAX_SIDES} sides (or 'end' to end the session)."
 )
 _SPEC = re.compile(r"(?i)\s*(\d+)\s*d\s*(\d+)\s*(.*)")
+#: The tray's two prompts: the spec asked for, and the roll of it (data: the label it is logged under).
+SPEC_TOPIC = "dice.tray.spec"
+ROLL_TOPIC = "dice.tray.roll"
 
 
 class Preset(BaseModel):
@@ -69,7 +72,7 @@ def roll_for(text: str) -> Roll:
     if text.casefold() == "end" or not re.fullmatch(SPEC_PATTERN, text):
         raise BadAnswer(SPEC_HINT)
     n, sides, label = parse_spec(text)
-    return Roll(n, sides, label)
+    return Roll(n, sides, label, topic=ROLL_TOPIC, data={"label": label})
 
 
 @dataclass
@@ -119,14 +122,22 @@ class DiceTray:
 
     def procedure(self, state: TrayState) -> Procedure:
         while True:
-            text = yield Enter("What to roll: dice and a label", SPEC_PATTERN, SPEC_HINT, state.next_spec)
+            text = yield Enter(
+                "What to roll: dice and a label",
+                SPEC_PATTERN,
+                SPEC_HINT,
+                state.next_spec,
+                topic=SPEC_TOPIC,
+                data={"rolls": len(state.rolls)},
+            )
             if text.casefold() == "end":
                 state.ended = True
                 return self.summary(state)
             roll = roll_for(text)
             values = yield roll
-            state.add(TrayRoll(roll.why, roll.n, roll.sides, list(values)))
-            state.next_spec = f"{roll.n}d{roll.sides} {roll.why}"
+            label = str(roll.data["label"])
+            state.add(TrayRoll(label, roll.n, roll.sides, list(values)))
+            state.next_spec = f"{roll.n}d{roll.sides} {label}"
 
     def snapshot(self, state: TrayState) -> dict[str, Any]:
         """The count of rolls, the chain digest of all of them, and the newest SNAPSHOT_ROLLS."""
