@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, field_validator
 
 from companion.datafiles import load_shipped
 from companion.games import Procedure
 from companion.prompts import BadAnswer, Enter, Roll
+
+if TYPE_CHECKING:
+    from companion.driver import Step
 
 MAX_DICE = 20
 MAX_SIDES = 100
@@ -115,6 +119,14 @@ class DiceTray:
     title = "Dice tray"
     #: 2: the snapshot lists the newest rolls and a chain digest, not every roll.
     rules_version = 2
+    #: No corrections by hand, and no board to put back after an undo.
+    apply_edit = None
+    board_changes = None
+
+    @staticmethod
+    def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:
+        """One ctrl+z takes back the last roll, with a spec typed after it: the tray's log is its rolls."""
+        return next((i for i in range(len(steps) - 1, -1, -1) if isinstance(steps[i].prompt, Roll)), None)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
         presets()  # the quick picks are the tray's data file: a broken one is found here (cached)

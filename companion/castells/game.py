@@ -17,7 +17,7 @@ from companion.castells import bag as bags
 from companion.castells.battle import Proc, player_battle, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
-from companion.games import Procedure
+from companion.games import Procedure, last_answer
 from companion.prompts import Choose, Enter, Tell
 
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely
@@ -420,6 +420,10 @@ class Castells:
     id = "castells"
     title = "Terra de Castells"
     rules_version = 1
+    #: ctrl+z takes back the last answer, as in most games; the table is put back by hand (the
+    #: app does not list the changes).
+    undo_from = staticmethod(last_answer)
+    board_changes = None
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")
