@@ -55,3 +55,16 @@ def test_a_logged_roll_reads_back_with_its_topic_and_label() -> None:
     again = Driver.resume(dicetray.GAME, 3, {}, d.steps)
     assert [s.prompt for s in again.steps] == [s.prompt for s in d.steps]
     assert not any(getattr(s.prompt, "legacy", False) for s in again.steps)
+
+
+def test_the_trays_undo_takes_back_the_last_roll_and_what_was_typed_after_it() -> None:
+    """Game.undo_from, the shell's ctrl+z: the tray's log is its rolls, so the last roll goes,
+    with a spec typed after it; a log with no roll has nothing to take back."""
+    d = Driver(dicetray.GAME, 3)
+    assert dicetray.GAME.undo_from(d.steps, False) is None
+    d.type("2d6 Attack")
+    assert dicetray.GAME.undo_from(d.steps, False) is None  # a spec alone is no roll
+    d.roll()
+    d.type("1d20 Save")
+    assert [type(s.prompt).__name__ for s in d.steps] == ["Enter", "Roll", "Enter"]
+    assert dicetray.GAME.undo_from(d.steps, False) == 1
