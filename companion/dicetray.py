@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, field_validator
 
 from companion.datafiles import load_shipped
 from companion.games import Procedure
 from companion.prompts import BadAnswer, Enter, Roll
+
+if TYPE_CHECKING:
+    from companion.driver import Step
 
 MAX_DICE = 20
 MAX_SIDES = 100
@@ -30,6 +34,9 @@ SPEC_HINT = (
     f"of 2 to {MAX_SIDES} sides (or 'end' to end the session)."
 )
 _SPEC = re.compile(r"(?i)\s*(\d+)\s*d\s*(\d+)\s*(.*)")
+#: The tray's two prompts: the spec asked for, and the roll of it (data: the label it is logged under).
+SPEC_TOPIC = "dice.tray.spec"
+ROLL_TOPIC = "dice.tray.roll"
 
 
 class Preset(BaseModel):
@@ -69,7 +76,7 @@ def roll_for(text: str) -> Roll:
     if text.casefold() == "end" or not re.fullmatch(SPEC_PATTERN, text):
         raise BadAnswer(SPEC_HINT)
     n, sides, label = parse_spec(text)
-    return Roll(n, sides, label)
+    return Roll(n, sides, label, topic=ROLL_TOPIC, data={"label": label})
 
 
 @dataclass
@@ -112,6 +119,14 @@ class DiceTray:
     title = "Dice tray"
     #: 2: the snapshot lists the newest rolls and a chain digest, not every roll.
     rules_version = 2
+    #: No corrections by hand, and no board to put back after an undo.
+    apply_edit = None
+    board_changes = None
+
+    @staticmethod
+    def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:
+        """One ctrl+z takes back the last roll, with a spec typed after it: the tray's log is its rolls."""
+        return next((i for i in range(len(steps) - 1, -1, -1) if isinstance(steps[i].prompt, Roll)), None)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> TrayState:
         presets()  # the quick picks are the tray's data file: a broken one is found here (cached)
@@ -119,14 +134,22 @@ class DiceTray:
 
     def procedure(self, state: TrayState) -> Procedure:
         while True:
-            text = yield Enter("What to roll: dice and a label", SPEC_PATTERN, SPEC_HINT, state.next_spec)
+            text = yield Enter(
+                "What to roll: dice and a label",
+                SPEC_PATTERN,
+                SPEC_HINT,
+                state.next_spec,
+                topic=SPEC_TOPIC,
+                data={"rolls": len(state.rolls)},
+            )
             if text.casefold() == "end":
                 state.ended = True
                 return self.summary(state)
             roll = roll_for(text)
             values = yield roll
-            state.add(TrayRoll(roll.why, roll.n, roll.sides, list(values)))
-            state.next_spec = f"{roll.n}d{roll.sides} {roll.why}"
+            label = str(roll.data["label"])
+            state.add(TrayRoll(label, roll.n, roll.sides, list(values)))
+            state.next_spec = f"{roll.n}d{roll.sides} {label}"
 
     def snapshot(self, state: TrayState) -> dict[str, Any]:
         """The count of rolls, the chain digest of all of them, and the newest SNAPSHOT_ROLLS."""

@@ -33,11 +33,11 @@ def bot(d: Driver, faces: int = 0) -> None:
         elif isinstance(p, Enter):
             d.type("")
         elif isinstance(p, Choose):
-            if bags.DRAW_WHY in p.why:
+            if p.topic == bags.DRAW_TOPIC:
                 d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
             elif ACCEPT in p.options:
                 d.submit(ACCEPT, "player")
-            elif p.options[-1].startswith("End "):
+            elif p.topic == "castells.actions.next":
                 d.submit(p.options[-1], "player")
             else:
                 d.submit(p.options[0], "player")
@@ -107,7 +107,7 @@ def test_a_whole_game_from_scripted_answers() -> None:
     tells = [s.prompt.text for s in d.steps if isinstance(s.prompt, Tell)]
     centuries = [t.split()[1] for t in tells if t.startswith("Century") and "begins" in t]
     assert centuries == ["XI", "XII", "XIII", "XIV", "XV"]
-    draws = [s for s in d.steps if isinstance(s.prompt, Choose) and bags.DRAW_WHY in s.prompt.why]
+    draws = [s for s in d.steps if isinstance(s.prompt, Choose) and s.prompt.topic == bags.DRAW_TOPIC]
     assert len(draws) == 10 and all(s.source == "app" for s in draws)
     assert bags.tokens_left(d.state.bag) == 24 - 10
     assert sorted(d.state.discarded) == sorted(str(s.answer) for s in draws)
@@ -141,7 +141,7 @@ def test_resume_from_the_store_gives_the_same_state(tmp_path: Path, clock: Any) 
             d.roll()
         elif isinstance(p, Enter):
             d.type("")
-        elif bags.DRAW_WHY in p.why:
+        elif p.topic == bags.DRAW_TOPIC:
             d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
         else:
             d.submit(p.options[0], "player")
@@ -256,7 +256,7 @@ def test_random_games_keep_the_table_consistent(seed: int, picks: Any) -> None:
             d.roll()
         elif isinstance(p, Enter):
             d.type("")
-        elif bags.DRAW_WHY in p.why:
+        elif p.topic == bags.DRAW_TOPIC:
             d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
         else:
             d.submit(picks.choice(p.options), "player")

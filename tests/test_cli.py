@@ -164,7 +164,14 @@ def test_show_json_has_every_roll_with_its_source(
         (rolls[1]["answer"], "app"),
         ([6, 5, 4], "physical"),
     ]
-    assert rolls[1]["prompt"] == {"kind": "roll", "n": 1, "sides": 20, "why": "Save"}
+    assert rolls[1]["prompt"] == {
+        "kind": "roll",
+        "n": 1,
+        "sides": 20,
+        "why": "Save",
+        "topic": "dice.tray.roll",
+        "data": {"label": "Save"},
+    }
     assert all(e["kind"] == "answer" for e in log)  # the withdrawn answer is not shown
     assert [1, 1, 1] not in [e["answer"] for e in log]
 

@@ -91,7 +91,14 @@ def test_json_export_holds_the_session_and_its_effective_steps(store: Store) -> 
     assert [s["step"] for s in steps] == [1, 2, 3, 4, 5]
     assert [s["answer"] for s in steps][:3] == ["2d6 Attack", [3, 5], "1d20 Save"]  # the undone 6 6 is gone
     assert [s["source"] for s in steps] == ["player", "physical", "player", "app", "player"]
-    assert steps[1]["prompt"] == {"kind": "roll", "n": 2, "sides": 6, "why": "Attack"}
+    assert steps[1]["prompt"] == {
+        "kind": "roll",
+        "n": 2,
+        "sides": 6,
+        "why": "Attack",
+        "topic": "dice.tray.roll",
+        "data": {"label": "Attack"},
+    }
     log = store.log(sid)
     assert [s["digest"] for s in steps] == log.digests
     assert [datetime.fromisoformat(s["at"]) for s in steps] == [_aware(e.at) for e in log.events]

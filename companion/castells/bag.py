@@ -13,6 +13,8 @@ from __future__ import annotations
 from companion.dice import app_roll
 
 DRAW_WHY = "Draw a territory token from the bag: which territory came out?"
+#: The draw's topic: the screens find the draw by it, to offer the app's draw.
+DRAW_TOPIC = "castells.resources.draw"
 
 
 def tokens_left(bag: dict[str, int]) -> int:

@@ -17,14 +17,31 @@ from companion.castells import bag as bags
 from companion.castells.battle import Proc, player_battle, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
-from companion.games import Procedure
+from companion.games import Procedure, last_answer
 from companion.prompts import Choose, Enter, Tell
 
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely
 MOVE = "Move the Saracen to an empty castle"
 ATTACK_NEAR = "Attack a castle near the Saracen"
 ATTACK = "Attack another player's castle"
+#: The codes of the Saracens' two actions, as a Choose's data["options"] gives them.
+ACTION_CODES = {MOVE: "move", ATTACK_NEAR: "attack"}
 NAME_PATTERN = r"[A-Za-zÀ-ÿ0-9][A-Za-zÀ-ÿ0-9 .'-]{0,19}"
+
+# The rulebook headings the steps follow. The setup has no section of its own: only the Saracen
+# figure's placing is written, in the Saracens' part, under no heading.
+RULE_GAME = "Terra de Castells — The game lasts 5 centuries (XI to XV), one per round"
+RULE_PREPARATION = "In preparation, place the Saracen figure on its space on the board"
+RULE_TIME = "Phase 1 — Passage of time"
+RULE_RESOURCES = "Phase 2 — Resources"
+RULE_DRAW = "Phase 2 — Resources — Then he takes a territory token from the bag"
+RULE_ACTIONS = "Phase 3 — Actions"
+RULE_ANNOUNCE = "Phase 3 — Actions — The attacker announces the source castle and the target castle"
+RULE_SARACEN_ACTION = "Active Player Action"
+RULE_SARACEN_MOVE = "Active Player Action — Move the Saracen to any empty castle on the map"
+RULE_SARACEN_ATTACK = (
+    "Active Player Action — make an attack on a nearby castle from the Saracen's current position"
+)
 
 
 def end_turn_option(name: str) -> str:
@@ -66,7 +83,8 @@ def player_targets(state: CastellsState, attacker: str) -> list[str]:
 
 
 def setup(board: Board, state: CastellsState) -> Proc:
-    count = int((yield Choose(["2", "3", "4"], why="Setup: how many players?")))
+    players = yield Choose(["2", "3", "4"], why="Setup: how many players?", topic="castells.setup.players")
+    count = int(players)
     names: list[str] = []
     for i in range(1, count + 1):
         while True:
@@ -75,16 +93,33 @@ def setup(board: Board, state: CastellsState) -> Proc:
                 NAME_PATTERN,
                 "A name is 1 to 20 letters, digits, spaces, dots, dashes or apostrophes, starting with a letter or digit.",
                 f"Player {i}",
+                topic="castells.setup.name",
+                data={"number": i, "players": count},
             )
             if name.casefold() in {n.casefold() for n in names} or name.casefold() == SARACENS.casefold():
-                yield Tell(f"'{name}' is taken: give player {i} another name.")
+                yield Tell(
+                    f"'{name}' is taken: give player {i} another name.",
+                    topic="castells.setup.name_taken",
+                    data={"number": i, "name": name, "saracens": name.casefold() == SARACENS.casefold()},
+                    reason=(
+                        "the Saracens are a side of the game"
+                        if name.casefold() == SARACENS.casefold()
+                        else "players are told apart by name, ignoring case"
+                    ),
+                )
                 continue
             names.append(name)
             break
     order: list[str] = []
     for position in range(1, count):
         left = [n for n in names if n not in order]
-        order.append((yield Choose(left, why=f"Setup: turn order — who plays {_ordinal(position)}?")))
+        who = yield Choose(
+            left,
+            why=f"Setup: turn order — who plays {_ordinal(position)}?",
+            topic="castells.setup.order",
+            data={"position": position, "order": list(order)},
+        )
+        order.append(who)
     order.extend(n for n in names if n not in order)
     state.players = [Player(n) for n in order]
     for p in state.players:
@@ -93,6 +128,8 @@ def setup(board: Board, state: CastellsState) -> Proc:
             r"\d{1,2}",
             "Type the army points as a whole number from 0 to 99.",
             str(START_ARMY),
+            topic="castells.setup.army",
+            data={"player": p.name, "suggested": START_ARMY},
         )
         p.army = int(text)
     for p in state.players:
@@ -104,11 +141,18 @@ def setup(board: Board, state: CastellsState) -> Proc:
             picked = yield Choose(
                 [*free, no_more_castles(p.name)],
                 why=f"Setup: which castles does {p.name} hold at the start? ({len(held)} so far)",
+                topic="castells.setup.castles",
+                data={"player": p.name, "held": held, "options": [*(["castle"] * len(free)), "done"]},
             )
             if picked == no_more_castles(p.name):
                 break
             state.owners[picked] = p.name
-    yield Tell(f"Place the Saracen figure on its space: {board.saracen_start}.")
+    yield Tell(
+        f"Place the Saracen figure on its space: {board.saracen_start}.",
+        topic="castells.setup.saracen",
+        data={"place": board.saracen_start},
+        rule=RULE_PREPARATION,
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -122,10 +166,22 @@ def draw(board: Board, state: CastellsState, player: Player) -> Proc:
     """Phase 2: the token out of the bag (discarded); None when the bag is empty."""
     left = bags.in_bag(state.bag)
     if not left:
-        yield Tell(f"The bag is empty: {player.name} draws no territory token this turn.")
+        yield Tell(
+            f"The bag is empty: {player.name} draws no territory token this turn.",
+            topic="castells.resources.bag_empty",
+            data={"player": player.name},
+            rule=RULE_DRAW,
+            reason="every token has been drawn and discarded: none returns to the bag",
+        )
         return None
     counts = ", ".join(f"{t} {state.bag[t]}" for t in left)
-    token = yield Choose(left, why=f"{player.name}: {bags.DRAW_WHY} (in the bag: {counts})")
+    token = yield Choose(
+        left,
+        why=f"{player.name}: {bags.DRAW_WHY} (in the bag: {counts})",
+        topic=bags.DRAW_TOPIC,
+        data={"player": player.name, "bag": {t: state.bag[t] for t in left}},
+        rule=RULE_DRAW,
+    )
     bags.take(state.bag, token)
     state.discarded.append(token)
     state.drawn = token
@@ -136,51 +192,126 @@ def saracens_act(board: Board, state: CastellsState, player: Player, token: str)
     """Activation: the active player moves the Saracen to an empty castle or attacks a castle near it."""
     state.phase = "saracens"
     where = state.saracen
+    free, near = empty_castles(board, state), saracen_targets(board, state)
     kinds = []
-    if empty_castles(board, state):
+    if free:
         kinds.append(MOVE)
-    if saracen_targets(board, state):
+    if near:
         kinds.append(ATTACK_NEAR)
+    facts: dict[str, Any] = {"token": token, "at": where, "player": player.name}
     if not kinds:
         yield Tell(
-            f"A {token} token wakes the Saracens, but they have no empty castle to go to and nothing near to attack."
+            f"A {token} token wakes the Saracens, but they have no empty castle to go to and nothing near to attack.",
+            topic="castells.saracens.idle",
+            data=facts,
+            rule=RULE_SARACEN_ACTION,
+            reason=f"no castle is empty to move to and no castle near {where} is held by a player",
         )
         return
     why = f"A {token} token wakes the Saracens (at {where}): {player.name}, what do they do?"
-    kind = kinds[0] if len(kinds) == 1 else (yield Choose(kinds, why=why))
+    if len(kinds) == 1:
+        kind = kinds[0]
+        # Asked nothing: the one action the board leaves is what they do.
+        forced = (
+            f"no castle near {where} is held by a player, so they can only move"
+            if kind == MOVE
+            else "no castle is empty, so they can only attack"
+        )
+    else:
+        kind = yield Choose(
+            kinds,
+            why=why,
+            topic="castells.saracens.action",
+            data=facts | {"options": [ACTION_CODES[k] for k in kinds], "empty": len(free), "targets": near},
+            rule=RULE_SARACEN_ACTION,
+            reason=f"a {token} token wakes the Saracens before {player.name} collects resources: "
+            f"{len(free)} empty castle{'s' if len(free) != 1 else ''} to move to, "
+            f"{len(near)} held castle{'s' if len(near) != 1 else ''} near {where} to attack",
+        )
+        forced = ""
+    by = f"{player.name}, the active player,"
+    since = f": {forced}" if forced else ""
     if kind == MOVE:
         while True:
             free = empty_castles(board, state)
             if not free:
-                yield Tell("No castle is empty any more: the Saracens stay where they are.")
+                yield Tell(
+                    "No castle is empty any more: the Saracens stay where they are.",
+                    topic="castells.saracens.stay",
+                    data={"at": where},
+                    rule=RULE_SARACEN_MOVE,
+                    reason="the move needs an empty castle and none is left",
+                )
                 return
-            to = yield Choose(free, why=f"{why} Move the Saracen from {where} to which empty castle?")
+            to = yield Choose(
+                free,
+                why=f"{why} Move the Saracen from {where} to which empty castle?",
+                topic="castells.saracens.destination",
+                data=facts | {"empty": len(free)},
+                rule=RULE_SARACEN_MOVE,
+                reason=(forced or f"{by} chose to move them") + ": any empty castle on the map may be chosen",
+            )
             if to in empty_castles(board, state):
                 break
-            yield Tell(f"{to} is no longer empty (corrected by hand): choose again.")
+            yield Tell(
+                f"{to} is no longer empty (corrected by hand): choose again.",
+                topic="castells.saracens.destination_taken",
+                data={"castle": to, "owner": state.owners.get(to)},
+                rule=RULE_SARACEN_MOVE,
+                reason=f"{to} was changed by hand while asked and is not empty now",
+            )
         state.saracen = to
-        yield Tell(f"Move the Saracen figure from {where} to {to}.")
+        yield Tell(
+            f"Move the Saracen figure from {where} to {to}.",
+            topic="castells.saracens.move",
+            data={"from": where, "to": to, "token": token},
+            rule=RULE_SARACEN_MOVE,
+            reason=f"{by} moved them to {to}, an empty castle{since}",
+        )
         return
     while True:
         targets = saracen_targets(board, state)
         if not targets:
-            yield Tell("No castle near the Saracen is held any more (corrected by hand): they do nothing.")
+            yield Tell(
+                "No castle near the Saracen is held any more (corrected by hand): they do nothing.",
+                topic="castells.saracens.no_target",
+                data={"at": where},
+                rule=RULE_SARACEN_ATTACK,
+                reason=f"the attack needs a player's castle near {where} and none is left",
+            )
             return
+        options = [f"{c} ({state.owners[c]})" for c in targets]
         target = yield Choose(
-            [f"{c} ({state.owners[c]})" for c in targets],
+            options,
             why=f"{why} Attack which castle near {where}?",
+            topic="castells.saracens.target",
+            data=facts | {"castles": targets, "owners": [state.owners[c] for c in targets]},
+            rule=RULE_SARACEN_ATTACK,
+            reason=(forced or f"{by} chose to attack")
+            + f": only a player's castle near {where} may be attacked",
         )
-        castle = target.rsplit(" (", 1)[0]
+        # The option's place, not its text, names the castle (data["castles"] is parallel).
+        castle = targets[options.index(target)]
         if castle in saracen_targets(board, state):
             break
-    yield from saracen_battle(state, castle)
+    owner = state.owners[castle]
+    yield from saracen_battle(
+        state, castle, reason=f"{by} sent them against {castle} ({owner}), a castle near {where}{since}"
+    )
+
+
+def held_in(board: Board, state: CastellsState, player: Player, token: str | None) -> list[str]:
+    """``player``'s castles in the drawn ``token``'s territory: one estate each."""
+    if token is None:
+        return []
+    return [c for c in board.castles_in(token) if state.owners[c] == player.name]
 
 
 def resources_text(board: Board, state: CastellsState, player: Player, token: str | None) -> str:
     text = f"{player.name}: collect the resources of your estate tokens in play"
     if token is None:
         return text + "."
-    held = [c for c in board.castles_in(token) if state.owners[c] == player.name]
+    held = held_in(board, state, player, token)
     if held:
         text += f", and raise {len(held)} estate{'s' if len(held) > 1 else ''} of your choice for your castle{'s' if len(held) > 1 else ''} in {token} ({', '.join(held)})"
     else:
@@ -199,7 +330,13 @@ def play_turn(board: Board, state: CastellsState) -> Proc:
     if token is not None and board.wakes(token):
         yield from saracens_act(board, state, player, token)
     state.phase = "resources"
-    yield Tell(resources_text(board, state, player, token))
+    held = held_in(board, state, player, token)
+    yield Tell(
+        resources_text(board, state, player, token),
+        topic="castells.resources.collect",
+        data={"player": player.name, "token": token, "castles": held},
+        rule=RULE_RESOURCES,
+    )
     state.phase = "actions"
     while True:
         options = [end_turn_option(player.name)]
@@ -208,16 +345,29 @@ def play_turn(board: Board, state: CastellsState) -> Proc:
         picked = yield Choose(
             options,
             why=f"Actions of {player.name}: take them on the board; tell the app of an attack on a castle.",
+            topic="castells.actions.next",
+            data={
+                "player": player.name,
+                "options": ["attack" if o == ATTACK else "end" for o in options],
+                "attack_won": state.attack_won,
+            },
+            rule=RULE_ACTIONS,
         )
         if picked != ATTACK:
             return
         targets = player_targets(state, player.name)
         if not targets:
             continue
+        choices = [f"{c} ({state.owners[c]})" for c in targets]
         target = yield Choose(
-            [f"{c} ({state.owners[c]})" for c in targets], why=f"{player.name} attacks which castle?"
+            choices,
+            why=f"{player.name} attacks which castle?",
+            topic="castells.actions.target",
+            data={"player": player.name, "castles": targets, "owners": [state.owners[c] for c in targets]},
+            rule=RULE_ANNOUNCE,
         )
-        castle = target.rsplit(" (", 1)[0]
+        # The option's place, not its text, names the castle (data["castles"] is parallel).
+        castle = targets[choices.index(target)]
         if state.owners.get(castle) in (None, player.name):
             continue  # corrected by hand while asked
         state.phase = "battle"
@@ -235,21 +385,32 @@ def play(board: Board, state: CastellsState) -> Proc:
         first = state.players[0].name
         yield Tell(
             f"Century {century} begins: {first}, the starting player, advances the passage of time tile "
-            f"to {century} and reveals the century card."
+            f"to {century} and reveals the century card.",
+            topic="castells.time.century",
+            data={"century": century, "number": index + 1, "starting_player": first},
+            rule=RULE_TIME,
         )
         for i in range(len(state.players)):
             state.active = i
             yield from play_turn(board, state)
     state.phase = "over"
     state.active = None
-    yield Tell(f"Century {board.centuries[-1]} is over: the game ends. {castles_line(state)}")
+    yield Tell(
+        f"Century {board.centuries[-1]} is over: the game ends. {castles_line(state)}",
+        topic="castells.time.end",
+        data={"century": board.centuries[-1], "castles": castle_counts(state)},
+        rule=RULE_GAME,
+    )
     return GAME.summary(state)
 
 
+def castle_counts(state: CastellsState) -> dict[str, int]:
+    """How many castles each player holds, in turn order."""
+    return {p.name: sum(1 for o in state.owners.values() if o == p.name) for p in state.players}
+
+
 def castles_line(state: CastellsState) -> str:
-    counts = ", ".join(
-        f"{p.name} {sum(1 for o in state.owners.values() if o == p.name)}" for p in state.players
-    )
+    counts = ", ".join(f"{name} {n}" for name, n in castle_counts(state).items())
     return f"Castles held: {counts}."
 
 
@@ -259,6 +420,10 @@ class Castells:
     id = "castells"
     title = "Terra de Castells"
     rules_version = 1
+    #: ctrl+z takes back the last answer, as in most games; the table is put back by hand (the
+    #: app does not list the changes).
+    undo_from = staticmethod(last_answer)
+    board_changes = None
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")
