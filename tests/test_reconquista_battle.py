@@ -951,7 +951,10 @@ def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: Game
 def test_pick_area_with_nothing_qualifying_rolls_nothing(board: Board) -> None:
     """Phase 6: "If there is none, then the retreat may be along a road": with no area to
     pick, no area die is asked for."""
-    prompts, out = drive(pick_area(board, 2, lambda name: False, "pick", title="Pick", only="none"), [])
+    about = About("reconquista.sieges.retreat_area")
+    prompts, out = drive(
+        pick_area(board, 2, lambda name: False, "pick", title="Pick", only="none", about=about), []
+    )
     assert prompts == [] and out is None
 
 
@@ -963,12 +966,21 @@ def test_pick_area_maps_faces_by_the_map(board: Board, face: int, area: str) -> 
     """Phase 4, Example of a Simple Battle: "Tarragona has order 4, and the highest-numbered
     adjacent Area is Zaragoza (order 5, 6)": area numbers are die faces (docs/design.md: Aragón
     is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6)."""
+    about = About("reconquista.sieges.retreat_area", {"region": "Aragón"})
     prompts, out = drive(
-        pick_area(board, 2, lambda name: True, "Area die", title="Pick", only="any"), [[face]]
+        pick_area(board, 2, lambda name: True, "Area die", title="Pick", only="any", about=about), [[face]]
     )
     assert out == area
     aragon = ["Pamplona", "Barcelona", "Tarragona", "Zaragoza"]
-    assert rolls(prompts) == [Roll(1, 6, "Area die", data={"candidates": aragon})]
+    assert rolls(prompts) == [
+        Roll(
+            1,
+            6,
+            "Area die",
+            topic="reconquista.sieges.retreat_area",
+            data={"region": "Aragón", "candidates": aragon},
+        )
+    ]
 
 
 def test_pick_area_carries_the_callers_topic_data_and_rule(board: Board) -> None:

@@ -18,8 +18,8 @@ from companion.reconquista.game import GAME
 from companion.store.db import Store
 from screens.app import CompanionApp
 from screens.reconquista.dialogs import NewGameDialog
-from screens.shell.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog
 from screens.reconquista.game_screen import ReconquistaScreen
+from screens.shell.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog
 
 SIZE = (100, 30)
 

@@ -55,8 +55,6 @@ SIEGE_LOST = "Phase 6: Resolve Sieges — If the defender obtains a higher resul
 SIEGE_TIE = "Phase 6: Resolve Sieges — If both sides roll the same result"
 SIEGE_SURRENDER = "Phase 6: Resolve Sieges — If the City / Fortress had no force inside"
 
-#: A selection the caller has said nothing about (``pick_area``'s default).
-UNSAID = About("")
 
 #: The side the player moves; every other attacker is a robot force.
 PLAYER = "christian"
@@ -120,7 +118,7 @@ def pick_area(
     *,
     title: str,
     only: str,
-    about: About = UNSAID,
+    about: About,
 ) -> Proc:
     """Pick an area of ``region`` at random by the area die, rolling again until the area
     qualifies (``selection.area_die``): the only one that qualifies is named without a roll

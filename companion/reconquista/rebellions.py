@@ -24,10 +24,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from companion.prompts import Roll, Tell
-from companion.reconquista.battle import Proc, describe
+from companion.reconquista.battle import Proc, describe, pick_area
 from companion.reconquista.board import Board
 from companion.reconquista.control import city_controller
-from companion.reconquista.selection import About, area_die
+from companion.reconquista.selection import About
 from companion.reconquista.state import (
     SIDE_NAMES,
     SIDES,
@@ -244,24 +244,14 @@ def _pick_area(
     result: str,
     wanted: str,
 ) -> Proc:
-    """An area of ``region`` by the area die, rolled again until it ``qualifies`` (as
-    ``battle.pick_area`` does), its prompts saying which result asks for it and what it
-    looks for (``wanted``)."""
-    return (
-        yield from area_die(
-            board,
-            region,
-            lambda area: None if qualifies(area) else "which does not qualify",
-            why,
-            title=title,
-            only=only,
-            about=About(
-                "reconquista.rebellions.area",
-                {"region": board.regions[region].name, "result": result, "wanted": wanted},
-                RESULT_RULES[result],
-            ),
-        )
+    """An area of ``region`` by the area die (``battle.pick_area``), its prompts saying which
+    result asks for it and what it looks for (``wanted``)."""
+    about = About(
+        "reconquista.rebellions.area",
+        {"region": board.regions[region].name, "result": result, "wanted": wanted},
+        RESULT_RULES[result],
     )
+    return (yield from pick_area(board, region, qualifies, why, title=title, only=only, about=about))
 
 
 def _result_reason(facts: dict[str, Any]) -> str:

@@ -42,7 +42,7 @@ def by_die(
     *,
     title: str,
     only: str,
-    about: About = About(""),
+    about: About,
     name: Callable[[T], str] = str,
 ) -> Selection[T]:
     """One D6, ``faces`` saying what each face gives. ``refuse`` says why a candidate does not
@@ -64,7 +64,7 @@ def by_two_dice(
     *,
     title: str,
     only: str,
-    about: About = About(""),
+    about: About,
     name: Callable[[T], str] = str,
 ) -> Selection[T]:
     """2D6 read as a pair (``read(first, second)``), over the candidates ``options`` the dice
@@ -84,7 +84,7 @@ def area_die(
     *,
     title: str,
     only: str,
-    about: About = About(""),
+    about: About,
 ) -> Selection[str]:
     """An area of ``region`` by the area die (each area has its faces on the map)."""
     faces = {face: board.area_for(region, face) for face in range(1, 7)}

@@ -55,7 +55,7 @@ class LineInput(Input):
 
 
 def is_draw(prompt: Any) -> bool:
-    return isinstance(prompt, Choose) and bags.DRAW_WHY in prompt.why
+    return isinstance(prompt, Choose) and prompt.topic == bags.DRAW_TOPIC
 
 
 def dice_text(side: Side) -> Text:
