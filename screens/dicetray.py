@@ -34,6 +34,9 @@ class ValuesInput(Input):
 class DiceTrayScreen(GameScreen):
     """One dice tray session."""
 
+    #: ctrl+z is "Undo roll" here: taking back the last roll is what it says, at once.
+    ASK_BEFORE_DICE = False
+
     BINDINGS = [
         Binding("r", "roll", "Roll (app)"),
         Binding("ctrl+z", "undo", "Undo roll", priority=True),

@@ -1013,7 +1013,13 @@ def test_pick_area_names_the_only_area_without_a_roll(board: Board) -> None:
     on it, so none is asked. Granada has two faces (5 and 6) but is one candidate."""
     prompts, out = drive(
         pick_area(
-            board, 5, lambda name: name == "Granada", "Area die", title="Pick", only="an area with a city"
+            board,
+            5,
+            lambda name: name == "Granada",
+            "Area die",
+            title="Pick",
+            only="an area with a city",
+            about=About("reconquista.sieges.retreat_area"),
         ),
         [],
     )
@@ -1026,7 +1032,10 @@ def test_pick_area_with_two_areas_rolls_until_one_comes_up(board: Board) -> None
     """The same with two areas (Córdoba 3, Granada 5-6): the physical procedure stays, the
     die is rolled and rolled again on a face that does not qualify (a 1: Algeciras)."""
     qualifies = {"Córdoba", "Granada"}.__contains__
-    prompts, out = drive(pick_area(board, 5, qualifies, "Area die", title="Pick", only="two"), [[1], [6]])
+    about = About("reconquista.sieges.retreat_area")
+    prompts, out = drive(
+        pick_area(board, 5, qualifies, "Area die", title="Pick", only="two", about=about), [[1], [6]]
+    )
     assert out == "Granada"
     assert [p.why for p in rolls(prompts)] == [
         "Area die",

@@ -26,6 +26,7 @@ from test_review_helpers import (
     why_starts,
 )
 
+from companion.prompts import Roll
 from companion.reconquista.simulate import play_game
 from companion.review.effective import Scope, effective_cte
 from companion.review.stats import (
@@ -189,9 +190,15 @@ def test_a_refused_rebellion_result_is_counted_apart(store: Store) -> None:
     sid = store.create_session("reconquista", 1)
     why = "Rebellions: table die for Asturias (1-2 Rebels, 3 Proselytism, 4 Peasant Revolt, 5 Rebel Governor, 6 Regional Revolt)"
     again = "Rebellions: table die for Asturias, rolled again (Regional Revolt would have eliminated the last Christian-controlled city)"
-    rows = [(why, [6]), (again, [1])]
+    # The statistics read the topic and the data's "again", not the wording: a roll asked again
+    # makes the roll before it a refused one.
+    topic = "reconquista.rebellions.table"
+    rows = [
+        (Roll(1, 6, why, topic=topic, data={"region": "Asturias", "again": False}), [6]),
+        (Roll(1, 6, again, topic=topic, data={"region": "Asturias", "again": True}), [1]),
+    ]
     with store.engine.begin() as con:
-        for seq, (w, answer) in enumerate(rows):
+        for seq, (roll, answer) in enumerate(rows):
             con.execute(
                 text(
                     "INSERT INTO event (session_id, seq, step, kind, turn, phase, prompt, answer, source, at) "
@@ -200,7 +207,7 @@ def test_a_refused_rebellion_result_is_counted_apart(store: Store) -> None:
                 {
                     "s": sid,
                     "q": seq,
-                    "p": json.dumps({"kind": "roll", "n": 1, "sides": 6, "why": w}),
+                    "p": json.dumps(roll.to_dict()),
                     "a": str(answer),
                 },
             )

@@ -54,12 +54,14 @@ def taken_back_lines(steps: Sequence[Step]) -> list[str]:
     return lines
 
 
-def needs_asking(steps: Sequence[Step]) -> bool:
+def needs_asking(steps: Sequence[Step], dice: bool = True) -> bool:
     """Whether an undo of ``steps`` asks first: when it takes back more than the one answer
-    (dice the app rolled after a choice, several answers) or a correction by hand. A single
-    answer with the instructions after it is taken back at once, and said."""
+    (dice the app rolled after a choice, several answers), a correction by hand, or (``dice``)
+    dice at all, which may have to be rolled again on the table. A single choice or text with
+    the instructions after it is taken back at once, and said."""
     answers = [s for s in steps if not isinstance(s.prompt, Tell)]
-    return len(answers) > 1 or any(isinstance(s.prompt, Edit) for s in answers)
+    kinds = (Roll, Edit) if dice else (Edit,)
+    return len(answers) > 1 or any(isinstance(s.prompt, kinds) for s in answers)
 
 
 def rule_text(prompt: Prompt, answered: Step | None = None) -> Text:
@@ -99,6 +101,8 @@ class GameScreen(Screen[None]):
     keys to the actions here (``undo``, ``rule``, ``back``)."""
 
     AUTO_FOCUS: ClassVar[str | None] = None  # the question of the moment decides where the focus goes
+    #: Undo asks before it takes back dice (they may have to be rolled again on the table).
+    ASK_BEFORE_DICE: ClassVar[bool] = True
 
     def __init__(self, session_id: int) -> None:
         super().__init__()
@@ -195,7 +199,7 @@ class GameScreen(Screen[None]):
             return
         taken = d.steps[index:]
         lines = taken_back_lines(taken)
-        if needs_asking(taken):
+        if needs_asking(taken, self.ASK_BEFORE_DICE):
             question = "Take back all of this?\n" + "\n".join(f"  • {line}" for line in lines)
             self.app.push_screen(ConfirmDialog(question), lambda yes: self._undo(index) if yes else None)
         else:
