@@ -37,6 +37,12 @@ class DiceTrayScreen(GameScreen):
     #: ctrl+z is "Undo roll" here: taking back the last roll is what it says, at once.
     ASK_BEFORE_DICE = False
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The values field's r asks the app to roll; in the dice and label fields r is a letter.
+        if action == "roll" and isinstance(self.focused, Input):
+            return isinstance(self.focused, ValuesInput)
+        return True
+
     BINDINGS = [
         Binding("r", "roll", "Roll (app)"),
         Binding("ctrl+z", "undo", "Undo roll", priority=True),

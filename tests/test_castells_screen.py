@@ -142,7 +142,7 @@ async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, cl
         d = driver_of(app)
         steps = len(d.steps)
         await pilot.press(*"5 7", "enter")
-        message = str(app.screen.query_one("#cs-message").render())
+        message = str(app.screen.query_one("#pp-message").render())
         assert "5d6 needs 5 dice, not 2." in message
         assert len(d.steps) == steps
 
@@ -167,7 +167,7 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
         await pilot.press(*"castle Atlantis Anna", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
-        assert "'Atlantis' is not a castle" in str(app.screen.query_one("#cs-message").render())
+        assert "'Atlantis' is not a castle" in str(app.screen.query_one("#pp-message").render())
         assert d.steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
 
 
@@ -201,7 +201,7 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         assert d.steps[anna].answer == [5, 5, 6, 1, 1]
-        assert "Corrected step" in str(app.screen.query_one("#cs-message").render())
+        assert "Corrected step" in str(app.screen.query_one("#pp-message").render())
     assert Store(str(db)).log(sid).steps[anna].answer == [5, 5, 6, 1, 1]
 
 

@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from companion.castells import bag as bags
 from companion.castells.battle import odds_before_reroll
@@ -31,10 +30,10 @@ from companion.castells.game import GAME
 from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
 from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import Choose, Enter, Roll, Tell, edit_prompt
+from companion.prompts import Choose, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
-from screens.plain import plain
 from screens.shell.game_screen import GameScreen
+from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, open_driver
 
 PHASES = {
@@ -46,12 +45,6 @@ PHASES = {
     "battle": "Phase 3: Battle",
     "over": "Game over",
 }
-
-
-class LineInput(Input):
-    """Dice or a name typed from the table; r asks the app to roll while dice are asked."""
-
-    BINDINGS = [Binding("r", "screen.roll_key", "Roll (app)", priority=True, show=False)]
 
 
 def is_draw(prompt: Any) -> bool:
@@ -125,7 +118,7 @@ class CastellsScreen(GameScreen):
     CSS_PATH = "castells.tcss"
 
     BINDINGS = [
-        Binding("r", "roll_key", "Roll / draw (app)"),
+        Binding("r", "roll", "Roll / draw (app)"),
         Binding("enter", "confirm", "Done", show=False),
         Binding("e", "edit", "Fix by hand"),
         Binding("c", "correct", "Correct a die"),
@@ -145,12 +138,7 @@ class CastellsScreen(GameScreen):
                 yield Static(id="cs-castles")
             with Vertical(id="cs-right"):
                 yield Static(id="cs-battle")
-                with Vertical(id="cs-prompt"):
-                    yield Static(id="cs-title")
-                    yield Static(id="cs-why")
-                    yield LineInput(id="cs-input")
-                    yield OptionList(id="cs-options")
-                    yield Static(id="cs-message")
+                yield PromptPanel(id="cs-prompt")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -159,7 +147,6 @@ class CastellsScreen(GameScreen):
             ("#cs-bag", "Bag"),
             ("#cs-castles", "Castles"),
             ("#cs-battle", "Battle"),
-            ("#cs-prompt", "Now"),
         ):
             self.query_one(wid).border_title = title
         self.driver = open_driver(self, self.session_id, GAME)
@@ -270,58 +257,21 @@ class CastellsScreen(GameScreen):
         d = self.driver
         assert d is not None
         p = d.pending
-        title = self.query_one("#cs-title", Static)
-        why = self.query_one("#cs-why", Static)
-        field = self.query_one("#cs-input", LineInput)
-        options = self.query_one("#cs-options", OptionList)
-        typed = isinstance(p, (Roll, Enter))
-        field.display, field.disabled = typed, not typed
-        options.display, options.disabled = isinstance(p, Choose), not isinstance(p, Choose)
-        if isinstance(p, Roll):
-            title.update(f"Roll {p.n} {'die' if p.n == 1 else 'dice'}")
-            why.update(
-                Text.assemble(
-                    (p.why, "bold"), ("\nType the dice you rolled and Enter, or r: the app rolls.", "dim")
-                )
-            )
-            field.placeholder = "e.g. 5 2 6 1 3, or r"
-            field.value = ""
-            field.focus()
-        elif isinstance(p, Enter):
-            title.update("Type")
-            why.update(Text(p.why, style="bold"))
-            field.placeholder = f"Enter alone: {p.default}" if p.default else ""
-            field.value = ""
-            field.focus()
-        elif isinstance(p, Choose):
-            title.update("Draw from the bag" if is_draw(p) else "Choose")
-            hint = (
-                "\nPick what came out of the bag (number or arrows + Enter), or r: the app draws."
-                if is_draw(p)
-                else ""
-            )
-            why.update(Text.assemble((p.why, "bold"), (hint, "dim")))
-            options.clear_options()
-            options.add_options(
-                Option(Text.assemble((f"{i} " if i <= 9 else "  ", "bold"), o), id=str(i - 1))
-                for i, o in enumerate(p.options, start=1)
-            )
-            options.highlighted = 0
-            options.focus()
-        elif isinstance(p, Tell):
-            title.update("On the board")
-            why.update(Text.assemble(("▸ ", "bold yellow"), (p.text, "bold"), ("\nEnter: done.", "dim")))
-            self.set_focus(None)
-        else:
-            title.update("The game is over")
-            why.update(
-                Text.assemble(
-                    (GAME.summary(self.state), "bold"),
-                    ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
-                )
-            )
-            self.set_focus(None)
-        self.query_one("#cs-message", Static).update(plain(message, "bold red" if error else "green"))
+        panel = self.query_one(PromptPanel)
+        draw = is_draw(p)
+        panel.show(
+            p,
+            [],
+            choose_title="Draw from the bag" if draw else "Choose",
+            choose_hint="Pick what came out of the bag (number or arrows + Enter), or r: the app draws."
+            if draw
+            else "",
+            over=Text.assemble(
+                (GAME.summary(self.state), "bold"),
+                ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
+            ),
+        )
+        panel.message(message, error)
 
     # -- answering -----------------------------------------------------------------------
 
@@ -331,11 +281,11 @@ class CastellsScreen(GameScreen):
     def answered(self, step: Step) -> str:
         return f"Done: {step.prompt.describe()}" if isinstance(step.prompt, Tell) else ""
 
-    @on(Input.Submitted, "#cs-input")
+    @on(Input.Submitted, "#pp-dice")
     def _typed(self, event: Input.Submitted) -> None:
         self.type_text(event.value)
 
-    @on(OptionList.OptionSelected, "#cs-options")
+    @on(OptionList.OptionSelected, "#pp-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self._pick_index(int(event.option.id or 0))
 
@@ -345,7 +295,7 @@ class CastellsScreen(GameScreen):
     def _pick_index(self, index: int) -> None:
         self.choose_index(index)
 
-    def action_roll_key(self) -> None:
+    def action_roll(self) -> None:
         """r: the app rolls the dice asked, or draws the token from the bag."""
         d = self.driver
         if d is None:
@@ -354,9 +304,6 @@ class CastellsScreen(GameScreen):
             self.roll()
         elif is_draw(d.pending):
             self.choose(bags.app_draw(d.seed, len(d.steps), self.state.bag), source="app")
-        elif isinstance(d.pending, Enter):
-            field = self.query_one("#cs-input", LineInput)
-            field.insert_text_at_cursor("r")  # a name may hold an r
         else:
             self._show("Nothing is rolled or drawn now.", error=True)
 

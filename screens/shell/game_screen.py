@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.screen import Screen
+from textual.widgets import Input
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
@@ -108,6 +109,14 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session_id = session_id
         self.driver: Driver | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While text is typed (a player's name) r is a letter, not "let the app roll":
+        # "Bernat" keeps its r. The footer shows the key off meanwhile.
+        if action == "roll" and isinstance(self.focused, Input):
+            d = self.driver
+            return d is not None and isinstance(d.pending, Roll)
+        return True
 
     # -- what the subclass gives -----------------------------------------------------
 

@@ -1,10 +1,11 @@
-"""The prompt panel: what the game asks now, and the way to answer it.
+"""The prompt panel: what the game asks now, and the way to answer it, on every game screen
+whose questions are the usual four (Reconquista, Terra de Castells).
 
-A Roll says what is rolled and why and takes the dice typed (digits, with or
-without spaces) or r for the app; a Choose lists its options, 1-9 picking the
-first nine; Tells arrive as a checklist of board changes, each confirmed with
-Enter (or all at once with a). The odds of a pending attack or siege are shown
-above the question.
+A Roll says what is rolled and why and takes the dice typed (digits, with or without
+spaces) or r for the app; an Enter takes the text typed (Enter alone: its default); a
+Choose lists its options, 1-9 picking the first nine; Tells arrive as a checklist of board
+changes, each confirmed with Enter. The screen may add a line above the question (the odds
+of a pending attack or siege) and a note under some options.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from textual.containers import Vertical
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion.prompts import Choose, Prompt, Roll, Tell
+from companion.prompts import Choose, Enter, Prompt, Roll, Tell
 from screens.plain import plain
 
 
 class DiceInput(Input):
-    """The dice typed from the table; r here asks the app to roll instead."""
+    """The dice typed from the table (r here asks the app to roll instead), or the text an
+    Enter asks for (where r is a letter like any other)."""
 
     BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
 
@@ -49,6 +51,8 @@ class PromptPanel(Vertical):
         yield Static(id="pp-checklist")
         yield Static(id="pp-message")
 
+    prompt: Prompt | None = None
+
     def on_mount(self) -> None:
         self.border_title = "Now"
 
@@ -59,9 +63,16 @@ class PromptPanel(Vertical):
         odds: str = "",
         mode: str = "mixed",
         notes: dict[str, str] | None = None,
+        *,
+        choose_title: str = "Choose",
+        choose_hint: str = "",
+        over: Text | None = None,
     ) -> None:
-        """Show ``prompt`` (None: the game is over) with the instructions already confirmed;
-        ``notes`` add a line under some options (the odds of an attack)."""
+        """Show ``prompt`` (None: the game is over, ``over`` saying how) with the instructions
+        already confirmed; ``notes`` add a line under some options (the odds of an attack);
+        ``choose_title`` and ``choose_hint`` name a choice that is not a plain pick (a draw
+        from the bag)."""
+        self.prompt = prompt
         notes = notes or {}
         title = self.query_one("#pp-title", Static)
         why = self.query_one("#pp-why", Static)
@@ -71,7 +82,7 @@ class PromptPanel(Vertical):
         # The odds and the final score name areas and results of the session's map and tables files.
         self.query_one("#pp-odds", Static).update(plain(odds))
         # Hidden and disabled: a hidden widget could keep the focus and swallow the keys.
-        dice.display = not (dice_off := not isinstance(prompt, Roll))
+        dice.display = not (dice_off := not isinstance(prompt, (Roll, Enter)))
         dice.disabled = dice_off
         options.display = not (options_off := not isinstance(prompt, Choose))
         options.disabled = options_off
@@ -88,11 +99,20 @@ class PromptPanel(Vertical):
                 "mixed": "Type the dice you rolled and press Enter, or press r and the app rolls.",
             }[mode]
             why.update(Text.assemble((prompt.why, "bold"), "\n", (how, "dim")))
+            dice.placeholder = "e.g. 3 5, or r" if mode != "physical" else "e.g. 3 5"
+            dice.value = ""
+            dice.focus()
+        elif isinstance(prompt, Enter):
+            title.update("Type")
+            why.update(Text(prompt.why, style="bold"))
+            dice.placeholder = f"Enter alone: {prompt.default}" if prompt.default else ""
             dice.value = ""
             dice.focus()
         elif isinstance(prompt, Choose):
-            title.update("Choose")
-            why.update(Text(prompt.why, style="bold"))
+            title.update(choose_title)
+            why.update(
+                Text.assemble((prompt.why, "bold"), (f"\n{choose_hint}" if choose_hint else "", "dim"))
+            )
             options.clear_options()
             options.add_options(
                 Option(
@@ -113,7 +133,8 @@ class PromptPanel(Vertical):
             self.focus_checklist()
         else:
             title.update("The game is over")
-            why.update(Text("Victory points:", style="bold"))
+            why.update(over if over is not None else Text("Victory points:", style="bold"))
+            self.focus_checklist()
         lines = [Text.assemble(("✓ ", "green"), (t, "dim")) for t in done_tells[-6:]]
         if isinstance(prompt, Tell):
             lines.append(Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")))
