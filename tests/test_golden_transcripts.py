@@ -11,7 +11,8 @@ games as a person reads them, so that a change shows as a readable diff:
   drawn from the seed and the step number, free text left to its default).
 
 Each step is its number, the prompt as the screens describe it (``prompt.describe()``) with its
-kind, and below it the answer as a log reads it (``companion.prompts.answer_text``) and its source;
+kind; below it what the prompt is (its topic, the rule it cites and the robot's reason: the bot
+trace), and the answer as a log reads it (``companion.prompts.answer_text``) and its source;
 a line marks each new turn and phase (``GAME.where``), and the file ends with the game's summary
 and the digest of its final state. The test plays each game again in memory and compares the text
 with the file; a difference fails with the first lines of the diff.
@@ -94,7 +95,8 @@ def transcript(t: Transcript) -> str:
     lines = [
         f"# {game.title}, seed {t.seed}: {HOW[t.answered_by]}.",
         "# Written by tests/test_golden_transcripts.py: to regenerate it after an intended rule change, see there.",
-        "# Each step: its number, [the prompt's kind] the prompt as a person reads it; below it -> the answer (its source).",
+        "# Each step: its number, [the prompt's kind] the prompt as a person reads it; below it = its topic"
+        " · the rule it cites · why (the robot's reason), and -> the answer (its source).",
     ]
     last: tuple[int | None, str | None] | None = None
     for i, step in enumerate(driver.steps):
@@ -104,6 +106,8 @@ def transcript(t: Transcript) -> str:
             lines += ["", f"== {t.period} {period if period is not None else '-'}, {phase or '-'} =="]
         text = step.prompt.describe().replace("\n", "\n" + " " * 7)
         lines.append(f"{i:>5}  [{step.prompt.kind}] {text}")
+        about = [step.prompt.topic, step.prompt.rule, f"why: {step.prompt.reason}" if step.prompt.reason else ""]
+        lines.append(f"{'':>5}  = {' · '.join(a for a in about if a)}")
         lines.append(f"{'':>5}  -> {answer_text(step.answer, 'ok')} ({step.source})")
     lines += [
         "",
