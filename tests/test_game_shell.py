@@ -1,0 +1,234 @@
+"""The game shell (screens/shell/) and what the games give it: the undo rule, the changes to
+make on the table after an undo, the rule key, and the registry every screen is found by."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from test_reconquista_screen import SIZE, driver_of, open_game, recorded_game
+from textual.widgets import Static
+
+from companion import games
+from companion.driver import Driver, Step
+from companion.games import GAMES, last_answer
+from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
+from companion.reconquista.bot import Bot
+from companion.reconquista.edits import area_text, board_changes
+from companion.reconquista.game import GAME
+from companion.reconquista.simulate import bot_answer
+from companion.reconquista.state import PHASES
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.registry import replay_view_class, screen_class
+from screens.replay_views import StateView
+from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.game_screen import GameScreen, needs_asking, rule_text, taken_back_lines
+
+# -- the undo rules --------------------------------------------------------------------------
+
+ROLL = Roll(1, 6, "Region die", topic="t.p.roll")
+PICK = Choose(["a", "b"], "Which?", topic="t.p.pick")
+TELL = Tell("Move it.", topic="t.p.tell")
+
+
+def test_the_usual_undo_rule_goes_back_to_the_last_answer_the_player_gave() -> None:
+    """Instructions confirmed and dice the app rolled by itself go with the answer before them."""
+    steps = [
+        Step(PICK, "a", "player"),
+        Step(TELL, None, "ack"),
+        Step(ROLL, [3], "app"),
+        Step(TELL, None, "ack"),
+    ]
+    assert last_answer(steps, automatic_dice=True) == 0
+    # Dice the app rolled when asked (r) are an answer the player gave.
+    assert last_answer(steps, automatic_dice=False) == 2
+    # A correction by hand is taken back on its own.
+    edited = [*steps, Step(edit_prompt("Correction by hand: A", {"area": "A"}), None, "edit")]
+    assert last_answer(edited, automatic_dice=True) == 4
+    assert last_answer([], automatic_dice=False) is None
+    assert last_answer([Step(TELL, None, "ack")], automatic_dice=False) == 0
+
+
+def test_each_game_owns_its_undo_rule() -> None:
+    simancas = games.load("simancas")
+    menu = Choose(["Moors place Large Army", "End the hand"], "Hand 1?", topic="simancas.turn.action")
+    steps = [
+        Step(menu, "Moors place Large Army", "player"),
+        Step(TELL, None, "ack"),
+        Step(PICK, "a", "player"),
+    ]
+    assert simancas.undo_from(steps, False) == 0  # the last action on the table, with what followed
+    tray = games.load("dice")
+    tray_steps = [Step(PICK, "x", "player"), Step(ROLL, [2], "physical"), Step(PICK, "y", "player")]
+    assert tray.undo_from(tray_steps, False) == 1  # the tray takes back its last roll
+    assert games.load("castells").undo_from(tray_steps, False) == 2
+
+
+def test_undo_asks_before_it_takes_back_more_than_one_answer_dice_or_a_correction() -> None:
+    one = [Step(PICK, "a", "player"), Step(TELL, None, "ack")]
+    assert not needs_asking(one)
+    assert needs_asking([Step(ROLL, [3], "physical")])
+    assert not needs_asking([Step(ROLL, [3], "physical")], dice=False)
+    assert needs_asking([*one, Step(ROLL, [4], "app")], dice=False)
+    edit = Step(edit_prompt("Correction by hand: Galicia is now M 2A", {"area": "Galicia"}), None, "edit")
+    assert needs_asking([edit], dice=False)
+    lines = taken_back_lines([*one, Step(ROLL, [4], "app"), edit])
+    assert lines == [
+        "the answer 'a' to Which? (a / b)",
+        "the dice 4 (rolled by the app) for Region die",
+        "your correction by hand: Correction by hand: Galicia is now M 2A",
+        "1 instruction you confirmed on the board",
+    ]
+
+
+def test_the_changes_after_an_undo_are_what_differs_on_the_board() -> None:
+    """Reconquista's ``board_changes``: area by area, the counters to put back and take away,
+    which together make the board after the undo out of the board before it."""
+    driver = Driver(GAME, 3)
+    bot, board = Bot(3), GAME.board_of(driver.state)
+    for _ in range(160):
+        bot_answer(driver, bot, board)
+    now = driver.state
+    before = {a: area_text(s) for a, s in now.areas.items()}
+    driver.rewind_to(100)
+    back = driver.state
+    changes = board_changes(now, back)
+    changed = {a for a in now.areas if area_text(now.areas[a]) != area_text(back.areas[a])}
+    assert changed and {c.split(":")[0] for c in changes if c.split(":")[0] in now.areas} == changed
+    assert all(("put back" in c or "take away" in c) for c in changes if c.split(":")[0] in changed)
+    assert before == {a: area_text(s) for a, s in now.areas.items()}  # the undo left the old state alone
+    assert board_changes(back, back) == []
+
+
+# -- on the screen -------------------------------------------------------------------------------
+
+
+def rewinds(db: Path, sid: int) -> int:
+    store = Store(str(db))
+    try:
+        with store.engine.connect() as con:
+            q = text("SELECT COUNT(*) FROM event WHERE session_id = :s AND kind = 'rewind'")
+            return int(con.execute(q, {"s": sid}).scalar() or 0)
+    finally:
+        store.close()
+
+
+def at(topic: str) -> Callable[[Driver], bool]:
+    return lambda d: d.pending is not None and d.pending.topic == topic
+
+
+async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to_put_back(
+    tmp_path: Path, clock: Any
+) -> None:
+    """After a purchase and a correction by hand, ctrl+z (app dice: the app rolls by itself)
+    names the correction in its question, takes back in one logged rewind, and ends with the
+    board changes: the correction undone on the table."""
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, at("reconquista.movement.region"), mode="app")
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        d.edit(
+            edit_prompt(
+                "Correction by hand: Galicia is now M 3A",
+                {
+                    "area": "Galicia",
+                    "city": None,
+                    "fortress": False,
+                    "units": {"muslim": {"A": 3}},
+                    "besieger": None,
+                },
+            )
+        )
+        steps = len(d.steps)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "your correction by hand: Correction by hand: Galicia is now M 3A" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageDialog)
+        body = str(app.screen.body)
+        assert (
+            "Put the table back as it was" in body
+            and "Galicia: " in body
+            and "take away 3 Muslim armies" in body
+        )
+        assert len(d.steps) == steps - 1
+    assert rewinds(db, sid) == 1
+
+
+async def test_the_rule_key_shows_the_rule_and_the_reason_of_the_step_on_screen(
+    tmp_path: Path, clock: Any
+) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 8, at("reconquista.march.move"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        pending = driver_of(app).pending
+        assert pending is not None and pending.topic == "reconquista.march.move"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageDialog)
+        body = str(app.screen.body)
+        assert "Rule: Phase 5: The Muslim Reaction — Movement of the Muslim force" in body
+        assert f"Why: {pending.reason}" in body and pending.reason
+
+
+def test_a_step_without_a_rule_says_so() -> None:
+    assert "No rulebook section is cited" in rule_text(PICK).plain
+    cited = rule_text(Tell("Go.", topic="t.p.go", rule="Phase 7: End of Turn", reason="the last turn"))
+    assert "Rule: Phase 7: End of Turn" in cited.plain and "Why: the last turn" in cited.plain
+
+
+async def test_history_steps_through_with_the_rule_of_each_step(tmp_path: Path, clock: Any) -> None:
+    from screens.history import SessionLogScreen
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 8, at("reconquista.march.move"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(200, 55)) as pilot:
+        await open_game(pilot, sid)  # the store is ready
+        app.push_screen(SessionLogScreen(sid))
+        await pilot.pause()
+        await pilot.press("down", "down")  # step 3: the rebellion table die
+        for _ in range(20):
+            await pilot.pause(0.05)
+        shown = str(app.screen.query_one("#log-rule", Static).render())
+        assert "Rule: Phase 1: Rebellions" in shown
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageDialog) and "Phase 1: Rebellions" in str(app.screen.body)
+
+
+# -- the registry ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", GAMES, ids=[g.id for g in GAMES])
+def test_every_game_is_found_through_its_registry_entry(entry: games.GameEntry) -> None:
+    game = games.load(entry.id)
+    assert game.id == entry.id
+    assert issubclass(screen_class(entry.id), GameScreen)
+    assert issubclass(replay_view_class(entry.id), StateView)
+    assert entry.turn_word in ("Turn", "Hand", "Round")
+    # The capabilities are declared: None or callable, never missing.
+    assert game.apply_edit is None or callable(game.apply_edit)
+    assert game.board_changes is None or callable(game.board_changes)
+
+
+def test_the_reconquista_phase_titles_cover_every_phase_it_reports() -> None:
+    entry = games.entry("reconquista")
+    assert {p for p, _ in entry.phases} == set(PHASES)
+    assert entry.phase_title("reaction") == "Phase 5: Muslim reaction"
+    assert games.entry("castells").phase_title("saracens") == "Saracens"  # no titles: the id, capitalised
+
+
+def test_an_edit_prompt_is_one_kind_of_step_in_every_game() -> None:
+    e = edit_prompt("Correction by hand: A", {"area": "A"})
+    assert isinstance(e, Edit) and e.topic == "edit" and e.data == {"area": "A"}
