@@ -122,12 +122,23 @@ def test_the_units_and_el_cid_take_the_first_option(board: Board, state: GameSta
     assert Bot(1).choose(board, state, cid) == movement.EL_CID_GOES
 
 
-def test_another_procedures_choice_keeps_its_answer(board: Board, state: GameState) -> None:
-    """A Choose without a topic the bot knows (a beaten force's retreat in Phase 4, battle.py's)
-    is answered as a destination among its areas; in another phase, with its first option. A
-    question that would have read as an origin ("from") changes nothing."""
+def test_a_retreat_is_chosen_as_a_destination_and_another_choice_takes_its_first_option(
+    board: Board, state: GameState
+) -> None:
+    """A beaten force's retreat (battle.py's ``reconquista.battle.retreat_to``) is answered as a
+    destination among its areas, in any phase; a Choose of a topic the bot has no rule for is
+    answered with its first option. A question that would have read as an origin ("from")
+    changes nothing: the bot reads the topic."""
     place(state, "Galicia")
-    retreat = Choose(["Galicia", "Santiago"], "Retreat from here: to which area?")
+    retreat = Choose(
+        ["Galicia", "Santiago"], "Retreat from here: to which area?", topic="reconquista.battle.retreat_to"
+    )
     assert Bot(1).choose(board, state, retreat) == "Santiago"  # the one with an enemy
     state.phase = "events"
-    assert Bot(1).choose(board, state, retreat) == "Galicia"
+    assert Bot(1).choose(board, state, retreat) == "Santiago"
+    other = Choose(
+        ["Galicia", "Santiago"],
+        "Which city gets the Military Order, from here?",
+        topic="reconquista.events.military_order_city",
+    )
+    assert Bot(1).choose(board, state, other) == "Galicia"

@@ -69,11 +69,10 @@ class Bot:
             return self._destination(board, state, options)
         if topic in (movement.UNITS_TOPIC, movement.EL_CID_TOPIC):
             return options[0]  # the whole force (the largest part comes first); El Cid goes
-        # A Choose of another procedure: in Phase 4, a beaten force's retreat, whose options
-        # are areas; anything else is answered with its first option.
-        areas = [o for o in options if o in state.areas]
-        if state.phase == "movement" and areas:
-            return self._destination(board, state, areas)
+        if topic == "reconquista.battle.retreat_to":
+            # A beaten force's retreat: chosen as a destination is (its options are areas).
+            return self._destination(board, state, [o for o in options if o in state.areas])
+        # Anything else (where the Military Order goes, which force El Cid joins): the first.
         return options[0]
 
     # -- Phase 3 -----------------------------------------------------------------
