@@ -80,7 +80,9 @@ class PromptPanel(Vertical):
         options = self.query_one("#pp-options", OptionList)
         checklist = self.query_one("#pp-checklist", Static)
         # The odds and the final score name areas and results of the session's map and tables files.
-        self.query_one("#pp-odds", Static).update(plain(odds))
+        odds_line = self.query_one("#pp-odds", Static)
+        odds_line.update(plain(odds))
+        odds_line.display = bool(odds)  # no empty line (and its margin) above the question
         # Hidden and disabled: a hidden widget could keep the focus and swallow the keys.
         dice.display = not (dice_off := not isinstance(prompt, (Roll, Enter)))
         dice.disabled = dice_off
