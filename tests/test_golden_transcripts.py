@@ -95,8 +95,10 @@ def transcript(t: Transcript) -> str:
     lines = [
         f"# {game.title}, seed {t.seed}: {HOW[t.answered_by]}.",
         "# Written by tests/test_golden_transcripts.py: to regenerate it after an intended rule change, see there.",
-        "# Each step: its number, [the prompt's kind] the prompt as a person reads it; below it = its topic"
-        " · the rule it cites · why (the robot's reason), and -> the answer (its source).",
+        (
+            "# Each step: its number, [the prompt's kind] the prompt as a person reads it; below it = its topic"
+            " · the rule it cites · why (the robot's reason), and -> the answer (its source)."
+        ),
     ]
     last: tuple[int | None, str | None] | None = None
     for i, step in enumerate(driver.steps):
@@ -106,7 +108,11 @@ def transcript(t: Transcript) -> str:
             lines += ["", f"== {t.period} {period if period is not None else '-'}, {phase or '-'} =="]
         text = step.prompt.describe().replace("\n", "\n" + " " * 7)
         lines.append(f"{i:>5}  [{step.prompt.kind}] {text}")
-        about = [step.prompt.topic, step.prompt.rule, f"why: {step.prompt.reason}" if step.prompt.reason else ""]
+        about = [
+            step.prompt.topic,
+            step.prompt.rule,
+            f"why: {step.prompt.reason}" if step.prompt.reason else "",
+        ]
         lines.append(f"{'':>5}  = {' · '.join(a for a in about if a)}")
         lines.append(f"{'':>5}  -> {answer_text(step.answer, 'ok')} ({step.source})")
     lines += [
