@@ -232,3 +232,24 @@ def test_the_reconquista_phase_titles_cover_every_phase_it_reports() -> None:
 def test_an_edit_prompt_is_one_kind_of_step_in_every_game() -> None:
     e = edit_prompt("Correction by hand: A", {"area": "A"})
     assert isinstance(e, Edit) and e.topic == "edit" and e.data == {"area": "A"}
+
+
+def test_castells_says_what_to_put_back_after_an_undo() -> None:
+    """Terra de Castells' ``board_changes``: each castle's holder, the Saracen, the army points
+    and the bag, as they differ between the table now and the table after the undo."""
+    from reliability.reliability_script import answer_one
+
+    from companion.castells.edits import board_changes as castells_changes
+
+    driver = Driver(games.load("castells"), 2, {})
+    while driver.pending is not None and len(driver.steps) < 140:
+        answer_one(driver)
+    now = driver.state
+    driver.rewind_to(20)
+    back = driver.state
+    changes = castells_changes(now, back)
+    owners = [c for c in back.owners if back.owners[c] != now.owners[c]]
+    assert owners and all(any(c.startswith(f"{castle}: ") for c in changes) for castle in owners)
+    drawn = sum(back.bag.values()) - sum(now.bag.values())
+    assert drawn > 0 and any(c.startswith("Bag: put") and "into the bag" in c for c in changes)
+    assert castells_changes(back, back) == []

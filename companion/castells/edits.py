@@ -108,3 +108,28 @@ def describe(change: dict[str, Any]) -> str:
     if kind == "army":
         return f"Correction by hand: {change['player']} has {change['points']} army points"
     return f"Correction by hand: the Saracen figure is on {change['place']}"
+
+
+def board_changes(now: CastellsState, back: CastellsState) -> list[str]:
+    """What to change on the table to go from ``now`` to ``back`` (an undo): each castle whose
+    holder differs, the Saracen figure, each player's army points, the tokens to put back in
+    the bag (or take out), one line each."""
+    out: list[str] = []
+    for castle, was in back.owners.items():
+        is_ = now.owners.get(castle)
+        if was != is_:
+            out.append(f"{castle}: {'held by ' + was if was else 'empty'} again (it shows {is_ or 'empty'})")
+    if now.saracen != back.saracen:
+        out.append(f"Saracen figure: back to {back.saracen} (from {now.saracen})")
+    armies = {p.name: p.army for p in now.players}
+    for p in back.players:
+        if p.name in armies and armies[p.name] != p.army:
+            out.append(f"{p.name}'s army points: back to {p.army} (from {armies[p.name]})")
+    for token, n in back.bag.items():
+        delta = n - now.bag.get(token, 0)
+        if delta:
+            where = "into" if delta > 0 else "out of"
+            out.append(
+                f"Bag: put {abs(delta)} {token} token{'s' if abs(delta) != 1 else ''} back {where} the bag"
+            )
+    return out

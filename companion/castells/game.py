@@ -420,10 +420,15 @@ class Castells:
     id = "castells"
     title = "Terra de Castells"
     rules_version = 1
-    #: ctrl+z takes back the last answer, as in most games; the table is put back by hand (the
-    #: app does not list the changes).
+    #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
-    board_changes = None
+
+    @staticmethod
+    def board_changes(now: CastellsState, back: CastellsState) -> list[str]:
+        """The castles, the Saracen, the army points and the bag to put back after an undo."""
+        from companion.castells.edits import board_changes
+
+        return board_changes(now, back)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")
