@@ -310,15 +310,24 @@ class Widgets(App[None]):
 MARKUP_ALPHABET = "[]/@=$\\#:;ab x2()"
 
 
-async def test_plain_text_is_shown_as_written_in_every_kind_of_widget(figures: Counter[str]) -> None:
+#: The 300 texts are shown in chunks, one test each, so that the workers share them out.
+CHUNKS = 4
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS), ids=lambda c: f"texts {c * 75}-{c * 75 + 74}")
+async def test_plain_text_is_shown_as_written_in_every_kind_of_widget(
+    chunk: int, figures: Counter[str]
+) -> None:
     """300 texts made of markup's own characters, each through ``plain`` into a Static, an
     option, a DataTable cell, a border title, a Rich table cell and a notification: the screen
     shows each exactly as written."""
     rng = random.Random(20)
-    texts = [
+    every = [
         "".join(rng.choice(MARKUP_ALPHABET) for _ in range(rng.randint(1, 18))).strip() or "["
         for _ in range(300)
     ]
+    size = len(every) // CHUNKS
+    texts = every[chunk * size : (chunk + 1) * size]
     app = Widgets()
     async with app.run_test(size=(80, 30), notifications=True) as pilot:
         options = app.query_one(OptionList)
