@@ -78,7 +78,7 @@ async def type_in(pilot: Pilot[Any], text: str, enter: bool = True) -> None:
 async def paste_in(pilot: Pilot[Any], text: str) -> None:
     """Put ``text`` in the input at once (as a paste would), then Enter: the same path as
     typing, without a pilot round trip a key, for the tests that enter a lot."""
-    field = pilot.app.screen.query_one("#sm-input", Input)
+    field = pilot.app.screen.query_one("#pp-dice", Input)
     field.value = text
     await pilot.pause()
     await pilot.press("enter")
@@ -90,7 +90,7 @@ def shown(app: CompanionApp, selector: str) -> str:
 
 
 def message(app: CompanionApp) -> str:
-    return shown(app, "#sm-message")
+    return shown(app, "#pp-message")
 
 
 def side_lines(app: CompanionApp, side: str) -> list[str]:
@@ -131,7 +131,7 @@ async def test_a_new_match_from_the_home_screen_and_the_palette(tmp_path: Path, 
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         assert side_lines(app, "moors") == ["No cards placed."]
         assert "Hand 1" in shown(app, "#sm-status")
-        assert app.focused is app.screen.query_one("#sm-input", Input)
+        assert app.focused is app.screen.query_one("#pp-dice", Input)
         assert {"Undo", "Card types", "Back"} <= {c.title for c in app.get_system_commands(app.screen)}
     info = Store(str(tmp_path / "c.db")).session(1)
     assert info.game == "simancas" and info.status == "active"
@@ -175,7 +175,7 @@ async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, cloc
         await open_match(pilot, sid)
         assert side_total(app, "moors") == "total 10"
         await type_in(pilot, "destroy cavalry det", enter=False)
-        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        listing = app.screen.query_one("#pp-options", OptionList)
         # The Moors played last, so the Christians' tactic is offered first.
         assert str(listing.get_option_at_index(0).prompt) == (
             "Christians discard Terrain to destroy Cavalry Detachments"
@@ -224,7 +224,7 @@ async def test_bad_or_unknown_text_is_one_sentence_and_changes_nothing(tmp_path:
             await paste_in(pilot, typed)
             assert message(app) == said
             assert one_sentence(message(app))
-            app.screen.query_one("#sm-input", Input).value = ""
+            app.screen.query_one("#pp-dice", Input).value = ""
             await pilot.pause()
         assert (side_lines(app, "moors"), side_lines(app, "christians")) == before
         assert len(driver_of(app).steps) == 1
@@ -237,8 +237,8 @@ async def test_a_reminder_is_a_line_confirmed_with_enter(tmp_path: Path, clock: 
     async with app.run_test(size=SIZE) as pilot:
         await new_match_screen(pilot)
         await type_in(pilot, "campaign")  # "Draw 1 card when placed"
-        assert "Moors draw 1 card (Campaign)" in shown(app, "#sm-ask")
-        assert not app.screen.query_one("#sm-suggestions").display
+        assert "Moors draw 1 card (Campaign)" in shown(app, "#pp-why")
+        assert not app.screen.query_one("#pp-options").display
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(driver_of(app).pending, Choose)
@@ -259,8 +259,8 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
     async with app.run_test(size=SIZE) as pilot:
         await open_match(pilot, sid)
         await type_in(pilot, "rout")
-        assert "which Moorish troop" in shown(app, "#sm-ask")
-        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        assert "which Moorish troop" in shown(app, "#pp-why")
+        listing = app.screen.query_one("#pp-options", OptionList)
         assert [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)] == [
             "Jund Cavalry",
             "Arab Cavalry",
@@ -268,7 +268,7 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
         await type_in(pilot, "arab")
         assert card_line(app, "moors", "Arab Cavalry")[-1] == "0"
         assert "discarded by Rout" in " ".join(side_lines(app, "moors"))
-        assert "Moors discard Arab Cavalry from the table (Rout)" in shown(app, "#sm-ask")
+        assert "Moors discard Arab Cavalry from the table (Rout)" in shown(app, "#pp-why")
 
 
 async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path, clock: Any) -> None:
@@ -306,7 +306,7 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
         assert "Hand 1 is over" in shown(app, "#sm-status")
         assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
         assert "the Moors win the hand" in shown(app, "#sm-totals")
-        assert "The Moors win the hand." in shown(app, "#sm-ask")
+        assert "The Moors win the hand." in shown(app, "#pp-why")
         await pilot.press("enter")
         await pilot.pause()
         assert side_lines(app, "moors") == ["No cards placed."] == side_lines(app, "christians")
@@ -389,8 +389,8 @@ async def test_a_match_to_five_hands_through_the_screen(tmp_path: Path, clock: A
         assert d.finished
         assert "Match over after 6 hands" in shown(app, "#sm-status")
         assert "hands won: Moors 5, Christians 1" in shown(app, "#sm-status")
-        assert "The Moors won the match, 5 hands to 1." in shown(app, "#sm-ask")
-        assert not app.screen.query_one("#sm-input", Input).display
+        assert "The Moors won the match, 5 hands to 1." in shown(app, "#pp-why")
+        assert not app.screen.query_one("#pp-dice", Input).display
         await pilot.press("enter")  # nothing more is asked: nothing changes
         assert len(d.steps) == 6 * 3
     info = Store(str(db)).session(1)
@@ -424,7 +424,7 @@ async def test_arrow_keys_pick_another_suggestion(tmp_path: Path, clock: Any) ->
     async with app.run_test(size=SIZE) as pilot:
         await new_match_screen(pilot)
         await type_in(pilot, "lancers", enter=False)
-        listing = app.screen.query_one("#sm-suggestions", OptionList)
+        listing = app.screen.query_one("#pp-options", OptionList)
         assert listing.highlighted == 0 and listing.border_title == "2 of 124 actions match"
         await pilot.press("down", "enter")
         await pilot.pause()

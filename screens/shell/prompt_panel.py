@@ -1,11 +1,15 @@
-"""The prompt panel: what the game asks now, and the way to answer it, on every game screen
-whose questions are the usual four (Reconquista, Terra de Castells).
+"""The prompt panel: what the game asks now, and the way to answer it, on every game screen.
 
-A Roll says what is rolled and why and takes the dice typed (digits, with or without
-spaces) or r for the app; an Enter takes the text typed (Enter alone: its default); a
-Choose lists its options, 1-9 picking the first nine; Tells arrive as a checklist of board
-changes, each confirmed with Enter. The screen may add a line above the question (the odds
-of a pending attack or siege) and a note under some options.
+``show`` lays out the usual questions: a Roll says what is rolled and why and takes the dice
+typed (digits, with or without spaces) or r for the app; an Enter takes the text typed
+(Enter alone: its default); a Choose lists its options, 1-9 picking the first nine; Tells
+arrive as a checklist of board changes, each confirmed with Enter. The screen may add a line
+above the question (the odds of a pending attack or siege) and a note under some options.
+
+A panel built with ``search=True`` answers a choice of many options by typing instead
+(``show_search``): the field takes a few letters, the list below shows the options they
+match, ↑ ↓ move through them and Enter takes the highlighted one (the Battle of Simancas,
+whose turn offers over a hundred actions).
 """
 
 from __future__ import annotations
@@ -28,6 +32,21 @@ class DiceInput(Input):
     BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
 
 
+class SearchInput(DiceInput):
+    """The field of a choice answered by typing: ↑ ↓ move through the matches below it."""
+
+    BINDINGS = [
+        Binding("up", "screen.cursor(-1)", show=False),
+        Binding("down", "screen.cursor(1)", show=False),
+        Binding("pageup", "screen.cursor(-5)", show=False),
+        Binding("pagedown", "screen.cursor(5)", show=False),
+    ]
+
+
+class Matches(OptionList, can_focus=False):
+    """The options the typed letters match; the focus stays in the field."""
+
+
 class PromptPanel(Vertical):
     """The question of the moment, in the right-hand column."""
 
@@ -42,12 +61,21 @@ class PromptPanel(Vertical):
     PromptPanel #pp-dice { width: 100%; }
     """
 
+    def __init__(self, *, search: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.search = search
+
     def compose(self) -> ComposeResult:
         yield Static(id="pp-title")
         yield Static(id="pp-why")
         yield Static(id="pp-odds")
-        yield DiceInput(placeholder="e.g. 3 5, or r", id="pp-dice")
-        yield OptionList(id="pp-options")
+        if self.search:
+            yield SearchInput(id="pp-dice")
+            # The options are the game's texts (cards of a data file): shown as written.
+            yield Matches(id="pp-options", markup=False)
+        else:
+            yield DiceInput(placeholder="e.g. 3 5, or r", id="pp-dice")
+            yield OptionList(id="pp-options")
         yield Static(id="pp-checklist")
         yield Static(id="pp-message")
 
@@ -73,6 +101,7 @@ class PromptPanel(Vertical):
         ``choose_title`` and ``choose_hint`` name a choice that is not a plain pick (a draw
         from the bag)."""
         self.prompt = prompt
+        self.query_one("#pp-title", Static).display = True
         notes = notes or {}
         title = self.query_one("#pp-title", Static)
         why = self.query_one("#pp-why", Static)
@@ -141,6 +170,46 @@ class PromptPanel(Vertical):
         if isinstance(prompt, Tell):
             lines.append(Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")))
         checklist.update(Text("\n").join(lines))
+
+    def show_search(
+        self,
+        question: Text,
+        placeholder: str,
+        matches: list[str] | None,
+        *,
+        counted: str = "",
+        highlighted: int | None = None,
+        open_field: bool = True,
+    ) -> None:
+        """A question answered by typing (``search=True``): ``question`` above the field, the
+        options the letters typed match below it (None: no list, as while an instruction
+        waits), ``counted`` saying how many match. ``open_field`` False: nothing more is asked."""
+        self.prompt = None
+        self.query_one("#pp-title", Static).display = False
+        self.query_one("#pp-odds", Static).display = False
+        self.query_one("#pp-checklist", Static).display = False
+        self.query_one("#pp-why", Static).update(question)
+        field = self.query_one("#pp-dice", DiceInput)
+        field.disabled = not open_field
+        field.display = open_field
+        field.placeholder = placeholder
+        self.show_matches(matches, counted=counted, highlighted=highlighted)
+        if open_field:
+            field.focus()
+
+    def show_matches(
+        self, matches: list[str] | None, *, counted: str = "", highlighted: int | None = None
+    ) -> None:
+        """The options the letters typed match (``show_search``), as the typing goes on."""
+        listing = self.query_one("#pp-options", OptionList)
+        listing.display = matches is not None
+        listing.disabled = matches is None
+        if matches is None:
+            return
+        listing.clear_options()
+        listing.add_options(Option(text) for text in matches)
+        listing.highlighted = highlighted
+        listing.border_title = counted
 
     def focus_checklist(self) -> None:
         self.screen.set_focus(None)

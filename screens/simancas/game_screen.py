@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
@@ -30,8 +29,8 @@ from companion.prompts import Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
-from screens.plain import plain
 from screens.shell.game_screen import GameScreen
+from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
 from screens.simancas.completion import Matcher, explain
 
@@ -141,27 +140,12 @@ def reference_table() -> RenderableType:
     return Group(table, Text(REFERENCE_NOTES, style="dim"))
 
 
-class CardInput(Input):
-    """The one input of the screen: ↑ ↓ move through the suggestions below it."""
-
-    BINDINGS = [
-        Binding("up", "screen.cursor(-1)", show=False),
-        Binding("down", "screen.cursor(1)", show=False),
-        Binding("pageup", "screen.cursor(-5)", show=False),
-        Binding("pagedown", "screen.cursor(5)", show=False),
-    ]
-
-
-class Suggestions(OptionList, can_focus=False):
-    """The legal actions the typed text matches; the focus stays in the input."""
-
-
 class SimancasScreen(GameScreen):
     """One Battle of Simancas match at the table."""
 
     CSS_PATH = "simancas.tcss"
 
-    AUTO_FOCUS = "#sm-input"
+    AUTO_FOCUS = "#pp-dice"
 
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
@@ -187,11 +171,9 @@ class SimancasScreen(GameScreen):
         with VerticalScroll(id="sm-reference"):
             yield Static(reference_table(), id="sm-reference-text")
         yield Static(id="sm-totals")
-        yield Static(id="sm-ask")
-        yield CardInput(id="sm-input")
-        # The actions name the cards of the data file: shown as written (their text is the answer).
-        yield Suggestions(id="sm-suggestions", markup=False)
-        yield Static(id="sm-message")
+        # The question, the field the card is typed in and the actions it matches. The actions
+        # name the cards of the data file: shown as written (their text is the answer).
+        yield PromptPanel(search=True, id="sm-prompt")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -251,7 +233,7 @@ class SimancasScreen(GameScreen):
             matcher = Matcher(d.pending.options, self.match.table.deck, menu=is_menu(d.pending))
             self._matcher, self._matcher_for = matcher, d.pending
         assert self._matcher is not None
-        return self._matcher.match(self.query_one("#sm-input", Input).value, self.next_side())
+        return self._matcher.match(self.query_one("#pp-dice", Input).value, self.next_side())
 
     # -- showing --------------------------------------------------------------------------
 
@@ -270,23 +252,18 @@ class SimancasScreen(GameScreen):
             self.query_one(f"#sm-{side}-cards", Static).update(side_table(table, side))
         self.query_one("#sm-status", Static).update(self._status_text())
         self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
-        self.query_one("#sm-ask", Static).update(self._ask_text())
-        field = self.query_one("#sm-input", Input)
-        field.disabled = d.finished
-        field.display = not d.finished
         if isinstance(d.pending, Tell):
-            field.placeholder = "Enter when done"
+            placeholder = "Enter when done"
         elif is_menu(d.pending):
-            field.placeholder = "a few letters of a card, e.g. jund; destroy + a card; restore + a card; end"
+            placeholder = "a few letters of a card, e.g. jund; destroy + a card; restore + a card; end"
         elif d.pending is not None:
-            field.placeholder = "a few letters of the card"
+            placeholder = "a few letters of the card"
         else:
-            field.placeholder = ""
+            placeholder = ""
+        prompt_panel = self.query_one(PromptPanel)
+        prompt_panel.show_search(self._ask_text(), placeholder, None, open_field=not d.finished)
         self._fill_suggestions()
-        style = "bold red" if error else "green"
-        self.query_one("#sm-message", Static).update(plain(message, style))
-        if not d.finished:
-            field.focus()
+        prompt_panel.message(message, error)
 
     def _status_text(self) -> Text:
         match = self.match
@@ -343,33 +320,33 @@ class SimancasScreen(GameScreen):
 
     def _fill_suggestions(self) -> None:
         d = self.driver
-        listing = self.query_one("#sm-suggestions", Suggestions)
-        listing.display = d is not None and isinstance(d.pending, Choose)
-        if not listing.display:
+        panel = self.query_one(PromptPanel)
+        if d is None or not isinstance(d.pending, Choose):
+            panel.show_matches(None)
             return
-        assert d is not None and isinstance(d.pending, Choose)
         found = self.suggestions()
-        listing.clear_options()
-        listing.add_options(Option(text) for text in found)
-        typed = bool(self.query_one("#sm-input", Input).value.strip())
-        # With nothing typed the list is a menu to browse, and Enter must not take its first line.
-        listing.highlighted = 0 if found and typed else None
+        typed = bool(self.query_one("#pp-dice", Input).value.strip())
         total = len(d.pending.options)
-        listing.border_title = f"{len(found)} of {total} actions match" if typed else f"{total} legal actions"
+        panel.show_matches(
+            found,
+            counted=f"{len(found)} of {total} actions match" if typed else f"{total} legal actions",
+            # With nothing typed the list is a menu to browse, and Enter must not take its first line.
+            highlighted=0 if found and typed else None,
+        )
 
     # -- answering ------------------------------------------------------------------------
 
-    @on(Input.Changed, "#sm-input")
+    @on(Input.Changed, "#pp-dice")
     def _typed(self, event: Input.Changed) -> None:
         self._fill_suggestions()
         if event.value:  # typing again clears the last message; the screen emptying the field does not
-            self.query_one("#sm-message", Static).update("")
+            self.query_one(PromptPanel).message("")
 
-    @on(Input.Submitted, "#sm-input")
+    @on(Input.Submitted, "#pp-dice")
     def _entered(self, event: Input.Submitted) -> None:
         self.enter(event.value)
 
-    @on(OptionList.OptionSelected, "#sm-suggestions")
+    @on(OptionList.OptionSelected, "#pp-options")
     def _clicked(self, event: OptionList.OptionSelected) -> None:
         self._take(str(event.option.prompt))
 
@@ -403,7 +380,7 @@ class SimancasScreen(GameScreen):
             found = self.suggestions()
             picked = found[0] if found else None
         else:
-            listing = self.query_one("#sm-suggestions", Suggestions)
+            listing = self.query_one("#pp-options", OptionList)
             index = listing.highlighted
             picked = None if index is None else str(listing.get_option_at_index(index).prompt)
         if picked is None:
@@ -418,7 +395,7 @@ class SimancasScreen(GameScreen):
         self.choose(option)
 
     def answered(self, step: Step) -> str:
-        self.query_one("#sm-input", Input).value = ""
+        self.query_one("#pp-dice", Input).value = ""
         return done_text(self._done)
 
     def show_game(self, message: str = "", error: bool = False) -> None:
@@ -428,7 +405,7 @@ class SimancasScreen(GameScreen):
         return f"Took back: {taken[0].answer}."
 
     def action_cursor(self, delta: int) -> None:
-        listing = self.query_one("#sm-suggestions", Suggestions)
+        listing = self.query_one("#pp-options", OptionList)
         if not listing.display or not listing.option_count:
             return
         now = listing.highlighted
