@@ -7,6 +7,7 @@ or app) before it appears in the list, and the session resumes where it stood.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,15 +21,10 @@ from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import plain
 from screens.shell.game_screen import GameScreen
+from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
 
 SOURCE_TEXT = {"physical": "table", "app": "app"}
-
-
-class ValuesInput(Input):
-    """The input for the faces rolled; r here asks the app to roll instead."""
-
-    BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
 
 
 class DiceTrayScreen(GameScreen):
@@ -40,7 +36,7 @@ class DiceTrayScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The values field's r asks the app to roll; in the dice and label fields r is a letter.
         if action == "roll" and isinstance(self.focused, Input):
-            return isinstance(self.focused, ValuesInput)
+            return self.focused.id == "pp-dice"
         return True
 
     BINDINGS = [
@@ -65,15 +61,13 @@ class DiceTrayScreen(GameScreen):
                     id="presets",
                 )
             with Vertical(id="tray-main"):
-                yield Static(id="tray-prompt")
                 with Horizontal(id="tray-form"):
                     yield Label("Dice", classes="field-label")
                     yield Input(placeholder="2d6", id="dice")
                     yield Label("Label", classes="field-label")
                     yield Input(placeholder="what the roll is for", id="label")
-                    yield Label("Values", classes="field-label")
-                    yield ValuesInput(placeholder="3 5, or r", id="values")
-                yield Static(id="tray-message")
+                # The roll the fields above describe, and the field its values are typed in.
+                yield PromptPanel(id="tray-prompt")
                 yield DataTable(id="rolls", cursor_type="row", zebra_stripes=True)
                 yield Static(id="tray-summary")
         yield Footer()
@@ -92,7 +86,6 @@ class DiceTrayScreen(GameScreen):
             return
         self._fill_fields()
         self._show()
-        self.query_one("#values", Input).focus()
 
     # -- showing ---------------------------------------------------------------
 
@@ -112,39 +105,44 @@ class DiceTrayScreen(GameScreen):
     def _show(self, message: str = "", error: bool = False) -> None:
         assert self.driver is not None
         driver = self.driver
-        prompt = self.query_one("#tray-prompt", Static)
-        # The label is the player's text: assembled as text around the screen's own bold parts.
+        panel = self.query_one(PromptPanel)
         if driver.finished:
-            prompt.update(
-                Text.assemble(
-                    ("This session has ended", "bold"),
-                    f" ({GAME.summary(driver.state)}). Escape goes back.",
-                )
-            )
-            for field in self.query(Input):
+            for field in self.query("#tray-form Input"):
                 field.disabled = True
-        elif isinstance(driver.pending, Roll):
-            p = driver.pending
-            prompt.update(
-                Text.assemble(
-                    plain(f"Roll {p.n}d{p.sides} · {p.why}", "bold"),
-                    ": type the dice rolled on the table and press Enter, or press ",
-                    ("r", "bold"),
-                    " and the app rolls.",
-                )
+            over = Text.assemble(
+                ("This session has ended", "bold"), f" ({GAME.summary(driver.state)}). Escape goes back."
             )
+            panel.show(None, [], over=over)
         else:
-            prompt.update(
-                Text.assemble(
-                    ("Pick the dice and a label", "bold"),
-                    ", then type the values rolled on the table (Enter) or press ",
-                    ("r", "bold"),
-                    " and the app rolls.",
-                )
-            )
+            panel.show(self._roll_asked(), [])
         # The message quotes the label (or a refused answer): text, never markup.
-        self.query_one("#tray-message", Static).update(plain(message, "bold red" if error else "green"))
+        panel.message(message, error)
         self._fill_table()
+
+    def _roll_asked(self) -> Roll:
+        """The roll the fields describe (the one the values typed answer), or while they do not
+        describe one, the roll the session waits for."""
+        assert self.driver is not None
+        spec = (
+            f"{self.query_one('#dice', Input).value.strip()} {self.query_one('#label', Input).value.strip()}"
+        )
+        try:
+            return roll_for(spec.strip())
+        except BadAnswer:
+            pending = self.driver.pending
+            return pending if isinstance(pending, Roll) else roll_for(self.driver.state.next_spec)
+
+    @on(Input.Changed, "#dice, #label")
+    def _fields_changed(self, event: Input.Changed) -> None:
+        """The question follows the fields as they are typed; the focus and the values stay."""
+        if self.driver is None or self.driver.finished:
+            return
+        field = self.query_one("#pp-dice", Input)
+        typed, focused = field.value, self.focused
+        self.query_one(PromptPanel).show(self._roll_asked(), [])
+        field.value = typed
+        if focused is event.input:  # the player is typing in that field: it keeps the focus
+            focused.focus()
 
     def _fill_table(self) -> None:
         assert self.driver is not None
@@ -173,10 +171,10 @@ class DiceTrayScreen(GameScreen):
     # -- answering -------------------------------------------------------------
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "values":
+        if event.input.id == "pp-dice":
             self._answer(event.value)
         else:
-            self.query_one("#values", Input).focus()
+            self.query_one("#pp-dice", Input).focus()
 
     def action_roll(self) -> None:
         self._answer(None)
@@ -204,7 +202,6 @@ class DiceTrayScreen(GameScreen):
             return
         values = " ".join(str(v) for v in step.answer or [])
         who = "rolled by the app" if step.source == "app" else "typed from the table"
-        self.query_one("#values", Input).value = ""
         self._show(f"Logged {wanted.why}: {values} ({who}).")
 
     def show_game(self, message: str = "", error: bool = False) -> None:
@@ -244,4 +241,4 @@ class DiceTrayScreen(GameScreen):
         pick = presets()[number - 1]
         self.query_one("#dice", Input).value = pick.dice
         self.query_one("#label", Input).value = pick.label
-        self.query_one("#values", Input).focus()
+        self.query_one("#pp-dice", Input).focus()

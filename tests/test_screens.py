@@ -46,7 +46,7 @@ def app_for(path: Path, clock: Any) -> CompanionApp:
 
 
 def message(app: CompanionApp) -> str:
-    return str(app.screen.query_one("#tray-message", Static).render())
+    return str(app.screen.query_one("#pp-message", Static).render())
 
 
 def table_rows(app: CompanionApp, selector: str) -> list[list[str]]:
@@ -113,7 +113,7 @@ async def test_bad_dice_get_one_sentence_and_change_nothing(tmp_path: Path, cloc
         await pilot.press("d")
         await pilot.pause()
         for bad, words in [("7 1", "1 to 6"), ("0 3", "0 cannot"), ("x", "not a die face"), ("3", "needs 2")]:
-            app.screen.query_one("#values", Input).value = bad
+            app.screen.query_one("#pp-dice", Input).value = bad
             await pilot.press("enter")
             await pilot.pause()
             assert words in message(app)
@@ -143,14 +143,14 @@ async def test_changing_the_dice_while_a_roll_waits_asks_for_the_new_dice(tmp_pa
         await pilot.press("d")
         await pilot.pause()
         # A failed answer leaves the spec recorded and a 2d6 roll waiting.
-        app.screen.query_one("#values", Input).value = "9 9 9"
+        app.screen.query_one("#pp-dice", Input).value = "9 9 9"
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("5")  # quick pick 5 needs the focus off the inputs
         app.screen.query_one("#dice", Input).value = "1d8"
         app.screen.query_one("#label", Input).value = "Loot"
-        app.screen.query_one("#values", Input).value = "8"
-        app.screen.query_one("#values", Input).focus()
+        app.screen.query_one("#pp-dice", Input).value = "8"
+        app.screen.query_one("#pp-dice", Input).focus()
         await pilot.press("enter")
         await pilot.pause()
         rows = table_rows(app, "#rolls")
@@ -168,7 +168,7 @@ async def test_quick_pick_fills_the_dice_and_label(tmp_path: Path, clock: Any) -
         await pilot.pause()
         assert app.screen.query_one("#dice", Input).value == "5d6"
         assert app.screen.query_one("#label", Input).value == "Battle dice"
-        assert app.focused is app.screen.query_one("#values", Input)
+        assert app.focused is app.screen.query_one("#pp-dice", Input)
 
 
 async def test_undo_takes_back_the_last_roll_in_the_log(tmp_path: Path, clock: Any) -> None:

@@ -333,7 +333,7 @@ async def test_full_disk_in_the_app(tmp_path: Path, figures: Counter[str], notes
             for _ in range(300):  # the WAL grows a page at a time until the disk refuses one
                 await pilot.press("r")
                 await pilot.pause(0.01)
-                message = str(app.screen.query_one("#tray-message").render())
+                message = str(app.screen.query_one("#pp-message").render())
                 if "full" in message:
                     break
             assert "The disk holding" in message and "is full" in message, message

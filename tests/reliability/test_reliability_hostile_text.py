@@ -138,8 +138,8 @@ async def roll_with_label(pilot: Any, label: str, values: str) -> None:
     screen = pilot.app.screen
     screen.query_one("#dice", Input).value = "2d6"
     screen.query_one("#label", Input).value = label
-    screen.query_one("#values", Input).value = values
-    screen.query_one("#values", Input).focus()
+    screen.query_one("#pp-dice", Input).value = values
+    screen.query_one("#pp-dice", Input).focus()
     await pilot.press("enter")
     await pilot.pause()
 
@@ -174,7 +174,9 @@ async def test_dice_tray_labels_with_markup_are_shown_as_written_and_resume(
         await wait_until(pilot, lambda: isinstance(again.screen, DiceTrayScreen))
         text = screen_text(pilot)
         assert all(row_shown(text, n, label) for n, label in enumerate(MARKUP, start=1)), text
-        assert "Roll 2d6 · Siege [/]: type the dice" in text
+        asked = str(again.screen.query_one("#pp-why").render())
+        assert str(again.screen.query_one("#pp-title").render()) == "Roll 2 dice"
+        assert asked.startswith("Siege [/]\nType the dice you rolled"), asked
         assert again.screen.query_one("#label", Input).value == "Siege [/]"
         await pilot.press("r")
         await pilot.pause()
@@ -638,7 +640,7 @@ async def test_the_dice_tray_refuses_a_die_of_thousands_of_digits(
         await pilot.press("d")
         await pilot.pause()
         await roll_with_label(pilot, "Attack", "1" * 5000)
-        message = str(app.screen.query_one("#tray-message", Static).render())
+        message = str(app.screen.query_one("#pp-message", Static).render())
         assert message == "A d6 shows 1 to 6, so a number of 5000 digits cannot be rolled."
         assert app.is_running and app.screen.query_one("#rolls", DataTable).row_count == 0
     assert not [s for s in Store(str(db)).log(1).steps if isinstance(s.prompt, Roll)]
