@@ -59,7 +59,7 @@ class Game(Protocol):
         rolls every die without being asked (such dice go with the answer before them).
         ``last_answer`` is the rule most games follow."""
 
-    # -- optional capabilities: None when the game has them not ------------------------
+    # -- optional capabilities: None for a game without them ---------------------------
 
     @property
     def apply_edit(self) -> Callable[[Any, dict[str, Any]], None] | None:
