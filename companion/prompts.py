@@ -35,15 +35,10 @@ class BadAnswer(ValueError):
     """An answer that does not fit its prompt; the message is one sentence for a person."""
 
 
-@dataclass(frozen=True)
-class Roll:
-    """Roll ``n`` dice of ``sides`` faces; the answer is the list of faces, in order."""
-
-    kind: ClassVar[str] = "roll"
-
-    n: int = 1
-    sides: int = 6
-    why: str = ""
+@dataclass(frozen=True, kw_only=True)
+class Structured:
+    """What a prompt is, beside its wording (the module docstring): keyword fields every
+    prompt but an Edit has."""
 
     topic: str = ""
     data: dict[str, Any] = field(default_factory=dict, hash=False)
@@ -53,6 +48,17 @@ class Roll:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", plain_data(self.data))
+
+
+@dataclass(frozen=True)
+class Roll(Structured):
+    """Roll ``n`` dice of ``sides`` faces; the answer is the list of faces, in order."""
+
+    kind: ClassVar[str] = "roll"
+
+    n: int = 1
+    sides: int = 6
+    why: str = ""
 
     @property
     def label(self) -> str:
@@ -96,18 +102,13 @@ class Roll:
 
 
 @dataclass(frozen=True)
-class Choose:
+class Choose(Structured):
     """Pick one of ``options``; the answer is the option text."""
 
     kind: ClassVar[str] = "choose"
 
     options: tuple[str, ...]
     why: str = ""
-    topic: str = ""
-    data: dict[str, Any] = field(default_factory=dict, hash=False)
-    rule: str = field(default="", compare=False)
-    reason: str = field(default="", compare=False)
-    legacy: bool = field(default=False, compare=False)
 
     def __init__(
         self,
@@ -154,21 +155,12 @@ class Choose:
 
 
 @dataclass(frozen=True)
-class Tell:
+class Tell(Structured):
     """An instruction for the physical board; the answer is an acknowledgement (None)."""
 
     kind: ClassVar[str] = "tell"
 
     text: str
-
-    topic: str = ""
-    data: dict[str, Any] = field(default_factory=dict, hash=False)
-    rule: str = field(default="", compare=False)
-    reason: str = field(default="", compare=False)
-    legacy: bool = field(default=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "data", plain_data(self.data))
 
     def check(self, value: Any) -> None:
         if value is not None:
@@ -186,7 +178,7 @@ class Tell:
 
 
 @dataclass(frozen=True)
-class Enter:
+class Enter(Structured):
     """Free text that must match ``pattern`` (a regular expression, matched whole).
 
     ``hint`` is the sentence shown when the text does not match; an empty answer
@@ -199,15 +191,6 @@ class Enter:
     pattern: str
     hint: str
     default: str = ""
-
-    topic: str = ""
-    data: dict[str, Any] = field(default_factory=dict, hash=False)
-    rule: str = field(default="", compare=False)
-    reason: str = field(default="", compare=False)
-    legacy: bool = field(default=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "data", plain_data(self.data))
 
     def check(self, value: Any) -> str:
         if not isinstance(value, str) or not re.fullmatch(self.pattern, value.strip()):
@@ -301,7 +284,7 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
     raise ValueError(f"unknown prompt kind {kind!r}")
 
 
-def _structure(prompt: Roll | Choose | Tell | Enter) -> dict[str, Any]:
+def _structure(prompt: Structured) -> dict[str, Any]:
     """The logged form of what a prompt is (its topic, data, rule and reason); empty parts
     are left out, so a prompt without them logs as it always did."""
     out: dict[str, Any] = {}

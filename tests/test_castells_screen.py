@@ -20,6 +20,7 @@ from screens.app import CompanionApp
 from screens.castells.edit_dialog import EditDialog
 from screens.castells.game_screen import CastellsScreen
 from screens.home import HomeScreen
+from screens.shell.dialogs import MessageDialog
 
 SIZE = (110, 34)
 SETUP = setup_answers(["Anna", "Bo"], [2, 1], {"Anna": ["Tortosa", "Mora"], "Bo": ["Lleida", "Siurana"]})
@@ -110,6 +111,10 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         assert d.state.discarded == [drawn]
         await pilot.press("ctrl+z")
         assert sum(d.state.bag.values()) == left and isinstance(d.pending, Choose)
+        # The undo ends with what to put back on the table: the token, into the bag.
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        assert f"Bag: put 1 {drawn} token back into the bag" in str(app.screen.body)
+        await pilot.press("enter")
         await pilot.press("2")  # Migdia, picked from the physical draw
         assert d.state.drawn == "Migdia"
         await pilot.press("2")  # attack a castle near the Saracen
@@ -177,7 +182,7 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
     holds, and the log keeps the corrected dice."""
     from textual.widgets import Input, OptionList
 
-    from screens.shell.dialogs import CorrectionDialog, MessageDialog
+    from screens.shell.dialogs import CorrectionDialog
 
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)
