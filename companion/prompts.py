@@ -46,8 +46,6 @@ class Structured:
     reason: str = field(default="", compare=False)
     legacy: bool = field(default=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "data", plain_data(self.data))
 
 
 @dataclass(frozen=True)
@@ -125,7 +123,7 @@ class Choose(Structured):
         object.__setattr__(self, "options", tuple(map(str, options)))
         object.__setattr__(self, "why", why)
         object.__setattr__(self, "topic", topic)
-        object.__setattr__(self, "data", plain_data(data or {}))
+        object.__setattr__(self, "data", dict(data or {}))
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "legacy", legacy)
@@ -291,7 +289,7 @@ def _structure(prompt: Structured) -> dict[str, Any]:
     if prompt.topic:
         out["topic"] = prompt.topic
     if prompt.data:
-        out["data"] = prompt.data
+        out["data"] = plain_data(prompt.data)  # TypeError on a value JSON does not hold
     if prompt.rule:
         out["rule"] = prompt.rule
     if prompt.reason:
@@ -316,27 +314,56 @@ def _structure_from(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def plain_data(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` as the log gives it back: JSON values only, tuples as lists, so a prompt an
-    engine yields compares equal to the same prompt read from the log. TypeError on
-    anything JSON does not hold."""
+    """``data`` as the log gives it back: JSON values only, tuples as lists and keys as text,
+    so a prompt an engine yields compares equal to the same prompt read from the log.
+    TypeError on anything JSON does not hold."""
     if not data:
         return {}
-    try:
-        plain: dict[str, Any] = json.loads(json.dumps(dict(data), ensure_ascii=False, allow_nan=False))
-    except ValueError as exc:  # NaN or infinity
-        raise TypeError(f"a prompt's data holds a value JSON does not: {exc}") from None
-    return plain
+    # Written out rather than a JSON round trip, with the plain values passed as they are.
+    return {k if type(k) is str else _plain_key(k): _plain(v) for k, v in data.items()}
+
+
+#: The values JSON holds as they are (bool is an int; a float is checked apart).
+_SCALARS = (str, int, bool, type(None))
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError(f"a prompt's data holds a number JSON does not: {value}")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k if type(k) is str else _plain_key(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (str, int, float)):  # a subclass (an enum of str): as the JSON it writes
+        return json.loads(json.dumps(value))
+    raise TypeError(f"a prompt's data holds a {kind.__name__}, which JSON does not")
+
+
+def _plain_key(key: Any) -> str:
+    """A key as JSON writes it: 1 -> "1", True -> "true", None -> "null"."""
+    if isinstance(key, str):
+        return str(key)
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)
+    raise TypeError(f"a prompt's data has a {type(key).__name__} key, which JSON does not")
 
 
 def fits(logged: Prompt, asked: Prompt) -> bool:
     """Whether a logged step answers the prompt the game asks now: the same prompt (wording,
-    topic and data), or, for a step logged before prompts carried topics (``legacy``), the
-    same wording."""
+    topic and data, the data as JSON gives it back: a tuple is a list), or, for a step
+    logged before prompts carried topics (``legacy``), the same wording."""
     if logged == asked:
         return True
     if isinstance(logged, Edit) or isinstance(asked, Edit) or type(logged) is not type(asked):
         return False
-    return logged.legacy and replace(logged, topic=asked.topic, data=asked.data) == asked
+    if logged.legacy:
+        return replace(logged, topic=asked.topic, data=asked.data) == asked
+    return plain_data(logged.data) == plain_data(asked.data) and replace(logged, data=asked.data) == asked
 
 
 def answer_text(answer: Answer, none: str = "") -> str:
