@@ -47,7 +47,6 @@ class Structured:
     legacy: bool = field(default=False, compare=False)
 
 
-
 @dataclass(frozen=True)
 class Roll(Structured):
     """Roll ``n`` dice of ``sides`` faces; the answer is the list of faces, in order."""
