@@ -43,7 +43,7 @@ class DiceTrayScreen(GameScreen):
         Binding("r", "roll", "Roll (app)"),
         Binding("ctrl+z", "undo", "Undo roll", priority=True),
         Binding("ctrl+o", "end_session", "End session", priority=True),
-        Binding("question_mark", "rule", "Rule", show=False, priority=True),
+        Binding("f2,question_mark", "rule", "Rule", show=False, priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"preset({i})", show=False) for i in range(1, 10)),
     ]

@@ -350,7 +350,7 @@ class SessionLogScreen(Screen[None]):
         Binding("left_square_bracket", "phase(-1)", "Previous phase"),
         Binding("right_square_bracket", "phase(1)", "Next phase"),
         Binding("t", "jump", "Go to turn"),
-        Binding("question_mark", "rule", "Rule"),
+        Binding("f2,question_mark", "rule", "Rule"),
         Binding("r", "resume", "Resume"),
         Binding("escape", "back", "Back"),
         # With the log hidden (v), the arrows still step through the game.

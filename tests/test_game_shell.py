@@ -253,3 +253,32 @@ def test_castells_says_what_to_put_back_after_an_undo() -> None:
     drawn = sum(back.bag.values()) - sum(now.bag.values())
     assert drawn > 0 and any(c.startswith("Bag: put") and "into the bag" in c for c in changes)
     assert castells_changes(back, back) == []
+
+
+async def test_f2_shows_the_rule_while_a_text_field_has_the_focus(tmp_path: Path, clock: Any) -> None:
+    """In the Battle of Simancas the card field always has the focus: a ? typed there is a
+    letter of the text, and f2 (the key the footer names) shows the rule."""
+    from textual.widgets import Input
+
+    from screens.simancas.game_screen import SimancasScreen
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game_of(pilot, app, "simancas", SimancasScreen)
+        field = app.screen.query_one("#pp-dice", Input)
+        assert app.focused is field
+        await pilot.press("j", "question_mark")
+        await pilot.pause()
+        assert field.value == "j?" and not isinstance(app.screen, MessageDialog)
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageDialog)
+        assert "Rule: Battle Phase" in str(app.screen.body)
+
+
+async def open_game_of(pilot: Any, app: CompanionApp, game: str, screen: type) -> None:
+    from pilot_helpers import store_ready, wait_until
+
+    await store_ready(pilot)
+    app.start_game(game)
+    await wait_until(pilot, lambda: isinstance(app.screen, screen))

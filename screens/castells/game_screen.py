@@ -123,7 +123,7 @@ class CastellsScreen(GameScreen):
         Binding("e", "edit", "Fix by hand"),
         Binding("c", "correct", "Correct a die"),
         Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("question_mark", "rule", "Rule", priority=True),
+        Binding("f2,question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]

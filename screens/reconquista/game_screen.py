@@ -54,7 +54,7 @@ class ReconquistaScreen(GameScreen):
         Binding("w", "why_not", "Why not?"),
         Binding("e", "edit", "Fix board"),
         Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
-        Binding("question_mark", "rule", "Rule", priority=True),
+        Binding("f2,question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]

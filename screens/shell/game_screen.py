@@ -4,8 +4,9 @@ A game screen (Reconquista, Terra de Castells, Battle of Simancas, the Dice tray
 base plus its own widgets. The base holds the session's driver and gives them one way to
 answer each kind of prompt (``answer``, ``roll``, ``ack``, ``choose``, ``type_text``: every one
 goes through the driver, so it is committed before the next question shows), the undo the
-game's own rule decides (``Game.undo_from``), and the rule key that shows, for the step on
-screen, the rulebook section it follows and why (``Prompt.rule`` and ``Prompt.reason``).
+game's own rule decides (``Game.undo_from``), and the rule key (f2, or ? where no text field
+has the focus: a field takes the ? as typed) that shows, for the step on screen, the
+rulebook section it follows and why (``Prompt.rule`` and ``Prompt.reason``).
 
 Undo says everything it takes back before it acts (every die, choice and correction by
 hand among the steps), takes them back in one replay and one logged rewind

@@ -150,7 +150,7 @@ class SimancasScreen(GameScreen):
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("f1,ctrl+r", "reference", "Card types", priority=True),
-        Binding("question_mark", "rule", "Rule", priority=True),
+        Binding("f2,question_mark", "rule", "Rule", priority=True),
         Binding("escape", "back", "Back"),
     ]
 
