@@ -3,6 +3,7 @@ make on the table after an undo, the rule key, and the registry every screen is 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -282,3 +283,24 @@ async def open_game_of(pilot: Any, app: CompanionApp, game: str, screen: type) -
     await store_ready(pilot)
     app.start_game(game)
     await wait_until(pilot, lambda: isinstance(app.screen, screen))
+
+
+def test_simancas_says_which_cards_to_take_off_and_put_back_after_an_undo() -> None:
+    from companion.simancas.game import match_changes
+
+    simancas = games.load("simancas")
+    driver = Driver(simancas, 1)
+    driver.submit("Moors place Large Army", "player")
+    while isinstance(driver.pending, Tell):
+        driver.ack()
+    placed = copy.deepcopy(driver.state)  # the game changes its state in place as it goes on
+    driver.submit("End the hand", "player")
+    while isinstance(driver.pending, Tell):
+        driver.ack()
+    ended = driver.state
+    driver.rewind_to(simancas.undo_from(driver.steps, False) or 0)
+    assert match_changes(ended, driver.state) == [
+        "Moors: put Large Army back on the table",
+        "Hands won: back to Moors 0, Christians 0",
+    ]
+    assert match_changes(placed, Driver(simancas, 1).state) == ["Moors: take Large Army off the table"]

@@ -319,6 +319,18 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
     assert info.summary.startswith("Hand 3; hands won Moors 1, Christians 0")
 
 
+def put_back(app: CompanionApp) -> list[str]:
+    """The lines of the dialog an undo ends with: what to change on the table."""
+    from screens.shell.dialogs import MessageDialog
+
+    assert isinstance(app.screen, MessageDialog), app.screen
+    return [
+        line.strip("• ").strip()
+        for line in str(app.screen.body).splitlines()[1:]
+        if line.strip().startswith("•")
+    ]
+
+
 async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END])
@@ -328,6 +340,13 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         assert shown(app, "#sm-status").startswith("Hand 2")
         await pilot.press("ctrl+z")  # the end of the hand (and its confirmed result)
         await pilot.pause()
+        # The undo ends with what to change on the table: the ended hand's cards come back.
+        assert put_back(app) == [
+            "Moors: put Jund Cavalry back on the table",
+            "Hands won: back to Moors 0, Christians 0",
+        ]
+        await pilot.press("enter")
+        await pilot.pause()
         assert message(app) == "Took back: End the hand."
         assert shown(app, "#sm-status").startswith("Hand 1")
         assert "hands won: Moors 0, Christians 0" in shown(app, "#sm-status")
@@ -336,9 +355,15 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         assert isinstance(driver_of(app).pending, Tell)
         await pilot.press("ctrl+z")  # Campaign, with its reminder still waiting
         await pilot.pause()
+        assert put_back(app) == ["Moors: take Campaign off the table"]
+        await pilot.press("enter")
+        await pilot.pause()
         assert message(app) == "Took back: Moors place Campaign."
         assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
-        await pilot.press("ctrl+z", "ctrl+z")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert put_back(app) == ["Moors: take Jund Cavalry off the table"]
+        await pilot.press("enter", "ctrl+z")
         await pilot.pause()
         assert message(app) == "There is nothing to take back."
         assert side_lines(app, "moors") == ["No cards placed."]

@@ -80,6 +80,24 @@ class Match:
     to_play: Side = "moors"
 
 
+def match_changes(now: Match, back: Match) -> list[str]:
+    """What to change on the table to go from ``now`` to ``back``: cards placed, destroyed,
+    the hands won."""
+    out: list[str] = []
+    for side in SIDES:
+        was, is_ = back.table.placed[side], now.table.placed[side]
+        name = SIDE_NAMES[side]
+        out += [f"{name}: take {card} off the table" for card in is_ if card not in was]
+        out += [f"{name}: put {card} back on the table" for card in was if card not in is_]
+    was_gone = {d.card for d in back.table.destroyed}
+    is_gone = {d.card for d in now.table.destroyed}
+    out += [f"{card} is not destroyed: back in play" for card in sorted(is_gone - was_gone)]
+    out += [f"{card} is destroyed again" for card in sorted(was_gone - is_gone)]
+    if back.wins != now.wins:
+        out.append(f"Hands won: back to Moors {back.wins['moors']}, Christians {back.wins['christians']}")
+    return out
+
+
 def new_match(deck: Deck | None = None) -> Match:
     deck = deck or default_deck()
     return Match(deck, Table(deck))
@@ -157,9 +175,14 @@ class Simancas:
     id = "simancas"
     title = "Battle of Simancas"
     rules_version = 1
-    #: No corrections by hand, and no board to put back after an undo: the table is the cards.
+    #: No corrections by hand.
     apply_edit = None
-    board_changes = None
+
+    @staticmethod
+    def board_changes(now: Match, back: Match) -> list[str]:
+        """The cards to take off the table and to put back after an undo, side by side, the
+        destroyed ones and the hands won (the table of an ended hand comes back whole)."""
+        return match_changes(now, back)
 
     @staticmethod
     def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:
