@@ -4,6 +4,7 @@ needs, and pick prompts out of a run (``drive``, for any game, is procedure_help
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista.state import AreaState, GameState
@@ -55,3 +56,14 @@ def chooses(prompts: list[Prompt]) -> list[Choose]:
 
 def tells(prompts: list[Prompt]) -> list[str]:
     return [p.text for p in prompts if isinstance(p, Tell)]
+
+
+def topics(prompts: list[Prompt]) -> list[str]:
+    """The topic of each prompt of a run, in order."""
+    return [p.topic for p in prompts]
+
+
+def one(prompts: list[Prompt], topic: str) -> Any:
+    """The one prompt of ``topic`` in the run (fails when there are none or several)."""
+    (found,) = [p for p in prompts if p.topic == topic]
+    return found

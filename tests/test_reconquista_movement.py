@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from procedure_helpers import drive
-from reconquista_helpers import Units, chooses, make_legal, place, rolls, tells
+from reconquista_helpers import Units, chooses, make_legal, place, rolls, tells, topics
 
-from companion.prompts import Answer, Choose, Prompt, Roll, Tell, prompt_from_dict
+from companion.prompts import Answer, Choose, Roll, Tell, prompt_from_dict
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.game import check_invariants
 from companion.reconquista.movement import (
@@ -472,10 +472,6 @@ def test_the_phase_ends_after_the_step_budget(board: Board, state: GameState) ->
 # statistics read the topic and the facts, never the wording.
 
 RULE = "Phase 4: Movement of Armies"
-
-
-def topics(prompts: list[Prompt]) -> list[str]:
-    return [p.topic for p in prompts]
 
 
 def test_a_road_move_gives_its_region_origin_destination_and_units(board: Board, state: GameState) -> None:

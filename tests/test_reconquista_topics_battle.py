@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import place
+from reconquista_helpers import one, place, topics
 
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import battle as battle_module
@@ -35,16 +35,6 @@ def board() -> Board:
 @pytest.fixture
 def state(board: Board) -> GameState:
     return initial_state(board)
-
-
-def topics(prompts: list[Prompt]) -> list[str]:
-    return [p.topic for p in prompts]
-
-
-def one(prompts: list[Prompt], topic: str) -> Any:
-    """The one prompt of ``topic`` in the run."""
-    (found,) = [p for p in prompts if p.topic == topic]
-    return found
 
 
 # -- battle ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import re
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import place
+from reconquista_helpers import place, topics
 
 from companion.driver import Driver
 from companion.prompts import Choose, Prompt, Roll, Tell
@@ -43,10 +43,6 @@ def board() -> Board:
 @pytest.fixture
 def state(board: Board) -> GameState:
     return initial_state(board)
-
-
-def topics(prompts: list[Prompt]) -> list[str]:
-    return [p.topic for p in prompts]
 
 
 def only(prompts: list[Prompt], topic: str) -> list[Prompt]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import place
+from reconquista_helpers import one, place
 
 from companion.prompts import Prompt, Roll, Tell
 from companion.reconquista import march as robot_march
@@ -48,12 +48,6 @@ def quiet(board: Board) -> GameState:
 
 def of(prompts: list[Prompt], topic: str) -> list[Prompt]:
     return [p for p in prompts if p.topic == topic]
-
-
-def one(prompts: list[Prompt], topic: str) -> Prompt:
-    found = of(prompts, topic)
-    assert len(found) == 1, (topic, [p.describe() for p in found])
-    return found[0]
 
 
 def facts(prompt: Prompt, *keys: str) -> dict[str, Any]:
