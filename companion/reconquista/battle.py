@@ -31,6 +31,8 @@ from companion.text import upper_first
 #: because no type can tie it to the prompt yielded: the driver has checked it against
 #: that prompt (a Roll's answer is a list of its faces, a Choose's one of its options).
 Proc = Generator[Prompt, Any, Any]
+#: The topic of every die of a Phase 6 siege (the screen's odds read it).
+SIEGE_ROLL_TOPIC = "reconquista.sieges.roll"
 
 
 #: The rulebook sections the battle steps follow, in its own words.
@@ -883,7 +885,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             2,
             6,
             f"Siege of {area}: the {b_name} (besieger) die, then the {d_name} (defender) die",
-            topic="reconquista.sieges.roll",
+            topic=SIEGE_ROLL_TOPIC,
             data=sides
             | {
                 "roll": roll,

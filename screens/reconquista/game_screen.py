@@ -20,6 +20,8 @@ from companion.driver import Step
 from companion.errors import CompanionError
 from companion.games import entry
 from companion.prompts import Choose, Edit, Prompt, Roll, Tell
+from companion.reconquista import movement, purchases
+from companion.reconquista.battle import SIEGE_ROLL_TOPIC
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
@@ -166,25 +168,25 @@ class ReconquistaScreen(GameScreen):
         state = self.driver.state
         notes: dict[str, str] = {}
         try:
-            if isinstance(prompt, Choose) and prompt.topic == "reconquista.movement.units":
+            if isinstance(prompt, Choose) and prompt.topic == movement.UNITS_TOPIC:
                 for option in prompt.options:
                     f = forecast_move(self.board, state, prompt.data["destination"], parse_spec(option))
                     if f.kind != "none":
                         notes[option] = describe_odds(f)
                 return ("Odds of each force:" if notes else ""), notes
-            if isinstance(prompt, Choose) and prompt.topic == "reconquista.movement.destination":
+            if isinstance(prompt, Choose) and prompt.topic == movement.DESTINATION_TOPIC:
                 units = state.areas[prompt.data["origin"]].force("christian")
                 for dest in prompt.options:
                     f = forecast_move(self.board, state, dest, units)
                     if f.kind != "none":
                         notes[dest] = describe_odds(f)
                 return ("Odds if every unit goes:" if notes else ""), notes
-            if isinstance(prompt, Roll) and prompt.topic == "reconquista.sieges.roll":
+            if isinstance(prompt, Roll) and prompt.topic == SIEGE_ROLL_TOPIC:
                 f = forecast_siege(self.board, state, prompt.data["area"])
                 return (describe_odds(f) if f.kind != "none" else ""), notes
         except (SpecError, KeyError, ValueError):
             return "", notes
-        if prompt.topic == "reconquista.income.purchase":
+        if prompt.topic == purchases.PURCHASE_TOPIC:
             lines = income(self.board, state).lines
             spent = ", ".join(f"{label} {points:+d}" for label, points in lines)
             left = f"{state.income} point{'s' if state.income != 1 else ''} left"
@@ -305,8 +307,6 @@ class ReconquistaScreen(GameScreen):
 
     def action_why_not(self) -> None:
         """Phase 3: why each purchase that is not offered is refused, where the Christians are."""
-        from companion.reconquista import purchases
-
         driver = self.driver
         if driver is None or driver.state.phase != "income":
             self._show("Purchases are made in Phase 3; w explains the ones not offered.", error=True)
