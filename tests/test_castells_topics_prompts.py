@@ -295,6 +295,9 @@ def test_setup_prompts_carry_the_player_and_what_each_castle_option_means() -> N
     assert [p.data["player"] for p in armies] == ["Anna", "Bo"]
     names = [s.prompt for s in d.steps if s.prompt.topic == "castells.setup.name"]
     assert [p.data["number"] for p in names] == [1, 2]
+    # docs/rules-notes.md, "The rule each step cites" 4: the rulebook has no setup section for
+    # these questions, so they cite none.
+    assert all(p.rule == "" for p in [*armies, *names, pending])
 
 
 def whole_game(seed: int) -> Driver:
