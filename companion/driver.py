@@ -158,9 +158,15 @@ class Driver:
                 continue
             if self.pending is None or not fits(step.prompt, self.pending):
                 asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
+                logged = step.prompt.describe()
+                said = (
+                    f"the log has '{logged}' with other facts than the game asks it with"
+                    if logged == asked
+                    else f"the log has '{logged}' but the game asks {asked}"
+                )
                 raise PromptDivergence(
                     i,
-                    f"Step {i + 1}: the log has '{step.prompt.describe()}' but the game asks {asked}.",
+                    f"Step {i + 1}: {said}.",
                     step.prompt,
                     self.pending,
                 )
@@ -499,6 +505,8 @@ def departure(divergence: ReplayDivergence) -> str:
             logged = _quoted(divergence.logged.describe())
             return f"the current rules end the game where the log goes on with {logged}"
         asked, logged = _quoted_pair(divergence.asked.describe(), divergence.logged.describe())
+        if asked == logged:  # the same words: the topic or the facts behind them differ
+            return f"the current rules ask {asked} with other facts than the log has"
         return f"the current rules ask {asked} where the log has {logged}"
     text = re.sub(r"^Step \d+: ", "", str(divergence)).rstrip(".")
     return text[:1].lower() + text[1:]

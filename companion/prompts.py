@@ -299,10 +299,16 @@ def _structure(prompt: Structured) -> dict[str, Any]:
 
 
 def _structure_from(data: dict[str, Any]) -> dict[str, Any]:
-    """The keyword arguments rebuilding a logged prompt's structure (see ``_structure``)."""
+    """The keyword arguments rebuilding a logged prompt's structure (see ``_structure``);
+    ValueError when its data is not a table of plain JSON facts (JSON text may say NaN)."""
     facts = data.get("data", {})
+    kind = data.get("kind")
     if not isinstance(facts, dict):
-        raise TypeError("'data' is not a table of facts")
+        raise ValueError(f"a logged {kind} prompt whose data is not a table of facts")
+    try:
+        facts = plain_data(facts)
+    except TypeError:
+        raise ValueError(f"a logged {kind} prompt whose data holds a value JSON does not") from None
     return {
         "topic": str(data.get("topic", "")),
         "data": facts,

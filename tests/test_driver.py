@@ -861,3 +861,12 @@ def test_rewind_to_a_step_the_log_does_not_have_changes_nothing(index: int) -> N
     with pytest.raises(BadAnswer, match="There is no step"):
         driver.rewind_to(index)
     assert len(driver.steps) == 2 and recorder.rewinds == []
+
+
+def test_a_divergence_in_the_facts_alone_says_so() -> None:
+    """The same words with another topic or other facts: the sentence does not quote the same
+    question twice as if it differed."""
+    logged = Roll(1, 6, "Region die", topic="g.p.region", data={"again": False})
+    asked = Roll(1, 6, "Region die", topic="g.p.region", data={"again": True})
+    said = departure(PromptDivergence(3, "Step 4: …", logged, asked))
+    assert said == "the current rules ask “Roll 1d6: Region die” with other facts than the log has"

@@ -232,6 +232,22 @@ def test_import_refuses_an_unknown_prompt_kind(store: Store, fresh: Store) -> No
     refused(fresh, json.dumps(data), "step 1 has unknown prompt kind 'dance'")
 
 
+def test_import_refuses_a_prompt_whose_facts_are_not_plain_json_or_not_the_games(
+    store: Store, fresh: Store
+) -> None:
+    """A prompt's data is a table of JSON facts (JSON text may say NaN, which no export holds),
+    and a replay compares it: the same words with other facts are another question, said so."""
+    data = exported(store)
+    data["steps"][0]["prompt"]["data"] = [1, 2]
+    refused(fresh, json.dumps(data), "step 1 has a logged enter prompt whose data is not a table of facts")
+    data["steps"][0]["prompt"]["data"] = {"rolls": float("nan")}
+    refused(
+        fresh, json.dumps(data), "step 1 has a logged enter prompt whose data holds a value JSON does not"
+    )
+    data["steps"][0]["prompt"]["data"] = {"rolls": 1}
+    refused(fresh, json.dumps(data), "(Step 1: the log has 'What to roll: dice and a label' with other facts")
+
+
 # -- import: the round trip ---------------------------------------------------------------
 
 
