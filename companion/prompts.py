@@ -304,7 +304,8 @@ def _structure_from(data: dict[str, Any]) -> dict[str, Any]:
     facts = data.get("data", {})
     kind = data.get("kind")
     if not isinstance(facts, dict):
-        raise ValueError(f"a logged {kind} prompt whose data is not a table of facts")
+        # ValueError, as every refusal of prompt_from_dict: its callers name the step with it.
+        raise ValueError(f"a logged {kind} prompt whose data is not a table of facts")  # noqa: TRY004
     try:
         facts = plain_data(facts)
     except TypeError:
