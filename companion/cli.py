@@ -91,7 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _db_option(parser, top=True)
     parser.add_argument(
-        "--seed", type=_seed, default=None, help="seed for the app's dice in new sessions (default: random)"
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed of the first new session's dice; each later one gets a seed drawn from it (default: random)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -449,10 +452,9 @@ def _run_tui(args: argparse.Namespace) -> int:
 
     path = preflight.resolve(args.db)
     preflight.check(path)  # a bad database is one sentence here, before the screen takes over
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     from screens.app import CompanionApp
 
-    CompanionApp(db_path=path, seed=seed).run()
+    CompanionApp(db_path=path, seed=args.seed).run()
     return EXIT_OK
 
 

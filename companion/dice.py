@@ -12,6 +12,7 @@ seeding one costs ~6 µs a roll, most of a headless game's time.
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 
 _SPAN = 1 << 16
@@ -50,3 +51,32 @@ def app_roll(seed: int, step: int, n: int, sides: int) -> list[int]:
                     break
         block += 1
     return out
+
+
+def session_seed(first: int, index: int) -> int:
+    """The seed of the ``index``-th session (0 first) started in one run of the app given
+    ``--seed first``: the first is ``first`` itself, each later one a number drawn from a hash
+    of both, so two sessions never share their dice and the same ``--seed`` gives the same
+    sessions in the same order again."""
+    if index == 0:
+        return first
+    digest = hashlib.blake2b(f"session:{first}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)  # signed 64 bits: what the store keeps
+
+
+def random_seed() -> int:
+    """A fresh seed for a session when no ``--seed`` was given: 32 random bits, short enough to
+    read out and type back with ``--seed``."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+#: How a game's dice are rolled, where its player chooses (a Reconquista game: at its start and
+#: with ctrl+d): typed from the table or rolled by the app at will, all typed, all the app's.
+DICE_MODES = ("mixed", "physical", "app")
+
+
+def chosen_dice_mode(config: dict[str, object]) -> str | None:
+    """The dice mode a session's settings hold (``config["dice"]``), or None where none was
+    chosen (a game without the choice, or settings that name no known mode)."""
+    mode = config.get("dice")
+    return mode if isinstance(mode, str) and mode in DICE_MODES else None

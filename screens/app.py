@@ -36,12 +36,14 @@ class CompanionApp(App[None]):
     def __init__(
         self,
         db_path: str = ":memory:",
-        seed: int = 0,
+        seed: int | None = 0,
         clock: Callable[[], Any] | None = None,
     ) -> None:
         super().__init__()
         self.db_path = db_path
+        # The seed given (``--seed N``), or None: each new session draws its own at random.
         self.seed = seed
+        self.sessions_started = 0
         self.clock = clock
         self._store: Store | None = None
         self._store_error: CompanionError | None = None
@@ -127,12 +129,23 @@ class CompanionApp(App[None]):
         try:
             # The game's first state reads its data files: a broken one is a sentence, not an empty session.
             game = games.load(game_id)
-            game.new_state(self.seed, dict(config or {}))
-            session_id = self.store().create_session(game_id, self.seed, config, game.rules_version)
+            seed = self.next_seed()
+            game.new_state(seed, dict(config or {}))
+            session_id = self.store().create_session(game_id, seed, config, game.rules_version)
         except CompanionError as exc:
             notify_plain(self, str(exc), severity="error")
             return
+        self.sessions_started += 1
         self.open_session(session_id)
+
+    def next_seed(self) -> int:
+        """The seed of the next new session: every session rolls its own dice (``--seed N``
+        gives N to the first session of the run and a seed drawn from N to each later one)."""
+        from companion.dice import random_seed, session_seed
+
+        if self.seed is None:
+            return random_seed()
+        return session_seed(self.seed, self.sessions_started)
 
     def open_session(self, session_id: int) -> None:
         """Show the screen of a session, at its last answered prompt (or its end)."""

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from companion.dice import SEED_MAX, SEED_MIN
+from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode
 from companion.errors import CompanionError
 from companion.games import GameEntry, GameNotAvailable, entry
 from companion.prompts import answer_text
@@ -451,7 +451,11 @@ def _check_as_recorded(doc: ExportModel, steps: list[Any], name: str) -> None:
         )
 
 
-def _dice_mode(steps: list[StepModel]) -> str:
+def _dice_mode(steps: list[StepModel], config: dict[str, Any]) -> str:
+    """The imported session's dice mode: the one its player chose, else its dice's sources."""
+    chosen = chosen_dice_mode(config)
+    if chosen is not None:
+        return chosen
     sources = {s.source for s in steps if (s.prompt or {}).get("kind") == "roll"}
     if not sources:
         return ""
@@ -541,7 +545,7 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
     session_row = {
         "game": sess.game,
         "seed": sess.seed,
-        "dice_mode": _dice_mode(doc.steps),
+        "dice_mode": _dice_mode(doc.steps, sess.config),
         "status": status,
         "started": _utc(sess.started),
         "last_activity": max(_utc(sess.last_activity), last),

@@ -35,6 +35,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
+from companion.dice import DICE_MODES, chosen_dice_mode
 from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting
 from companion.errors import ReplayDivergence, StoreError
 from companion.games import Game
@@ -416,7 +417,7 @@ class Store:
                 insert(S).values(
                     game=game,
                     seed=seed,
-                    dice_mode="",
+                    dice_mode=chosen_dice_mode(config or {}) or "",
                     status="active",
                     started=t,
                     last_activity=t,
@@ -534,6 +535,18 @@ class Store:
         query = select(func.count()).select_from(E).where(E.c.session_id == session_id, E.c.kind == "answer")
         with self._guard(), self.engine.connect() as con:
             return int(con.execute(query).scalar() or 0)
+
+    def set_dice_mode(self, session_id: int, mode: str) -> None:
+        """Keep the dice mode the player chose (ctrl+d) with the session, so a resumed game
+        rolls as it did: in its settings (``config["dice"]``) and its ``dice_mode``."""
+        if mode not in DICE_MODES:
+            raise StoreError(f"'{mode}' is not a dice mode; the modes are {', '.join(DICE_MODES)}.")
+        info = self.session(session_id)
+        config = {**info.config, "dice": mode}
+        with self._guard(), self.engine.begin() as con:
+            con.execute(
+                update(S).where(S.c.id == session_id).values(config=json.dumps(config), dice_mode=mode)
+            )
 
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
@@ -667,14 +680,22 @@ class SessionRecorder:
         self.session_id = session_id
         with store._guard(), store.engine.connect() as con:
             last = con.execute(select(func.max(E.c.seq)).where(E.c.session_id == session_id)).scalar()
-            self.dice_mode = con.execute(select(S.c.dice_mode).where(S.c.id == session_id)).scalar() or ""
+            row = con.execute(select(S.c.dice_mode, S.c.config).where(S.c.id == session_id)).one_or_none()
+        self.dice_mode = (row.dice_mode if row is not None else "") or ""
+        # A game whose player chose how the dice are rolled keeps that choice as its dice mode
+        # (Store.set_dice_mode); any other, the sources of its dice so far.
+        try:
+            config = _config(row.config) if row is not None else {}
+        except (ValueError, TypeError):  # damaged settings: the session itself says so when read
+            config = {}
+        self.chosen = chosen_dice_mode(config) is not None
         self.next_seq = 0 if last is None else last + 1
 
     def record(self, record: Record) -> None:
         step = record.step
         t = self.store.now()
         mode = self.dice_mode
-        if step.prompt.kind == "roll":
+        if step.prompt.kind == "roll" and not self.chosen:
             mode = step.source if mode in ("", step.source) else "mixed"
         self._write(
             {

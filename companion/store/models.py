@@ -20,7 +20,7 @@ class SessionRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(index=True)
     seed: int
-    dice_mode: str = ""  # '', 'physical', 'app' or 'mixed': the sources of its dice so far
+    dice_mode: str = ""  # '', 'physical', 'app' or 'mixed': as chosen (config dice), else its dice's sources
     status: str = Field(default="active", index=True)  # 'active' or 'finished'
     started: datetime = Field(index=True)
     last_activity: datetime = Field(index=True)

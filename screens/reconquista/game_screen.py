@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
+from companion.dice import chosen_dice_mode
 from companion.driver import Step
 from companion.errors import CompanionError
 from companion.games import entry
@@ -86,7 +87,7 @@ class ReconquistaScreen(GameScreen):
         try:
             store = app.store()
             info = store.session(self.session_id)
-            self.mode = info.config.get("dice", self.mode)
+            self.mode = chosen_dice_mode(info.config) or self.mode
             self.board = board_of_config(info.config)
             self.query_one(BoardView).use(self.board)
         except CompanionError as exc:
@@ -361,8 +362,16 @@ class ReconquistaScreen(GameScreen):
         self.app.push_screen(EditAreaDialog(areas), apply)
 
     def action_dice_mode(self) -> None:
+        """The next dice mode, kept with the session: a resumed game rolls as chosen."""
         modes = list(DICE_MODES)
-        self.mode = modes[(modes.index(self.mode) + 1) % len(modes)]
+        mode = modes[(modes.index(self.mode) + 1) % len(modes)]
+        app: Any = self.app
+        try:
+            app.store().set_dice_mode(self.session_id, mode)
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self.mode = mode
         self.notify(DICE_MODES[self.mode])
         self._auto()
         self._show()

@@ -1,0 +1,104 @@
+"""At the table: what a player meets beside the board, driven as a player would (Pilot).
+
+Each session rolls its own dice; the dice mode chosen is kept with the session; the keys
+do what the footer says wherever the focus is; the correction dialogs forgive a refused
+line; the smaller findings of a game played at the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pilot_helpers import store_ready, wait_until
+from test_reconquista_screen import asks, driver_of, open_game, recorded_game, screen
+
+from companion.dice import app_roll, session_seed
+from companion.store.db import Store
+from screens.app import CompanionApp
+
+SIZE = (100, 30)
+
+
+# -- every session its own dice ----------------------------------------------------------
+
+
+async def start(app: CompanionApp, pilot: Any, game: str) -> int:
+    """Start a new session of ``game`` as the home screen does; its number."""
+    before = len(app.store().sessions())
+    app.start_game(game, {})
+    await wait_until(pilot, lambda: len(app.store().sessions()) == before + 1)
+    return max(s.id for s in app.store().sessions())
+
+
+async def test_sessions_started_in_one_run_roll_their_own_dice(tmp_path: Path, clock: Any) -> None:
+    """Two sessions of one run used to share the run's seed, and so rolled the same dice."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=None, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        seeds = [app.store().session(await start(app, pilot, "dice")).seed for _ in range(3)]
+    assert len(set(seeds)) == 3
+    rolls = {tuple(app_roll(seed, 0, 10, 6)) for seed in seeds}
+    assert len(rolls) == 3  # three sessions, three different first rolls of ten dice
+
+
+async def test_a_given_seed_seeds_the_first_session_and_the_rest_from_it(tmp_path: Path, clock: Any) -> None:
+    """``--seed N``: N for the first session of the run, then seeds drawn from N, the same
+    ones again in another run with the same N."""
+    runs = []
+    for run in range(2):
+        app = CompanionApp(db_path=str(tmp_path / f"c{run}.db"), seed=41, clock=clock)
+        async with app.run_test(size=SIZE) as pilot:
+            await store_ready(pilot)
+            runs.append([app.store().session(await start(app, pilot, "dice")).seed for _ in range(3)])
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 41 and len(set(runs[0])) == 3
+    assert runs[0][1:] == [session_seed(41, 1), session_seed(41, 2)]
+
+
+# -- the dice mode is kept -----------------------------------------------------------------
+
+
+async def test_the_dice_mode_chosen_with_ctrl_d_comes_back_on_resume(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        await pilot.press("ctrl+d")  # mixed -> physical
+        assert screen(app).mode == "physical"
+    info = Store(str(db)).session(sid)
+    assert info.dice_mode == "physical" and info.config["dice"] == "physical"  # what history --json shows
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        assert screen(app).mode == "physical"
+        await pilot.press("3", "enter")  # a die typed from the table keeps the mode chosen
+        assert driver_of(app).steps[-1].source == "physical"
+    assert Store(str(db)).session(sid).dice_mode == "physical"
+
+
+def test_a_session_without_a_choice_keeps_the_sources_of_its_dice(tmp_path: Path, clock: Any) -> None:
+    """The Dice tray has no dice mode to choose: its ``dice_mode`` says where its dice came from."""
+    from companion.dicetray import GAME as TRAY
+    from companion.driver import Driver
+
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    sid = store.create_session("dice", 3, {})
+    assert store.session(sid).dice_mode == ""
+    driver = Driver(TRAY, 3, {}, store.recorder(sid))
+    driver.type("2d6 Attack")
+    driver.roll()
+    assert store.session(sid).dice_mode == "app"
+
+
+def test_a_dice_mode_that_is_not_one_is_refused(tmp_path: Path, clock: Any) -> None:
+    import pytest
+
+    from companion.errors import StoreError
+
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    sid = store.create_session("reconquista", 3, {"dice": "mixed"})
+    with pytest.raises(StoreError, match="'loaded' is not a dice mode"):
+        store.set_dice_mode(sid, "loaded")
+    assert store.session(sid).config == {"dice": "mixed"} and store.session(sid).dice_mode == "mixed"
