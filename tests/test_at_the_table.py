@@ -102,3 +102,58 @@ def test_a_dice_mode_that_is_not_one_is_refused(tmp_path: Path, clock: Any) -> N
     with pytest.raises(StoreError, match="'loaded' is not a dice mode"):
         store.set_dice_mode(sid, "loaded")
     assert store.session(sid).config == {"dice": "mixed"} and store.session(sid).dice_mode == "mixed"
+
+
+# -- keys do what the footer says wherever the focus is ------------------------------------
+
+
+def footer_keys(app: CompanionApp) -> set[str]:
+    """The keys the footer offers now."""
+    return {b.key for (_, b, enabled, _) in app.screen.active_bindings.values() if b.show and enabled}
+
+
+async def test_letters_in_the_dice_field_are_the_footers_keys(tmp_path: Path, clock: Any) -> None:
+    """With the focus in the dice field, c corrects a die and w explains, as the footer says;
+    they used to be typed into the field."""
+    from textual.widgets import Input, Static
+
+    from screens.shell.dialogs import CorrectionDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Events: 2D6"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        field = app.screen.query_one("#pp-dice", Input)
+        assert app.screen.focused is field and {"c", "r"} <= footer_keys(app)
+        assert "a" not in footer_keys(app)  # "All done" only while an instruction waits
+        await pilot.press("3", "c")
+        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
+        await pilot.press("escape")
+        assert field.value == "3"  # the digit was typed, the letter was not
+        await pilot.press("w")  # outside Phase 3, w says when it explains
+        assert "Phase 3" in str(app.screen.query_one("#pp-message", Static).render())
+        assert field.value == "3"
+        await pilot.press("r")  # the app rolls, with the focus in the field
+        assert driver_of(app).steps[-1].source == "app"
+
+
+async def test_physical_dice_offer_no_roll_by_the_app(tmp_path: Path, clock: Any) -> None:
+    from textual.widgets import Input, Static
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Rebellions: region die"), mode="physical")
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        assert "r" not in footer_keys(app)
+        assert "r" not in app.screen.query_one("#pp-dice", Input).placeholder
+        await pilot.press("enter")  # an empty field: the message asks for the table's die only
+        said = str(app.screen.query_one("#pp-message", Static).render())
+        assert "you rolled on the table" in said and "app" not in said
+        await pilot.press("r")
+        assert len(d.steps) == steps
+        await pilot.press("ctrl+d")  # physical -> app: the key is back, and the app rolls
+        assert "r" in footer_keys(app) or len(d.steps) > steps

@@ -118,6 +118,7 @@ class ReconquistaScreen(GameScreen):
         if driver is None:
             return
         state = driver.state
+        self.refresh_bindings()  # the footer's keys follow the question (check_action)
         self.sub_title = f"Reconquista · session {self.session_id}"
         self.query_one(BoardView).show(state)
         points = (
@@ -233,8 +234,17 @@ class ReconquistaScreen(GameScreen):
     def show_game(self, message: str = "", error: bool = False) -> None:
         self._show(message, error)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # "All done" confirms instructions: the footer offers it only while one waits.
+        if action == "confirm_all":
+            return self.driver is not None and isinstance(self.driver.pending, Tell)
+        return super().check_action(action, parameters)
+
     def automatic_dice(self) -> bool:
         return self.mode == "app"
+
+    def app_may_roll(self) -> bool:
+        return self.mode != "physical"
 
     def after_undo(self, taken: list[Step]) -> None:
         self.done_tells = []
@@ -253,10 +263,8 @@ class ReconquistaScreen(GameScreen):
             self._log(step, turn, phase)
 
     def action_roll(self) -> None:
+        # In physical mode the key is off (check_action): the footer offers no app roll.
         if self.driver is None or not isinstance(self.driver.pending, Roll):
-            return
-        if self.mode == "physical":
-            self._show("Physical dice: type what you rolled (ctrl+d lets the app roll).", error=True)
             return
         self.roll()
 

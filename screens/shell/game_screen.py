@@ -113,10 +113,14 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While text is typed (a player's name) r is a letter, not "let the app roll":
-        # "Bernat" keeps its r. The footer shows the key off meanwhile.
-        if action == "roll" and isinstance(self.focused, Input):
-            d = self.driver
-            return d is not None and isinstance(d.pending, Roll)
+        # "Bernat" keeps its r. The footer shows the key off meanwhile, and while the dice
+        # are the table's alone (physical dice) it offers no roll by the app at all.
+        if action == "roll":
+            if not self.app_may_roll():
+                return False
+            if isinstance(self.focused, Input):
+                d = self.driver
+                return d is not None and isinstance(d.pending, Roll)
         return True
 
     # -- what the subclass gives -----------------------------------------------------
@@ -128,6 +132,10 @@ class GameScreen(Screen[None]):
     def automatic_dice(self) -> bool:
         """Whether the app rolls every die without being asked (the dice mode 'app')."""
         return False
+
+    def app_may_roll(self) -> bool:
+        """Whether r lets the app roll (not while every die is rolled on the table)."""
+        return True
 
     def after_undo(self, taken: list[Step]) -> None:
         """What the subclass forgets when steps are taken back (its checklist, a cache)."""
@@ -167,6 +175,12 @@ class GameScreen(Screen[None]):
         """The dice of the waiting Roll: typed from the table, or (None) rolled by the app."""
         d = self.driver
         if d is None:
+            return None
+        pending = d.pending
+        if typed is not None and not typed.strip() and isinstance(pending, Roll) and not self.app_may_roll():
+            # The prompt's own sentence offers the app's roll, which physical dice do not.
+            dice = "die" if pending.n == 1 else "dice"
+            self.show_game(f"Type the {pending.n} {dice} you rolled on the table.", error=True)
             return None
         return self.answer(d.roll if typed is None else (lambda: d.type(typed)))
 

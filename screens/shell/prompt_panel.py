@@ -15,6 +15,7 @@ whose turn offers over a hundred actions).
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,12 +25,30 @@ from textual.widgets.option_list import Option
 from companion.prompts import Choose, Enter, Prompt, Roll, Tell
 from screens.plain import plain
 
+#: What a die field takes as typed: digits and the separators Roll.parse reads. Any other key
+#: goes on to the screen, so the letters the footer shows (r, c, e, w...) act there too.
+DIE_KEYS = frozenset("0123456789 ,;/")
+
 
 class DiceInput(Input):
-    """The dice typed from the table (r here asks the app to roll instead), or the text an
-    Enter asks for (where r is a letter like any other)."""
+    """The dice typed from the table, or the text an Enter asks for.
 
-    BINDINGS = [Binding("r", "screen.roll", "Roll (app)", priority=True)]
+    While it takes dice (``dice_only``) a letter is not typed: it goes on to the screen's keys,
+    so r lets the app roll and c corrects a die as the footer says, with the focus here. While
+    it takes text (a player's name) every letter is a letter: no key of the screen fires."""
+
+    dice_only = False
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # What the footer shows: a key this field does not type is the screen's.
+        if self.dice_only:
+            return character is not None and character in DIE_KEYS
+        return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.dice_only and event.is_printable and event.character not in DIE_KEYS:
+            # Not typed: Input's own handler is skipped, and the key bubbles to the bindings.
+            event.prevent_default()
 
 
 class SearchInput(DiceInput):
@@ -100,6 +119,9 @@ class PromptPanel(Vertical):
         already confirmed; ``notes`` add a line under some options (the odds of an attack);
         ``choose_title`` and ``choose_hint`` name a choice that is not a plain pick (a draw
         from the bag)."""
+        # A message under the same question (a key refused, an answer that does not fit) keeps
+        # what is typed; a new question starts an empty field.
+        fresh = prompt is not self.prompt
         self.prompt = prompt
         self.query_one("#pp-title", Static).display = True
         notes = notes or {}
@@ -131,13 +153,17 @@ class PromptPanel(Vertical):
             }[mode]
             why.update(Text.assemble((prompt.why, "bold"), "\n", (how, "dim")))
             dice.placeholder = "e.g. 3 5, or r" if mode != "physical" else "e.g. 3 5"
-            dice.value = ""
+            dice.dice_only = True
+            if fresh:
+                dice.value = ""
             dice.focus()
         elif isinstance(prompt, Enter):
             title.update("Type")
             why.update(Text(prompt.why, style="bold"))
             dice.placeholder = f"Enter alone: {prompt.default}" if prompt.default else ""
-            dice.value = ""
+            dice.dice_only = False
+            if fresh:
+                dice.value = ""
             dice.focus()
         elif isinstance(prompt, Choose):
             title.update(choose_title)
@@ -190,6 +216,7 @@ class PromptPanel(Vertical):
         self.query_one("#pp-checklist", Static).display = False
         self.query_one("#pp-why", Static).update(question)
         field = self.query_one("#pp-dice", DiceInput)
+        field.dice_only = False  # the letters typed are the search
         field.disabled = not open_field
         field.display = open_field
         field.placeholder = placeholder
