@@ -157,3 +157,69 @@ async def test_physical_dice_offer_no_roll_by_the_app(tmp_path: Path, clock: Any
         assert len(d.steps) == steps
         await pilot.press("ctrl+d")  # physical -> app: the key is back, and the app rolls
         assert "r" in footer_keys(app) or len(d.steps) > steps
+
+
+# -- dialogs forgive -------------------------------------------------------------------------
+
+
+async def test_an_empty_line_in_the_board_correction_logs_nothing(tmp_path: Path, clock: Any) -> None:
+    """Reconquista e: an empty line used to empty the area and log it; a refused line used to
+    close the dialog and lose what was typed."""
+    from textual.widgets import Input, OptionList, Static
+
+    from screens.reconquista.dialogs import EditAreaDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        steps, toledo = len(d.steps), d.state.areas["Toledo"].total()
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditAreaDialog))
+        areas = app.screen.query_one(OptionList)
+        areas.highlighted = next(
+            i for i in range(areas.option_count) if areas.get_option_at_index(i).id == "Toledo"
+        )
+        await pilot.press("enter")
+        field = app.screen.query_one("#edit-text", Input)
+        field.value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EditAreaDialog)  # still open, and said why
+        assert "Write what Toledo holds" in str(app.screen.query_one("#edit-message", Static).render())
+        field.value = "M 2A; C 9Q"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EditAreaDialog) and field.value == "M 2A; C 9Q"
+        field.value = "M 3A"  # fixed in place
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, EditAreaDialog))
+        assert len(d.steps) == steps + 1 and d.steps[-1].source == "edit"
+        assert d.state.areas["Toledo"].total() == 3 != toledo
+
+
+async def test_an_empty_line_in_the_castells_correction_logs_nothing(tmp_path: Path, clock: Any) -> None:
+    from test_castells_screen import SETUP, open_session, recorded
+    from test_castells_screen import driver_of as castells_driver
+    from textual.widgets import Static
+
+    from screens.castells.edit_dialog import EditDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await open_session(pilot, sid)
+        d = castells_driver(app)
+        steps = len(d.steps)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EditDialog)
+        assert "Type one line" in str(app.screen.query_one("#ed-error", Static).render())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, EditDialog))
+        assert len(d.steps) == steps

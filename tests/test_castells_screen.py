@@ -10,6 +10,7 @@ from typing import Any
 from castells_helpers import feed, setup_answers
 from pilot_helpers import wait_until
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
@@ -171,9 +172,14 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
         await pilot.press(*"castle Atlantis Anna", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
-        assert "'Atlantis' is not a castle" in str(app.screen.query_one("#pp-message").render())
+        await pilot.pause()
+        # Refused: the dialog stays open with the line as typed and the reason under it.
+        assert isinstance(app.screen, EditDialog)
+        assert "'Atlantis' is not a castle" in str(app.screen.query_one("#ed-error").render())
+        assert app.screen.query_one("#ed-line", Input).value == "castle Atlantis Anna"
         assert d.steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
 
 
 async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any) -> None:

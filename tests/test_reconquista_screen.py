@@ -393,10 +393,14 @@ async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Pat
             await pilot.press("enter")
             app.screen.query_one("#edit-text", Input).value = text
             await pilot.press("enter")
-            await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
-            if not ok:
-                assert "is not a force" in message(app) or "not understood" in message(app)
+            if not ok:  # refused: the dialog stays open with the line and the reason
+                await pilot.pause()
+                said = str(app.screen.query_one("#edit-message", Static).render())
+                assert "is not a force" in said or "not understood" in said
+                assert app.screen.query_one("#edit-text", Input).value == text
                 assert d.steps[-1].source != "edit"
+                await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
         toledo = d.state.areas["Toledo"]
         assert (
             toledo.besieger == "christian" and toledo.count("muslim") == 3 and toledo.count("christian") == 1

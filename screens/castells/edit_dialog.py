@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +16,11 @@ from screens.plain import plain
 
 
 class EditDialog(ModalScreen[str | None]):
-    """Type what the table shows: a castle's owner, a player's army points, the Saracen's place."""
+    """Type what the table shows: a castle's owner, a player's army points, the Saracen's place.
+
+    ``apply(text)`` makes the correction and returns None, or the sentence that refuses it:
+    then the dialog stays open with the line as typed and the reason under it. An empty line
+    logs nothing. The dialog ends with the sentence to show on the screen (None: escape)."""
 
     DEFAULT_CSS = """
     EditDialog { align: center middle; }
@@ -26,6 +32,10 @@ class EditDialog(ModalScreen[str | None]):
     EditDialog #ed-error { color: $error; height: auto; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, apply: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.apply = apply
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,7 +60,15 @@ class EditDialog(ModalScreen[str | None]):
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        text = event.value
+        if not text.strip():
+            self.show_error("Type one line like those above, or escape to leave the table as it is.")
+            return
+        refusal = self.apply(text)
+        if refusal is not None:
+            self.show_error(refusal)  # the line stays as typed, to be fixed
+            return
+        self.dismiss("")
 
     def show_error(self, text: str) -> None:
         self.query_one("#ed-error", Static).update(plain(text))

@@ -321,15 +321,19 @@ class CastellsScreen(GameScreen):
         if d is None:
             return
 
-        def apply(text: str | None) -> None:
-            if text is None or d is None:
-                return
+        said: list[str] = []
+
+        def apply(text: str) -> str | None:
+            """Make the correction; the sentence that refuses it, which the dialog shows."""
             try:
                 change = parse_edit_text(self.board, self.state, text)
                 d.edit(edit_prompt(describe(change), change))
             except (ValueError, CompanionError) as exc:  # BadAnswer is a ValueError too
-                self._show(str(exc), error=True)
-                return
-            self._show(f"{describe(change)}.")
+                return str(exc)
+            said.append(f"{describe(change)}.")
+            return None
 
-        self.app.push_screen(EditDialog(), apply)
+        def done(result: str | None) -> None:
+            self._show(said[-1] if result is not None and said else "")
+
+        self.app.push_screen(EditDialog(apply), done)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -42,15 +43,22 @@ class NewGameDialog(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
-    """Pick an area and write what the table really shows there (a manual correction)."""
+class EditAreaDialog(ModalScreen[str | None]):
+    """Pick an area and write what the table really shows there (a manual correction).
+
+    ``apply(area, text)`` makes the correction and returns None, or the sentence that refuses
+    it: then the dialog stays open with the line as typed and the reason under it, to be
+    fixed or left with escape. An empty line logs nothing. The dialog ends with the sentence
+    to show on the board screen."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="EditAreaDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    HINT = "e.g. city muslim; fortress; M 1A1G; C 2A; siege by C  (sides: C M R F RA; 'no city', 'no siege')"
 
-    def __init__(self, areas: dict[str, str]) -> None:
+    def __init__(self, areas: dict[str, str], apply: Callable[[str, str], str | None]) -> None:
         super().__init__()
         self.areas = areas  # area -> its current text
+        self.apply = apply
         self.picked: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -62,11 +70,7 @@ class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
                 id="edit-areas",
             )
             yield Input(id="edit-text")
-            yield Static(
-                "e.g. city muslim; fortress; M 1A1G; C 2A; siege by C  (sides: C M R F RA; 'no city', 'no siege')",
-                id="edit-message",
-                classes="dialog-hint",
-            )
+            yield Static(self.HINT, id="edit-message", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#edit-text", Input).display = False
@@ -79,8 +83,24 @@ class EditAreaDialog(ModalScreen[tuple[str, str] | None]):
         box.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.picked is not None:
-            self.dismiss((self.picked, event.value))
+        area = self.picked
+        if area is None:
+            return
+        text = event.value
+        if not text.strip():
+            # An empty line would empty the area: nothing is logged without a word typed.
+            self.show_error(
+                f"Write what {area} holds (an empty area: 'no city; no fortress'), or escape to leave it."
+            )
+            return
+        if " ".join(text.split()) == " ".join(self.areas.get(area, "").split()):
+            self.dismiss(f"{area} is as it was: nothing changed.")
+            return
+        refusal = self.apply(area, text)
+        if refusal is not None:
+            self.show_error(refusal)  # the line stays as typed, to be fixed
+            return
+        self.dismiss(f"{area} corrected.")
 
     def show_error(self, text: str) -> None:
         self.query_one("#edit-message", Static).update(plain(text, "bold red"))

@@ -350,24 +350,22 @@ class ReconquistaScreen(GameScreen):
             return
         areas = {a: area_text(driver.state.areas[a]) for a in self.board.all_areas()}
 
-        def apply(result: tuple[str, str] | None) -> None:
-            if result is None or driver is None:
-                return
-            area, text = result
+        def apply(area: str, text: str) -> str | None:
+            """Make the correction; the sentence that refuses it, which the dialog shows."""
             try:
                 change = parse_area_text(text)
                 change["area"] = area
                 step = driver.edit(edit_prompt(f"Correction by hand: {area} is now {text.strip()}", change))
-            except ValueError as exc:  # BadAnswer is a ValueError too
-                self._show(str(exc), error=True)
-                return
-            except CompanionError as exc:
-                self._show(str(exc), error=True)
-                return
+            except (ValueError, CompanionError) as exc:  # BadAnswer is a ValueError too
+                return str(exc)
             self._log(step, driver.state.turn, driver.state.phase)
-            self._show(f"{area} corrected.")
+            return None
 
-        self.app.push_screen(EditAreaDialog(areas), apply)
+        def done(said: str | None) -> None:
+            if said is not None:
+                self._show(said)
+
+        self.app.push_screen(EditAreaDialog(areas, apply), done)
 
     def action_dice_mode(self) -> None:
         """The next dice mode, kept with the session: a resumed game rolls as chosen."""
