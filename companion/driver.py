@@ -96,6 +96,18 @@ def digest(snapshot: dict[str, Any] | str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+def same_roll(logged: Prompt, asked: Prompt) -> bool:
+    """Whether ``asked`` asks for the roll ``logged`` answered: the same topic, the same number
+    and kind of dice (the facts around it may differ). A correction keeps such a die."""
+    return (
+        isinstance(logged, Roll)
+        and isinstance(asked, Roll)
+        and bool(asked.topic)
+        and logged.topic == asked.topic
+        and (logged.n, logged.sides) == (asked.n, asked.sides)
+    )
+
+
 class Driver:
     """A live session: the game, its seed, the steps so far and the prompt waiting."""
 
@@ -353,10 +365,13 @@ class Driver:
         """Replace answer ``index`` and re-run, keeping later answers still asked the same way.
 
         Later answers are matched in order: an answer is kept while the game asks
-        the very prompt it answered. A new instruction is acknowledged and reported
-        in ``new_tells`` (the board change the correction implies); an instruction
-        no longer given is dropped. At the first die or choice asked differently the
-        reuse stops, and the user is asked from there on: an old answer is never
+        the very prompt it answered, and a die while the game asks for the same roll
+        (its topic and dice) even if the facts around it changed: the dice rolled on
+        the table stand (a corrected rebellion region still rolls its table die, then
+        the events' 2D6). A new instruction is acknowledged and reported in
+        ``new_tells`` (the board change the correction implies); an instruction no
+        longer given is dropped. At the first die or choice asked differently the
+        reuse stops, and the user is asked from there on: an old choice is never
         applied to a different question.
         """
         if not 0 <= index < len(self.steps):
@@ -378,7 +393,7 @@ class Driver:
                 except BadAnswer:
                     report.dropped.append(tail[p])
                 p += 1
-            elif fits(tail[p].prompt, asked):
+            elif fits(logged, asked) or same_roll(logged, asked):
                 self.submit(tail[p].answer, tail[p].source)
                 report.reused += 1
                 p += 1

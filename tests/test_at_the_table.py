@@ -223,3 +223,89 @@ async def test_an_empty_line_in_the_castells_correction_logs_nothing(tmp_path: P
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, EditDialog))
         assert len(d.steps) == steps
+
+
+# -- smaller findings ------------------------------------------------------------------------
+
+
+async def test_the_phase_3_header_keeps_the_income_as_collected(tmp_path: Path, clock: Any) -> None:
+    """Rule "Phase 3: Collect Income and Spend It": the breakdown shown while spending is what was
+    collected; a purchase (or a correction) that wins a region changes next turn's income,
+    not the header (it used to turn 2+1 into 2+1+1 after a bribe)."""
+    from textual.widgets import Static
+
+    from companion.prompts import edit_prompt
+    from companion.reconquista.control import income
+    from companion.reconquista.edits import parse_area_text
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3: spend"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        header = str(app.screen.query_one("#pp-odds", Static).render())
+        assert "income this turn" in header
+        board = screen(app).board
+        before = income(board, d.state).total
+        for area in board.regions[5].areas:  # Al-Ándalus, all Christian now
+            change = parse_area_text("city christian; C 1A") | {"area": area}
+            d.edit(edit_prompt(f"Correction by hand: {area}", change))
+        assert income(board, d.state).total > before  # next turn would earn more
+        screen(app).show_game()
+        await pilot.pause()
+        assert str(app.screen.query_one("#pp-odds", Static).render()) == header
+
+
+async def test_the_start_of_a_turn_is_not_labelled_phase_7(tmp_path: Path, clock: Any) -> None:
+    """The instruction "Turn 2 begins" opens turn 2; the status line used to call it "Phase 7: End of turn"."""
+    from textual.widgets import Static
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Turn 2 begins"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        status = str(app.screen.query_one("#rq-status", Static).render())
+        assert "Turn 2 of 20 · Start of turn" in status and "Phase 7" not in status
+        await pilot.press("enter")
+        status = str(app.screen.query_one("#rq-status", Static).render())
+        assert "Phase 1: Rebellions" in status
+
+
+def test_a_corrected_die_keeps_the_dice_rolled_after_it() -> None:
+    """A correction keeps the later answers still asked the same way: the dice rolled on the
+    table after the corrected one stand. Changing the rebellions' region die used to keep
+    nothing, so the rebellion table die and the events roll had to be typed again."""
+    from companion.dice import app_roll
+    from companion.driver import Driver
+    from companion.prompts import Choose, Roll, Tell
+    from companion.reconquista.bot import Bot
+    from companion.reconquista.game import GAME
+
+    # Turn 1 by the bot up to the first purchase, every die typed from the table.
+    d = Driver(GAME, 9)
+    bot, board = Bot(9), GAME.board_of(d.state)
+    while d.pending is not None and d.pending.topic != "reconquista.income.purchase":
+        p = d.pending
+        if isinstance(p, Roll):
+            d.submit(app_roll(9, len(d.steps), p.n, p.sides), "physical")
+        elif isinstance(p, Tell):
+            d.ack()
+        else:
+            assert isinstance(p, Choose)
+            d.submit(bot.choose(board, d.state, p), "player")
+
+    def first(topic: str) -> int:
+        return next(i for i, s in enumerate(d.steps) if s.prompt.topic == topic)
+
+    region = first("reconquista.rebellions.region")
+    old_table = d.steps[first("reconquista.rebellions.table")]
+    events_dice = d.steps[first("reconquista.events.roll")].answer
+    other = 3 if d.steps[region].answer != [3] else 2  # another region rebels
+    report = d.correct(region, [other], "physical")
+    table = d.steps[first("reconquista.rebellions.table")]
+    assert table.prompt.data["region"] != old_table.prompt.data["region"]  # asked of another region
+    assert table.answer == old_table.answer and table.source == "physical"  # the die on the table stands
+    assert d.steps[first("reconquista.events.roll")].answer == events_dice  # not asked again
+    assert report.reused >= 2

@@ -225,6 +225,10 @@ def final_score(board: Board, state: GameState) -> Proc:
     return result_text(board, state)
 
 
+#: The instruction that opens each turn (the turn marker): screens name its moment by it.
+TURN_BEGINS_TOPIC = "reconquista.turn.begin"
+
+
 def play(board: Board, state: GameState) -> Proc:
     """The whole game from the state given to the end, turn by turn."""
     while True:
@@ -242,7 +246,7 @@ def play_turn(board: Board, state: GameState) -> Proc:
     state.income = 0
     yield Tell(
         f"Turn {state.turn} begins: move the turn marker to {state.turn}.",
-        topic="reconquista.turn.begin",
+        topic=TURN_BEGINS_TOPIC,
         data={"turn": state.turn},
         rule=(
             "Setting Up the Board — Turn counter on turn 1"

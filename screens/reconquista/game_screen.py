@@ -27,7 +27,7 @@ from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import forecast_move, forecast_siege
-from companion.reconquista.game import GAME, LAST_TURN
+from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
 from companion.reconquista.units import SpecError, parse_spec
 from screens.plain import notify_plain
 from screens.reconquista.board_view import LEGEND, BoardView
@@ -131,7 +131,7 @@ class ReconquistaScreen(GameScreen):
             Text.assemble(
                 (f"Turn {state.turn} of {LAST_TURN}", "bold"),
                 " · ",
-                (entry("reconquista").phase_title(state.phase), "bold"),
+                (self._phase_title(), "bold"),
                 points,
                 revolt,
                 (f"   dice: {self.mode}", "dim"),
@@ -154,6 +154,15 @@ class ReconquistaScreen(GameScreen):
                 panel.message(message, error)
             else:
                 panel.message("")
+
+    def _phase_title(self) -> str:
+        """The phase the status line names. A turn's opening instruction comes before its
+        Phase 1, while the state still names the phase the last turn ended in (Phase 7)."""
+        assert self.driver is not None
+        pending = self.driver.pending
+        if pending is not None and pending.topic == TURN_BEGINS_TOPIC:
+            return "Start of turn"
+        return entry("reconquista").phase_title(self.driver.state.phase)
 
     def _final_text(self) -> str:
         assert self.driver is not None
@@ -189,11 +198,19 @@ class ReconquistaScreen(GameScreen):
         except (SpecError, KeyError, ValueError):
             return "", notes
         if prompt.topic == purchases.PURCHASE_TOPIC:
-            lines = income(self.board, state).lines
-            spent = ", ".join(f"{label} {points:+d}" for label, points in lines)
+            spent = ", ".join(f"{label} {points:+d}" for label, points in self._income_lines())
             left = f"{state.income} point{'s' if state.income != 1 else ''} left"
             return f"{left} (income this turn: {spent})", notes
         return "", notes
+
+    def _income_lines(self) -> list[tuple[str, int]]:
+        """This turn's income as collected at the start of Phase 3: a purchase that wins a
+        region's majority (a bribe) changes what the next turn earns, not what this one did."""
+        assert self.driver is not None
+        for step in reversed(self.driver.steps):
+            if step.prompt.topic == purchases.INCOME_TOPIC:
+                return [(str(line["label"]), int(line["points"])) for line in step.prompt.data["lines"]]
+        return income(self.board, self.driver.state).lines
 
     def _log(self, step: Step, turn: int | None, phase: str | None) -> None:
         where = f"T{turn} " if turn is not None else ""

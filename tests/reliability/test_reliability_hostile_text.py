@@ -264,8 +264,9 @@ async def test_a_users_map_names_and_a_huge_spec_in_the_correction_dialog(
         await pilot.pause()
         dialog.query_one("#edit-text", Input).value = "M 999999999999A"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.screen is screen)
-        message = str(screen.query_one("#pp-message", Static).render())
+        await pilot.pause()
+        assert app.screen is dialog  # refused: the dialog stays, with the reason under the line
+        message = str(dialog.query_one("#edit-message", Static).render())
         assert f"has more than {MAX_FORCE} units; a force has at most {MAX_FORCE}." in message
         assert "\n" not in message
         assert len(screen.driver.steps) == steps
