@@ -138,11 +138,11 @@ class DiceTrayScreen(GameScreen):
         if self.driver is None or self.driver.finished:
             return
         field = self.query_one("#pp-dice", Input)
-        typed, focused = field.value, self.focused
-        self.query_one(PromptPanel).show(self._roll_asked(), [])
+        typed = field.value
+        # The player is typing in that field: it keeps the focus, or the next letters typed
+        # (fast, or pasted in a browser) would land in the values field.
+        self.query_one(PromptPanel).show(self._roll_asked(), [], take_focus=False)
         field.value = typed
-        if focused is event.input:  # the player is typing in that field: it keeps the focus
-            focused.focus()
 
     def _fill_table(self) -> None:
         assert self.driver is not None

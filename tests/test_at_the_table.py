@@ -309,3 +309,33 @@ def test_a_corrected_die_keeps_the_dice_rolled_after_it() -> None:
     assert table.answer == old_table.answer and table.source == "physical"  # the die on the table stands
     assert d.steps[first("reconquista.events.roll")].answer == events_dice  # not asked again
     assert report.reused >= 2
+
+
+# -- typed text arrives as typed ----------------------------------------------------------------
+
+
+async def test_a_dice_tray_label_typed_fast_arrives_whole(tmp_path: Path, clock: Any) -> None:
+    """Each letter typed in the label redraws the roll it describes; that redraw used to put the
+    focus in the values field, so the next letters typed (fast, or pasted) were lost."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: app.screen.query("#label").first() is not None)
+        await pilot.pause()
+        label = app.screen.query_one("#label", Input)
+        label.focus()
+        label.value = ""
+        await pilot.press(*"Bernat rerolls")
+        assert label.value == "Bernat rerolls" and app.screen.focused is label
+        label.value = ""
+        label.post_message(events.Paste("Marta Ferrer, parry"))
+        await pilot.pause()
+        assert label.value == "Marta Ferrer, parry"
+        await pilot.press("tab", "5", "6", "enter")
+        steps = app.screen.driver.steps  # type: ignore[attr-defined]
+        assert steps[-1].prompt.why == "Marta Ferrer, parry" and steps[-1].answer == [5, 6]
+        assert all(s.source != "app" for s in steps)  # no r typed rolled the app's dice

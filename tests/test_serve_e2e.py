@@ -180,6 +180,23 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
             page.keyboard.press("Enter")
             until(lambda: len(committed_rolls(db)) == 2, "the typed roll in the database")
             until(lambda: seen("typed from the table"), "the typed roll on the page")
+            # Text typed in the browser arrives as typed: in the label field every letter is a
+            # letter (r too, not "let the app roll"), and the roll it labels is typed after it.
+            # (A key that moves the focus is given a moment: Textual hands each key to the field
+            # that has the focus when it arrives, so keys sent in the same instant as a Tab
+            # would still go to the field it leaves. The letters themselves come at full speed.)
+            page.keyboard.press("Shift+Tab")  # from the values field to the label
+            page.wait_for_timeout(300)
+            page.keyboard.press("End")
+            for _ in "2d6":  # the label the tray proposed
+                page.keyboard.press("Backspace")
+            page.keyboard.type("Bernat rerolls")
+            page.wait_for_timeout(300)
+            page.keyboard.press("Tab")
+            page.wait_for_timeout(300)
+            page.keyboard.type("5 6")
+            page.keyboard.press("Enter")
+            until(lambda: len(committed_rolls(db)) == 3, "the labelled roll in the database")
             page.wait_for_timeout(500)
             shot = Path(os.environ.get("COMPANION_SCREENSHOT", tmp_path / "browser.png"))
             page.screenshot(path=str(shot))
@@ -191,11 +208,14 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
     store = Store(str(db))
     (session,) = store.sessions(game="dice")
     events = [e for e in store.events(session.id) if e.kind == "answer"]
+    labels = [s.prompt.why for s in store.log(session.id).steps if s.prompt.kind == "roll"]
     store.close()
     app_event = next(e for e in events if e.source == "app")
     assert session.seed == SEED
     assert rolls[0] == (app_roll(SEED, app_event.step, 2, 6), "app")
     assert rolls[1] == ([3, 4], "physical")
+    assert rolls[2] == ([5, 6], "physical")  # no r of the label rolled the app's dice
+    assert labels[-1] == "Bernat rerolls"
     assert not decoy.exists(), "the served app used COMPANION_DB instead of --db"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

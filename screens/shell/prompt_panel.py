@@ -114,11 +114,13 @@ class PromptPanel(Vertical):
         choose_title: str = "Choose",
         choose_hint: str = "",
         over: Text | None = None,
+        take_focus: bool = True,
     ) -> None:
         """Show ``prompt`` (None: the game is over, ``over`` saying how) with the instructions
         already confirmed; ``notes`` add a line under some options (the odds of an attack);
         ``choose_title`` and ``choose_hint`` name a choice that is not a plain pick (a draw
-        from the bag)."""
+        from the bag). ``take_focus`` False leaves the focus where it is (the Dice tray redraws
+        its roll as its fields are typed in: the letters must go on arriving there)."""
         # A message under the same question (a key refused, an answer that does not fit) keeps
         # what is typed; a new question starts an empty field.
         fresh = prompt is not self.prompt
@@ -156,7 +158,8 @@ class PromptPanel(Vertical):
             dice.dice_only = True
             if fresh:
                 dice.value = ""
-            dice.focus()
+            if take_focus:
+                dice.focus()
         elif isinstance(prompt, Enter):
             title.update("Type")
             why.update(Text(prompt.why, style="bold"))
@@ -164,7 +167,8 @@ class PromptPanel(Vertical):
             dice.dice_only = False
             if fresh:
                 dice.value = ""
-            dice.focus()
+            if take_focus:
+                dice.focus()
         elif isinstance(prompt, Choose):
             title.update(choose_title)
             why.update(
