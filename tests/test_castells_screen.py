@@ -76,7 +76,7 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         d = driver_of(app)
         assert isinstance(d.pending, Choose) and d.pending.options == ("2", "3", "4")
-        await pilot.press("1")  # 2 players
+        await pilot.press("2")  # 2 players: the count's own digit
         assert isinstance(d.pending, Enter)
         await pilot.press(*"Anna", "enter")
         await pilot.press("enter")  # 'Player 2'
@@ -95,8 +95,9 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
 
 
 async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) -> None:
-    """r draws the token from the bag (app), dice are typed or rolled by the app, Enter confirms an
-    instruction, ctrl+z takes back the last answer; every answer is in the store."""
+    """Enter alone on the draw lets the app draw the token from the bag, a number typed picks
+    it, dice are typed or rolled by the app, Enter confirms an instruction, ctrl+z takes back
+    the last answer; every answer is in the store."""
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SETUP)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -105,7 +106,7 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         d = driver_of(app)
         assert isinstance(d.pending, Choose) and "Draw a territory token" in d.pending.why
         left = sum(d.state.bag.values())
-        await pilot.press("r")
+        await pilot.press("enter")
         assert sum(d.state.bag.values()) == left - 1 and d.steps[-1].source == "app"
         drawn = d.steps[-1].answer
         assert d.state.discarded == [drawn]
@@ -115,7 +116,7 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
         assert f"Bag: put 1 {drawn} token back into the bag" in str(app.screen.body)
         await pilot.press("enter")
-        await pilot.press("2")  # Migdia, picked from the physical draw
+        await pilot.press("2", "enter")  # Migdia, the physical draw typed by its number
         assert d.state.drawn == "Migdia"
         await pilot.press("2")  # attack a castle near the Saracen
         await pilot.press("1")  # Tortosa
@@ -138,6 +139,72 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         assert store.log(sid).steps == d.steps
 
 
+async def test_the_draw_is_typed_and_enter_alone_lets_the_app_draw(tmp_path: Path, clock: Any) -> None:
+    """The draw from the bag is a field with the focus: "riu" + Enter is the player's Riu (its r
+    no app draw, its letters no key); Enter alone on the next draw is the app's."""
+    from textual.widgets import Input, OptionList
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        field = app.screen.query_one("#pp-dice", Input)
+        assert app.focused is field and "Enter alone: the app draws" in field.placeholder
+        assert not app.screen.query_one("#pp-options", OptionList).can_focus
+        steps, riu = len(d.steps), d.state.bag["Riu"]
+        await pilot.press(*"riu")
+        assert field.value == "riu" and len(d.steps) == steps  # typed, nothing drawn yet
+        await pilot.press("enter")
+        assert len(d.steps) == steps + 1
+        assert (d.steps[-1].answer, d.steps[-1].source) == ("Riu", "player")
+        assert d.state.drawn == "Riu" and d.state.bag["Riu"] == riu - 1
+    assert Store(str(db)).log(sid).steps[-1].source == "player"
+
+
+async def test_no_letter_typed_on_the_draw_is_a_key(tmp_path: Path, clock: Any) -> None:
+    """c (correct a die) and e (fix by hand) are letters of the territory typed: "bosc" is typed
+    whole, no dialog opens; Enter on an empty field then lets the app draw."""
+    from textual.widgets import Input
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        field = app.screen.query_one("#pp-dice", Input)
+        await pilot.press(*"e", "c", "r")
+        await pilot.pause()
+        assert isinstance(app.screen, CastellsScreen) and field.value == "ecr" and len(d.steps) == steps
+        await pilot.press("ctrl+a", "ctrl+k")  # the field emptied
+        await pilot.press("enter")
+        assert len(d.steps) == steps + 1 and d.steps[-1].source == "app"
+        assert d.steps[-1].answer == d.state.discarded[-1]
+
+
+async def test_the_player_count_is_picked_with_its_own_digit(tmp_path: Path, clock: Any) -> None:
+    """The counts 2, 3, 4 are listed as themselves: 3 is 3 players (not the third, 4); 1 is no count."""
+    from textual.widgets import OptionList
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.action_castells()
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        d = driver_of(app)
+        listing = app.screen.query_one("#pp-options", OptionList)
+        shown = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert shown == ["2", "3", "4"]
+        await pilot.press("1")
+        assert d.steps == [] and "Press 2, 3 or 4." in str(app.screen.query_one("#pp-message").render())
+        await pilot.press("3")
+        assert [s.answer for s in d.steps] == ["3"]
+        assert isinstance(d.pending, Enter)
+
+
 async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", ""])
@@ -153,9 +220,10 @@ async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, cl
 
 
 async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any) -> None:
-    """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence."""
+    """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence.
+    (At a list: where a field waits, e is a letter typed, and the palette has "Fix by hand".)"""
     db = tmp_path / "c.db"
-    sid = recorded(db, clock, SETUP)
+    sid = recorded(db, clock, [*SETUP, "Migdia"])
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_session(pilot, sid)
@@ -230,7 +298,7 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
         await wait_until(pilot, lambda: app.store_ready)
         await pilot.press("down", "down", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
-        await pilot.press("1", *"Bernat", "enter")  # an r typed in a name stays in the name
+        await pilot.press("2", *"Bernat", "enter")  # an r typed in a name stays in the name
         d = driver_of(app)
         assert d.steps[-1].answer == "Bernat"
         await pilot.press("escape")
@@ -242,6 +310,60 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
             pilot, lambda: isinstance(app.screen, CastellsScreen) and screen(app).driver is not None
         )
         assert driver_of(app).steps[-1].answer == "Bernat"
+
+
+async def new_game(pilot: Pilot[Any]) -> Driver:
+    """A new Castells game from the palette's action, its driver."""
+    await wait_until(pilot, lambda: pilot.app.store_ready)
+    pilot.app.action_castells()
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CastellsScreen))
+    return driver_of(pilot.app)
+
+
+async def test_a_pasted_name_is_stored_as_pasted(tmp_path: Path, clock: Any) -> None:
+    """A player's name pasted from a browser arrives whole, its r where it was."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        d = await new_game(pilot)
+        await pilot.press("2")
+        for name in ("Marta Ferrer", "Bernat Roure"):
+            assert isinstance(d.pending, Enter) and isinstance(app.focused, Input)
+            app.focused.post_message(events.Paste(name))
+            await pilot.pause()
+            await pilot.press("enter")
+        assert [(s.answer, s.source) for s in d.steps[1:]] == [
+            ("Marta Ferrer", "player"),
+            ("Bernat Roure", "player"),
+        ]
+    assert [s.answer for s in Store(str(tmp_path / "c.db")).log(1).steps] == [
+        "2",
+        "Marta Ferrer",
+        "Bernat Roure",
+    ]
+
+
+async def test_a_name_typed_fast_is_stored_as_typed_and_no_letter_is_a_key(
+    tmp_path: Path, clock: Any
+) -> None:
+    """A name typed key by key keeps every letter in its place; in the name field e is a letter
+    (no correction dialog opens), r too (no app roll), c too (no die correction)."""
+    from textual.widgets import Input
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        d = await new_game(pilot)
+        await pilot.press("2", *"Marta", "space", *"Ferrer", "enter")
+        assert d.steps[-1].answer == "Marta Ferrer"
+        field = app.screen.query_one("#pp-dice", Input)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, CastellsScreen) and field.value == "e"
+        await pilot.press(*"rc", "enter")
+        assert [s.answer for s in d.steps] == ["2", "Marta Ferrer", "erc"]
+    assert [s.answer for s in Store(str(tmp_path / "c.db")).log(1).steps] == ["2", "Marta Ferrer", "erc"]
 
 
 async def test_a_broken_data_file_is_one_sentence_not_a_crash(tmp_path: Path, clock: Any) -> None:
@@ -303,7 +425,7 @@ def test_snapshot_army_points_asked_at_an_attack(snap_compare: Any, tmp_path: Pa
 
 def test_snapshot_correction_dialog(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
-    sid = recorded(db, clock, SETUP)
+    sid = recorded(db, clock, [*SETUP, "Migdia"])
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
 
     async def before(pilot: Pilot[Any]) -> None:

@@ -4,10 +4,12 @@ The players play their euro game on the table; the app runs the Saracen turns. T
 left column shows the state the app keeps (players with army points, the tokens
 left in the bag, who holds each castle, where the Saracen stands); the right one the
 battle being fought (both sides' dice and successes, the odds before a defender's
-reroll) and the question of the moment: a Choose is a list (1-9 pick), a Roll takes
-the dice typed or r for the app, a draw from the bag takes the territory that came
-out or r for the app's draw, an instruction is confirmed with Enter. Every answer
-goes through the driver with the store's recorder, so the session resumes as it was.
+reroll) and the question of the moment: a Choose is a list (1-9 pick; a choice of
+counts, the player count, is picked with the count's own digit), a Roll takes the dice
+typed or r for the app, a draw from the bag is a field where the territory that came out
+is typed (its name or number; Enter alone: the app draws, so that no letter of "Riu" is a
+key), an instruction is confirmed with Enter. Every answer goes through the driver with
+the store's recorder, so the session resumes as it was.
 """
 
 from __future__ import annotations
@@ -47,8 +49,22 @@ PHASES = {
 }
 
 
+#: The draw's field and the line under its question: typed, or Enter alone for the app's draw.
+DRAW_FIELD = "name or number; Enter alone: the app draws"
+DRAW_HINT = "Type the territory that came out of the bag (its name or number below) and press Enter; Enter alone: the app draws."
+
+
 def is_draw(prompt: Any) -> bool:
     return isinstance(prompt, Choose) and prompt.topic == bags.DRAW_TOPIC
+
+
+def counts(prompt: Any) -> tuple[str, ...] | None:
+    """The options of a choice of counts (the number of players: 2, 3, 4), each picked with
+    its own digit rather than its place in the list; None for any other question."""
+    if not isinstance(prompt, Choose):
+        return None
+    options = prompt.options
+    return options if all(len(o) == 1 and o in "123456789" for o in options) else None
 
 
 def dice_text(side: Side) -> Text:
@@ -263,9 +279,9 @@ class CastellsScreen(GameScreen):
             p,
             [],
             choose_title="Draw from the bag" if draw else "Choose",
-            choose_hint="Pick what came out of the bag (number or arrows + Enter), or r: the app draws."
-            if draw
-            else "",
+            choose_hint=DRAW_HINT if draw else "",
+            choose_field=DRAW_FIELD if draw else None,
+            choose_keys=counts(p),
             over=Text.assemble(
                 (GAME.summary(self.state), "bold"),
                 ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
@@ -283,6 +299,10 @@ class CastellsScreen(GameScreen):
 
     @on(Input.Submitted, "#pp-dice")
     def _typed(self, event: Input.Submitted) -> None:
+        d = self.driver
+        if d is not None and is_draw(d.pending) and not event.value.strip():
+            self.action_roll()  # Enter alone on the draw: the app draws
+            return
         self.type_text(event.value)
 
     @on(OptionList.OptionSelected, "#pp-options")
@@ -290,6 +310,15 @@ class CastellsScreen(GameScreen):
         self._pick_index(int(event.option.id or 0))
 
     def action_pick(self, number: int) -> None:
+        d = self.driver
+        if d is not None and (keys := counts(d.pending)) is not None:
+            # A count is picked with its own digit, as the list shows it: 3 is 3 players.
+            if str(number) in keys:
+                self.choose(str(number))
+            else:
+                said = f"{', '.join(keys[:-1])} or {keys[-1]}" if len(keys) > 1 else keys[0]
+                self._show(f"Press {said}.", error=True)
+            return
         self._pick_index(number - 1)
 
     def _pick_index(self, index: int) -> None:
