@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from castells_helpers import feed, setup_answers
 from pilot_helpers import wait_until
 from textual.pilot import Pilot
@@ -151,7 +152,7 @@ async def test_the_draw_is_typed_and_enter_alone_lets_the_app_draw(tmp_path: Pat
         await open_session(pilot, sid)
         d = driver_of(app)
         field = app.screen.query_one("#pp-dice", Input)
-        assert app.focused is field and "Enter alone: the app draws" in field.placeholder
+        assert app.focused is field and "Enter alone: app draws" in field.placeholder
         assert not app.screen.query_one("#pp-options", OptionList).can_focus
         steps, riu = len(d.steps), d.state.bag["Riu"]
         await pilot.press(*"riu")
@@ -396,6 +397,7 @@ def snapshot_of(
     answers: Sequence[Any],
     seed: int = 4,
     ack_last: bool = True,
+    size: tuple[int, int] = SIZE,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, answers, seed, ack_last)
@@ -404,7 +406,7 @@ def snapshot_of(
     async def before(pilot: Pilot[Any]) -> None:
         await open_session(pilot, sid)
 
-    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+    return bool(snap_compare(app, terminal_size=size, run_before=before))
 
 
 def test_snapshot_setup(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
@@ -479,3 +481,24 @@ def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> No
     store.close()
     assert d.finished, d.pending
     assert snapshot_of(snap_compare, tmp_path, clock, answers)
+
+
+#: The layouts by the terminal's size: narrow (80x24), the usual (120x40), wide with the log (200x55).
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_battle_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """A battle with dice on both sides and the defender's reroll asked: at 80x24 the battle,
+    the question and its options are all on screen, the state in a narrow column."""
+    assert snapshot_of(snap_compare, tmp_path, clock, SARACEN_ATTACK, size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_draw_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """The draw from the bag: its field, the hint and the territories numbered under it."""
+    assert snapshot_of(snap_compare, tmp_path, clock, SETUP, size=size)
