@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 from castells_helpers import feed, setup_answers
 from pilot_helpers import wait_until
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
@@ -502,3 +505,27 @@ def test_snapshot_draw_at_each_size(
 ) -> None:
     """The draw from the bag: its field, the hint and the territories numbered under it."""
     assert snapshot_of(snap_compare, tmp_path, clock, SETUP, size=size)
+
+
+async def test_a_resize_keeps_the_text_typed_and_changes_the_layout(tmp_path: Path, clock: Any) -> None:
+    """80 columns: the narrow layout (each player's castles on a line); 200: the wide one with
+    the log of the answers; the letters typed in the draw's field stay through both."""
+    from textual.widgets import Input
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_session(pilot, sid)
+        s = screen(app)
+        assert s.has_class("-narrow") and not s.query_one("#cs-log").display
+        assert "Anna: Tortosa, Mora" in str(s.query_one("#cs-castles", Static).render())
+        steps = len(driver_of(app).steps)
+        await pilot.press(*"ri")
+        await pilot.resize_terminal(200, 55)
+        await pilot.pause()
+        assert s.has_class("-wide") and s.query_one("#cs-log").display
+        out = io.StringIO()
+        Console(file=out, width=80, color_system=None).print(s.query_one("#cs-log-text", Static).content)
+        assert "1 Setup: how many players? → 2" in out.getvalue()
+        assert s.query_one("#pp-dice", Input).value == "ri" and len(driver_of(app).steps) == steps

@@ -55,6 +55,9 @@ PHASES = {
 DRAW_FIELD = "name or number; Enter alone: app draws"
 DRAW_HINT = "Type the territory that came out of the bag (its name or number below) and press Enter; Enter alone: the app draws."
 
+#: Under a choice of counts: the key is the count.
+COUNTS_HINT = "Press the count (or arrows + Enter)."
+
 
 def is_draw(prompt: Any) -> bool:
     return isinstance(prompt, Choose) and prompt.topic == bags.DRAW_TOPIC
@@ -327,9 +330,7 @@ class CastellsScreen(GameScreen):
         bag = self.query_one("#cs-bag", Static)
         bag.update(self.bag_text(state, board, narrow=narrow))
         bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
-        castles = (
-            castles_by_owner(state, board) if narrow and state.players else self.castles_text(state, board)
-        )
+        castles = castles_by_owner(state, board) if narrow else self.castles_text(state, board)
         self.query_one("#cs-castles", Static).update(castles)
         battle = self.query_one("#cs-battle", Static)
         battle.display = state.battle is not None
@@ -428,7 +429,7 @@ class CastellsScreen(GameScreen):
             p,
             [],
             choose_title="Draw from the bag" if draw else "Choose",
-            choose_hint=DRAW_HINT if draw else "",
+            choose_hint=DRAW_HINT if draw else (COUNTS_HINT if counts(p) else ""),
             choose_field=DRAW_FIELD if draw else None,
             choose_keys=counts(p),
             over=Text.assemble(
