@@ -208,7 +208,7 @@ async def test_an_empty_line_in_the_castells_correction_logs_nothing(tmp_path: P
     from screens.castells.edit_dialog import EditDialog
 
     db = tmp_path / "c.db"
-    sid = recorded(db, clock, SETUP)
+    sid = recorded(db, clock, [*SETUP, "Migdia"])  # at a list, where e is a key
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=(110, 34)) as pilot:
         await open_session(pilot, sid)

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from castells_helpers import feed, setup_answers
 from pilot_helpers import wait_until
+from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from companion.castells.battle import ACCEPT, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
@@ -77,7 +80,7 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         d = driver_of(app)
         assert isinstance(d.pending, Choose) and d.pending.options == ("2", "3", "4")
-        await pilot.press("1")  # 2 players
+        await pilot.press("2")  # 2 players: the count's own digit
         assert isinstance(d.pending, Enter)
         await pilot.press(*"Anna", "enter")
         await pilot.press("enter")  # 'Player 2'
@@ -96,8 +99,9 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
 
 
 async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) -> None:
-    """r draws the token from the bag (app), dice are typed or rolled by the app, Enter confirms an
-    instruction, ctrl+z takes back the last answer; every answer is in the store."""
+    """Enter alone on the draw lets the app draw the token from the bag, a number typed picks
+    it, dice are typed or rolled by the app, Enter confirms an instruction, ctrl+z takes back
+    the last answer; every answer is in the store."""
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SETUP)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -106,7 +110,7 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         d = driver_of(app)
         assert isinstance(d.pending, Choose) and "Draw a territory token" in d.pending.why
         left = sum(d.state.bag.values())
-        await pilot.press("r")
+        await pilot.press("enter")
         assert sum(d.state.bag.values()) == left - 1 and d.steps[-1].source == "app"
         drawn = d.steps[-1].answer
         assert d.state.discarded == [drawn]
@@ -116,7 +120,7 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
         assert f"Bag: put 1 {drawn} token back into the bag" in str(app.screen.body)
         await pilot.press("enter")
-        await pilot.press("2")  # Migdia, picked from the physical draw
+        await pilot.press("2", "enter")  # Migdia, the physical draw typed by its number
         assert d.state.drawn == "Migdia"
         await pilot.press("2")  # attack a castle near the Saracen
         await pilot.press("1")  # Tortosa
@@ -139,6 +143,72 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
         assert store.log(sid).steps == d.steps
 
 
+async def test_the_draw_is_typed_and_enter_alone_lets_the_app_draw(tmp_path: Path, clock: Any) -> None:
+    """The draw from the bag is a field with the focus: "riu" + Enter is the player's Riu (its r
+    no app draw, its letters no key); Enter alone on the next draw is the app's."""
+    from textual.widgets import Input, OptionList
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        field = app.screen.query_one("#pp-dice", Input)
+        assert app.focused is field and "Enter alone: app draws" in field.placeholder
+        assert not app.screen.query_one("#pp-options", OptionList).can_focus
+        steps, riu = len(d.steps), d.state.bag["Riu"]
+        await pilot.press(*"riu")
+        assert field.value == "riu" and len(d.steps) == steps  # typed, nothing drawn yet
+        await pilot.press("enter")
+        assert len(d.steps) == steps + 1
+        assert (d.steps[-1].answer, d.steps[-1].source) == ("Riu", "player")
+        assert d.state.drawn == "Riu" and d.state.bag["Riu"] == riu - 1
+    assert Store(str(db)).log(sid).steps[-1].source == "player"
+
+
+async def test_no_letter_typed_on_the_draw_is_a_key(tmp_path: Path, clock: Any) -> None:
+    """c (correct a die) and e (fix by hand) are letters of the territory typed: "bosc" is typed
+    whole, no dialog opens; Enter on an empty field then lets the app draw."""
+    from textual.widgets import Input
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        field = app.screen.query_one("#pp-dice", Input)
+        await pilot.press(*"e", "c", "r")
+        await pilot.pause()
+        assert isinstance(app.screen, CastellsScreen) and field.value == "ecr" and len(d.steps) == steps
+        await pilot.press("ctrl+a", "ctrl+k")  # the field emptied
+        await pilot.press("enter")
+        assert len(d.steps) == steps + 1 and d.steps[-1].source == "app"
+        assert d.steps[-1].answer == d.state.discarded[-1]
+
+
+async def test_the_player_count_is_picked_with_its_own_digit(tmp_path: Path, clock: Any) -> None:
+    """The counts 2, 3, 4 are listed as themselves: 3 is 3 players (not the third, 4); 1 is no count."""
+    from textual.widgets import OptionList
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.action_castells()
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        d = driver_of(app)
+        listing = app.screen.query_one("#pp-options", OptionList)
+        shown = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert shown == ["2", "3", "4"]
+        await pilot.press("1")
+        assert d.steps == [] and "Press 2, 3 or 4." in str(app.screen.query_one("#pp-message").render())
+        await pilot.press("3")
+        assert [s.answer for s in d.steps] == ["3"]
+        assert isinstance(d.pending, Enter)
+
+
 async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)", ""])
@@ -154,9 +224,10 @@ async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, cl
 
 
 async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any) -> None:
-    """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence."""
+    """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence.
+    (At a list: where a field waits, e is a letter typed, and the palette has "Fix by hand".)"""
     db = tmp_path / "c.db"
-    sid = recorded(db, clock, SETUP)
+    sid = recorded(db, clock, [*SETUP, "Migdia"])
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_session(pilot, sid)
@@ -236,7 +307,7 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
         await wait_until(pilot, lambda: app.store_ready)
         await pilot.press("down", "down", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
-        await pilot.press("1", *"Bernat", "enter")  # an r typed in a name stays in the name
+        await pilot.press("2", *"Bernat", "enter")  # an r typed in a name stays in the name
         d = driver_of(app)
         assert d.steps[-1].answer == "Bernat"
         await pilot.press("escape")
@@ -248,6 +319,60 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
             pilot, lambda: isinstance(app.screen, CastellsScreen) and screen(app).driver is not None
         )
         assert driver_of(app).steps[-1].answer == "Bernat"
+
+
+async def new_game(pilot: Pilot[Any]) -> Driver:
+    """A new Castells game from the palette's action, its driver."""
+    await wait_until(pilot, lambda: pilot.app.store_ready)
+    pilot.app.action_castells()
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CastellsScreen))
+    return driver_of(pilot.app)
+
+
+async def test_a_pasted_name_is_stored_as_pasted(tmp_path: Path, clock: Any) -> None:
+    """A player's name pasted from a browser arrives whole, its r where it was."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        d = await new_game(pilot)
+        await pilot.press("2")
+        for name in ("Marta Ferrer", "Bernat Roure"):
+            assert isinstance(d.pending, Enter) and isinstance(app.focused, Input)
+            app.focused.post_message(events.Paste(name))
+            await pilot.pause()
+            await pilot.press("enter")
+        assert [(s.answer, s.source) for s in d.steps[1:]] == [
+            ("Marta Ferrer", "player"),
+            ("Bernat Roure", "player"),
+        ]
+    assert [s.answer for s in Store(str(tmp_path / "c.db")).log(1).steps] == [
+        "2",
+        "Marta Ferrer",
+        "Bernat Roure",
+    ]
+
+
+async def test_a_name_typed_fast_is_stored_as_typed_and_no_letter_is_a_key(
+    tmp_path: Path, clock: Any
+) -> None:
+    """A name typed key by key keeps every letter in its place; in the name field e is a letter
+    (no correction dialog opens), r too (no app roll), c too (no die correction)."""
+    from textual.widgets import Input
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        d = await new_game(pilot)
+        await pilot.press("2", *"Marta", "space", *"Ferrer", "enter")
+        assert d.steps[-1].answer == "Marta Ferrer"
+        field = app.screen.query_one("#pp-dice", Input)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, CastellsScreen) and field.value == "e"
+        await pilot.press(*"rc", "enter")
+        assert [s.answer for s in d.steps] == ["2", "Marta Ferrer", "erc"]
+    assert [s.answer for s in Store(str(tmp_path / "c.db")).log(1).steps] == ["2", "Marta Ferrer", "erc"]
 
 
 async def test_a_broken_data_file_is_one_sentence_not_a_crash(tmp_path: Path, clock: Any) -> None:
@@ -280,6 +405,7 @@ def snapshot_of(
     answers: Sequence[Any],
     seed: int = 4,
     ack_last: bool = True,
+    size: tuple[int, int] = SIZE,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, answers, seed, ack_last)
@@ -288,7 +414,7 @@ def snapshot_of(
     async def before(pilot: Pilot[Any]) -> None:
         await open_session(pilot, sid)
 
-    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+    return bool(snap_compare(app, terminal_size=size, run_before=before))
 
 
 def test_snapshot_setup(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
@@ -309,7 +435,7 @@ def test_snapshot_army_points_asked_at_an_attack(snap_compare: Any, tmp_path: Pa
 
 def test_snapshot_correction_dialog(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
-    sid = recorded(db, clock, SETUP)
+    sid = recorded(db, clock, [*SETUP, "Migdia"])
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
 
     async def before(pilot: Pilot[Any]) -> None:
@@ -363,3 +489,48 @@ def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> No
     store.close()
     assert d.finished, d.pending
     assert snapshot_of(snap_compare, tmp_path, clock, answers)
+
+
+#: The layouts by the terminal's size: narrow (80x24), the usual (120x40), wide with the log (200x55).
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_battle_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """A battle with dice on both sides and the defender's reroll asked: at 80x24 the battle,
+    the question and its options are all on screen, the state in a narrow column."""
+    assert snapshot_of(snap_compare, tmp_path, clock, SARACEN_ATTACK, size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_draw_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """The draw from the bag: its field, the hint and the territories numbered under it."""
+    assert snapshot_of(snap_compare, tmp_path, clock, SETUP, size=size)
+
+
+async def test_a_resize_keeps_the_text_typed_and_changes_the_layout(tmp_path: Path, clock: Any) -> None:
+    """80 columns: the narrow layout (each player's castles on a line); 200: the wide one with
+    the log of the answers; the letters typed in the draw's field stay through both."""
+    from textual.widgets import Input
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_session(pilot, sid)
+        s = screen(app)
+        assert s.has_class("-narrow") and not s.query_one("#cs-log").display
+        assert "Anna: Tortosa, Mora" in str(s.query_one("#cs-castles", Static).render())
+        steps = len(driver_of(app).steps)
+        await pilot.press(*"ri")
+        await pilot.resize_terminal(200, 55)
+        await pilot.pause()
+        assert s.has_class("-wide") and s.query_one("#cs-log").display
+        out = io.StringIO()
+        Console(file=out, width=80, color_system=None).print(s.query_one("#cs-log-text", Static).content)
+        assert "1 Setup: how many players? → 2" in out.getvalue()
+        assert s.query_one("#pp-dice", Input).value == "ri" and len(driver_of(app).steps) == steps

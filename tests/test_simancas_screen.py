@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pilot_helpers import store_ready, wait_until
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -604,6 +605,7 @@ def snapshot_of(
     actions: Sequence[str],
     keys: Sequence[str] = (),
     ack_last: bool = True,
+    size: tuple[int, int] = SIZE,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, actions, ack_last)
@@ -615,7 +617,7 @@ def snapshot_of(
             await pilot.press(*keys)
         await pilot.pause()
 
-    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+    return bool(snap_compare(app, terminal_size=size, run_before=before))
 
 
 def test_snapshot_empty_table(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
@@ -644,3 +646,54 @@ def test_snapshot_end_of_the_match(snap_compare: Any, tmp_path: Path, clock: Any
 
 def test_snapshot_reference_panel(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["f1"])
+
+
+#: The layouts by the terminal's size: narrow (80x24), the usual (120x40), the question beside
+#: the table (200x55).
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_modifiers_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """Cards on both sides with modifiers, a few letters typed: at 80x24 every card is a line
+    and its modifiers a line marked ↳ under it."""
+    assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["l", "a", "n"], size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_a_destroyed_card_at_each_size(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    actions = [*BOTH_SIDES, "Moors discard Terrain to destroy Knights"]
+    assert snapshot_of(snap_compare, tmp_path, clock, actions, size=size)
+
+
+async def test_a_narrow_terminal_shows_a_line_a_card_and_its_modifiers_marked(
+    tmp_path: Path, clock: Any
+) -> None:
+    """At 80x24 no card's name wraps onto a second line that would look like a card: each
+    line of a side is a card (name, type, score), its modifiers on a line of their own marked
+    ↳; back to the usual table at 100 columns, the text typed still in the field."""
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, BOTH_SIDES)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_match(pilot, sid)
+        assert app.screen.has_class("-narrow")
+        side = app.screen.query_one("#sm-moors-cards", Static)
+        out = io.StringIO()
+        Console(file=out, width=side.content_region.width, color_system=None).print(side.content)
+        lines = [line.rstrip() for line in out.getvalue().splitlines()]
+        names = ["Cavalry Detachments", "Jund Cavalry", "Eclipse"]
+        cards = [line for line in lines if not line.startswith(("  ↳", "    ", "Card"))]
+        assert [line.split("  ")[0] for line in cards] == names
+        assert [line.split()[-1] for line in cards] == ["2", "4", "2"]
+        assert "  ↳ base 4, -1 Eclipse, -1 Woods" in lines
+        await type_in(pilot, "lan", enter=False)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not app.screen.has_class("-narrow")
+        assert "+1 Cavalry Detachments" in [line.strip() for line in side_lines(app, "moors")]
+        assert app.screen.query_one("#pp-dice", Input).value == "lan"

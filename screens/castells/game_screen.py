@@ -4,22 +4,26 @@ The players play their euro game on the table; the app runs the Saracen turns. T
 left column shows the state the app keeps (players with army points, the tokens
 left in the bag, who holds each castle, where the Saracen stands); the right one the
 battle being fought (both sides' dice and successes, the odds before a defender's
-reroll) and the question of the moment: a Choose is a list (1-9 pick), a Roll takes
-the dice typed or r for the app, a draw from the bag takes the territory that came
-out or r for the app's draw, an instruction is confirmed with Enter. Every answer
-goes through the driver with the store's recorder, so the session resumes as it was.
+reroll) and the question of the moment: a Choose is a list (1-9 pick; a choice of
+counts, the player count, is picked with the count's own digit), a Roll takes the dice
+typed or r for the app, a draw from the bag is a field where the territory that came out
+is typed (its name or number; Enter alone: the app draws, so that no letter of "Riu" is a
+key), an instruction is confirmed with Enter. Every answer goes through the driver with
+the store's recorder, so the session resumes as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 
 from companion.castells import bag as bags
@@ -30,7 +34,7 @@ from companion.castells.game import GAME
 from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
 from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import Choose, Roll, Tell, edit_prompt
+from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -47,8 +51,25 @@ PHASES = {
 }
 
 
+#: The draw's field and the line under its question: typed, or Enter alone for the app's draw.
+DRAW_FIELD = "name or number; Enter alone: app draws"
+DRAW_HINT = "Type the territory that came out of the bag (its name or number below) and press Enter; Enter alone: the app draws."
+
+#: Under a choice of counts: the key is the count.
+COUNTS_HINT = "Press the count (or arrows + Enter)."
+
+
 def is_draw(prompt: Any) -> bool:
     return isinstance(prompt, Choose) and prompt.topic == bags.DRAW_TOPIC
+
+
+def counts(prompt: Any) -> tuple[str, ...] | None:
+    """The options of a choice of counts (the number of players: 2, 3, 4), each picked with
+    its own digit rather than its place in the list; None for any other question."""
+    if not isinstance(prompt, Choose):
+        return None
+    options = prompt.options
+    return options if all(len(o) == 1 and o in "123456789" for o in options) else None
 
 
 def dice_text(side: Side) -> Text:
@@ -64,7 +85,8 @@ def dice_text(side: Side) -> Text:
     return out
 
 
-def battle_panel(state: CastellsState) -> Text:
+def battle_heading(state: CastellsState) -> Text:
+    """'The Saracens attack Tortosa held by Anna: Anna needs 3 hits'."""
     b = state.battle
     assert b is not None
     out = Text()
@@ -75,6 +97,14 @@ def battle_panel(state: CastellsState) -> Text:
     out.append(f" held by {b.defender.name}", style="bold")
     if b.target is not None:
         out.append(f": {b.defender.name} needs {b.target} hit{'s' if b.target != 1 else ''}", style="bold")
+    return out
+
+
+def battle_panel(state: CastellsState) -> Text:
+    """The battle: who attacks what, each side's dice and result a line, the result or the odds."""
+    b = state.battle
+    assert b is not None
+    out = battle_heading(state)
     out.append("\n")
     for side in (b.attacker, b.defender):
         out.append(f"{side.name[:10]:<10} ", style="bold")
@@ -82,10 +112,44 @@ def battle_panel(state: CastellsState) -> Text:
             out.append("not rolled yet\n", style="dim")
             continue
         out.append_text(dice_text(side))
-        cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
-        out.append(f"{side.successes()} hit{'s' if side.successes() != 1 else ''}", style="bold")
-        out.append(f" · roll {side.rolls}/{MAX_ROLLS}{cost}", style="dim")
+        out.append_text(side_result(side))
         out.append("\n")
+    out.append_text(battle_end(state))
+    return out
+
+
+def side_result(side: Side) -> Text:
+    """'3 hits · roll 3/3 · free': the successes, the rolls made and what they cost."""
+    cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
+    return Text.assemble(
+        (f"{side.successes()} hit{'s' if side.successes() != 1 else ''}", "bold"),
+        (f" · roll {side.rolls}/{MAX_ROLLS}{cost}", "dim"),
+    )
+
+
+def narrow_battle_panel(state: CastellsState) -> RenderableType:
+    """The battle in a narrow column: each side a row of a grid (name, dice, result), so that a
+    result too long for the line wraps inside its own column and stays with its side."""
+    b = state.battle
+    assert b is not None
+    heading = battle_heading(state)
+    grid = RichTable.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for side in (b.attacker, b.defender):
+        if side.rolls:
+            grid.add_row(side.name[:10], dice_text(side), side_result(side))
+        else:
+            grid.add_row(side.name[:10], Text("not rolled yet", style="dim"), "")
+    return Group(heading, grid, battle_end(state))
+
+
+def battle_end(state: CastellsState) -> Text:
+    """Under the dice: the result once the battle is over, else the defender's odds; the legend."""
+    b = state.battle
+    assert b is not None
+    out = Text()
     if b.result == "held":
         out.append(f"{b.castle} holds.", style="bold green")
     elif b.result == "taken":
@@ -100,6 +164,22 @@ def battle_panel(state: CastellsState) -> Text:
     return out
 
 
+def castles_by_owner(state: CastellsState, board: Board) -> Text:
+    """The castles in a narrow column: each player's castles on a line of their own, where the
+    Saracen stands, and how many castles are empty (the board on the table shows which)."""
+    out = Text()
+    for p in state.players:
+        held = [c for c in board.castles if state.owners[c] == p.name]
+        out.append(f"{p.name}: ", style="bold")
+        out.append(", ".join(held) if held else "no castle", style="" if held else "dim")
+        out.append("\n")
+    empty = sum(1 for c in board.castles if state.owners[c] is None and c != state.saracen)
+    out.append("☾ Saracen: ", style="bold")
+    out.append(state.saracen, style="bold red")
+    out.append(f"\n{empty} empty castle{'s' if empty != 1 else ''}", style="dim")
+    return out
+
+
 def defender_odds(state: CastellsState) -> tuple[str, str] | None:
     """The defender's chances before it decides on a reroll (None when no reroll is open)."""
     b = state.battle
@@ -110,6 +190,48 @@ def defender_odds(state: CastellsState) -> tuple[str, str] | None:
     except KeyError:
         return None
     return odds_before_reroll(b, defender)
+
+
+#: Narrower than this, the screen takes its narrow layout; this wide or wider, the wide one.
+NARROW = 100
+WIDE = 160
+#: The steps the log lists (the newest last).
+LOG_STEPS = 200
+
+
+def log_text(steps: Sequence[Step], total: int) -> RenderableType:
+    """The log of the answers: each step numbered, its question and its answer, who gave it (a
+    grid, so that a long line wraps under its own text, not under the numbers)."""
+    if not steps:
+        return Text("Nothing answered yet.", style="dim italic")
+    grid = RichTable.grid(padding=(0, 1))
+    grid.add_column(justify="right", style="dim", no_wrap=True)
+    grid.add_column(ratio=1)
+    for n, step in enumerate(steps, start=total - len(steps) + 1):
+        grid.add_row(str(n), step_line(step))
+    return grid
+
+
+def step_line(step: Step) -> Text:
+    """One answered step: '✓ an instruction', 'a roll: 3 5 (app)', 'a question → its answer'."""
+    p = step.prompt
+    if isinstance(p, Tell):
+        return Text.assemble(("✓ ", "green"), p.text)
+    if isinstance(p, Edit):
+        return Text.assemble(("✎ ", "yellow"), p.describe())
+    if isinstance(p, Roll):
+        return Text.assemble(
+            p.why or p.label,
+            ": ",
+            (" ".join(map(str, step.answer or [])), "bold"),
+            (" (app)" if step.source == "app" else " (table)", "dim"),
+        )
+    return Text.assemble(
+        getattr(p, "why", "") or p.describe(),
+        " → ",
+        (str(step.answer), "bold"),
+        (" (app)" if step.source == "app" else "", "dim"),
+    )
 
 
 class CastellsScreen(GameScreen):
@@ -139,7 +261,25 @@ class CastellsScreen(GameScreen):
             with Vertical(id="cs-right"):
                 yield Static(id="cs-battle")
                 yield PromptPanel(id="cs-prompt")
+            # Shown on a wide terminal only: what was answered, the last line the newest.
+            with VerticalScroll(id="cs-log", can_focus=False):
+                yield Static(id="cs-log-text")
         yield Footer()
+
+    def on_resize(self) -> None:
+        if self.layout_for(self.size.width):
+            self._show_board()
+
+    def layout_for(self, width: int) -> bool:
+        """Set the layout of a terminal ``width`` columns wide (a class the tcss styles); whether
+        it changed, so that what is drawn for a layout is drawn again."""
+        layout = "-narrow" if width < NARROW else ("-wide" if width >= WIDE else "")
+        changed = False
+        for name in ("-narrow", "-wide"):
+            if self.has_class(name) != (name == layout):
+                self.set_class(name == layout, name)
+                changed = True
+        return changed
 
     def on_mount(self) -> None:
         for wid, title in (
@@ -147,8 +287,10 @@ class CastellsScreen(GameScreen):
             ("#cs-bag", "Bag"),
             ("#cs-castles", "Castles"),
             ("#cs-battle", "Battle"),
+            ("#cs-log", "Log"),
         ):
             self.query_one(wid).border_title = title
+        self.layout_for(self.size.width)
         self.driver = open_driver(self, self.session_id, GAME)
         if self.driver is None:
             return
@@ -170,21 +312,33 @@ class CastellsScreen(GameScreen):
     # -- showing -------------------------------------------------------------------------
 
     def _show(self, message: str = "", error: bool = False) -> None:
+        if self.driver is None:
+            return
+        self._show_board()
+        self._prompt(message, error)
+
+    def _show_board(self) -> None:
+        """Everything but the question: drawn again when the layout changes (the question is
+        not, so that a text being typed stays in its field)."""
         d = self.driver
         if d is None:
             return
         state, board = self.state, self.board
+        narrow = self.has_class("-narrow")
         self.query_one("#cs-status", Static).update(self.status_text(state, board))
-        self.query_one("#cs-players", Static).update(self.players_table(state))
+        self.query_one("#cs-players", Static).update(self.players_table(state, castles=not narrow))
         bag = self.query_one("#cs-bag", Static)
-        bag.update(self.bag_text(state, board))
+        bag.update(self.bag_text(state, board, narrow=narrow))
         bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
-        self.query_one("#cs-castles", Static).update(self.castles_text(state, board))
+        castles = castles_by_owner(state, board) if narrow else self.castles_text(state, board)
+        self.query_one("#cs-castles", Static).update(castles)
         battle = self.query_one("#cs-battle", Static)
         battle.display = state.battle is not None
         if state.battle is not None:
-            battle.update(battle_panel(state))
-        self._prompt(message, error)
+            battle.update(narrow_battle_panel(state) if narrow else battle_panel(state))
+        if self.has_class("-wide"):
+            self.query_one("#cs-log-text", Static).update(log_text(d.steps[-LOG_STEPS:], len(d.steps)))
+            self.query_one("#cs-log", VerticalScroll).scroll_end(animate=False)
 
     @staticmethod
     def status_text(state: CastellsState, board: Board) -> Text:
@@ -203,31 +357,43 @@ class CastellsScreen(GameScreen):
         return out
 
     @staticmethod
-    def players_table(state: CastellsState) -> Any:
+    def players_table(state: CastellsState, castles: bool = True) -> Any:
+        """The players in turn order with their army points and (``castles``) castles held."""
         if not state.players:
             return Text("The players are being set up.", style="dim italic")
         table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
         table.add_column("Turn order")
         table.add_column("Army", justify="right")
-        table.add_column("Castles", justify="right")
+        if castles:  # a narrow column lists each player's castles under the players instead
+            table.add_column("Castles", justify="right")
         for i, p in enumerate(state.players):
             mark = "▸ " if i == state.active and state.phase != "over" else "  "
             held = sum(1 for o in state.owners.values() if o == p.name)
             first = " (starts)" if i == 0 else ""
-            table.add_row(
-                Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""), str(p.army), str(held)
-            )
+            row: list[RenderableType] = [
+                Text(f"{mark}{p.name}{first}", style="bold" if mark.strip() else ""),
+                str(p.army),
+            ]
+            table.add_row(*row, *([str(held)] if castles else []))
         return table
 
     @staticmethod
-    def bag_text(state: CastellsState, board: Board) -> Text:
+    def bag_text(state: CastellsState, board: Board, narrow: bool = False) -> Text:
+        """The tokens left of each territory, three territories a line (``narrow``: two)."""
+        per_line = 2 if narrow else 3
         out = Text()
+        width = max(len(f"{t.name} {state.bag.get(t.name, 0)}") for t in board.territories)
         for i, t in enumerate(board.territories):
             n = state.bag.get(t.name, 0)
             style = "dim" if n == 0 else ("bold yellow" if t.wakes_saracens else "bold")
-            out.append(f"{t.name} {n}", style=style)
-            out.append("   " if i % 3 != 2 else "\n")
-        out.append("yellow: the token wakes the Saracens", style="dim")
+            last = i % per_line == per_line - 1 or i == len(board.territories) - 1
+            # Two columns line up; three keep the spacing they always had.
+            item = f"{t.name} {n}" if per_line == 3 or last else f"{t.name} {n}".ljust(width)
+            out.append(item, style=style)
+            out.append("\n" if last else "   ")
+        out.append(
+            "yellow: wakes the Saracens" if narrow else "yellow: the token wakes the Saracens", style="dim"
+        )
         return out
 
     @staticmethod
@@ -263,9 +429,9 @@ class CastellsScreen(GameScreen):
             p,
             [],
             choose_title="Draw from the bag" if draw else "Choose",
-            choose_hint="Pick what came out of the bag (number or arrows + Enter), or r: the app draws."
-            if draw
-            else "",
+            choose_hint=DRAW_HINT if draw else (COUNTS_HINT if counts(p) else ""),
+            choose_field=DRAW_FIELD if draw else None,
+            choose_keys=counts(p),
             over=Text.assemble(
                 (GAME.summary(self.state), "bold"),
                 ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
@@ -283,6 +449,10 @@ class CastellsScreen(GameScreen):
 
     @on(Input.Submitted, "#pp-dice")
     def _typed(self, event: Input.Submitted) -> None:
+        d = self.driver
+        if d is not None and is_draw(d.pending) and not event.value.strip():
+            self.action_roll()  # Enter alone on the draw: the app draws
+            return
         self.type_text(event.value)
 
     @on(OptionList.OptionSelected, "#pp-options")
@@ -290,6 +460,15 @@ class CastellsScreen(GameScreen):
         self._pick_index(int(event.option.id or 0))
 
     def action_pick(self, number: int) -> None:
+        d = self.driver
+        if d is not None and (keys := counts(d.pending)) is not None:
+            # A count is picked with its own digit, as the list shows it: 3 is 3 players.
+            if str(number) in keys:
+                self.choose(str(number))
+            else:
+                said = f"{', '.join(keys[:-1])} or {keys[-1]}" if len(keys) > 1 else keys[0]
+                self._show(f"Press {said}.", error=True)
+            return
         self._pick_index(number - 1)
 
     def _pick_index(self, index: int) -> None:

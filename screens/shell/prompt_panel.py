@@ -2,7 +2,9 @@
 
 ``show`` lays out the usual questions: a Roll says what is rolled and why and takes the dice
 typed (digits, with or without spaces) or r for the app; an Enter takes the text typed
-(Enter alone: its default); a Choose lists its options, 1-9 picking the first nine; Tells
+(Enter alone: its default); a Choose lists its options, 1-9 picking the first nine (or,
+``choose_keys``, the key each option is picked with; ``choose_field``, a field the option is
+typed in, by its name or its number in the list, the list below it only showing them); Tells
 arrive as a checklist of board changes, each confirmed with Enter. The screen may add a line
 above the question (the odds of a pending attack or siege) and a note under some options.
 
@@ -13,6 +15,8 @@ whose turn offers over a hundred actions).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import events
@@ -66,6 +70,16 @@ class Matches(OptionList, can_focus=False):
     """The options the typed letters match; the focus stays in the field."""
 
 
+def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Text:
+    """What goes before an option of a list: the key that picks it (its place, 1 first, up to
+    ``numbered``; or its key of ``keys``). An option that is its own key (a count) shows no
+    second copy of it."""
+    if keys:
+        key = keys[place - 1] if place <= len(keys) else ""
+        return Text("" if key == option else f"{key} ", style="bold")
+    return Text(f"{place} " if place <= numbered else "  ", style="bold")
+
+
 class PromptPanel(Vertical):
     """The question of the moment, in the right-hand column."""
 
@@ -113,14 +127,21 @@ class PromptPanel(Vertical):
         *,
         choose_title: str = "Choose",
         choose_hint: str = "",
+        choose_field: str | None = None,
+        choose_keys: Sequence[str] | None = None,
         over: Text | None = None,
         take_focus: bool = True,
     ) -> None:
         """Show ``prompt`` (None: the game is over, ``over`` saying how) with the instructions
         already confirmed; ``notes`` add a line under some options (the odds of an attack);
         ``choose_title`` and ``choose_hint`` name a choice that is not a plain pick (a draw
-        from the bag). ``take_focus`` False leaves the focus where it is (the Dice tray redraws
-        its roll as its fields are typed in: the letters must go on arriving there)."""
+        from the bag). ``choose_field`` (its placeholder) answers a choice by typing: the field
+        has the focus, so that every letter is typed (no letter is a key), and the list under
+        it is only read. ``choose_keys`` are the keys shown before the options, one an option,
+        where the key is not the option's place in the list (the counts 2, 3, 4 picked with 2,
+        3, 4): the screen's keys must pick by the same. ``take_focus`` False leaves the focus
+        where it is (the Dice tray redraws its roll as its fields are typed in: the letters
+        must go on arriving there)."""
         # A message under the same question (a key refused, an answer that does not fit) keeps
         # what is typed; a new question starts an empty field.
         fresh = prompt is not self.prompt
@@ -137,7 +158,8 @@ class PromptPanel(Vertical):
         odds_line.update(plain(odds))
         odds_line.display = bool(odds)  # no empty line (and its margin) above the question
         # Hidden and disabled: a hidden widget could keep the focus and swallow the keys.
-        dice.display = not (dice_off := not isinstance(prompt, (Roll, Enter)))
+        typed = isinstance(prompt, Choose) and choose_field is not None
+        dice.display = not (dice_off := not (isinstance(prompt, (Roll, Enter)) or typed))
         dice.disabled = dice_off
         options.display = not (options_off := not isinstance(prompt, Choose))
         options.disabled = options_off
@@ -175,10 +197,13 @@ class PromptPanel(Vertical):
                 Text.assemble((prompt.why, "bold"), (f"\n{choose_hint}" if choose_hint else "", "dim"))
             )
             options.clear_options()
+            keys = list(choose_keys) if choose_keys is not None else []
+            # Typed, an option is named by its number whatever its place: every one is numbered.
+            numbered = len(prompt.options) if typed else 9
             options.add_options(
                 Option(
                     Text.assemble(
-                        (f"{i} " if i <= 9 else "  ", "bold"),
+                        key_label(i, o, keys, numbered),
                         o,
                         (f"\n  {notes[o]}" if o in notes else "", "italic #ffb347"),
                     ),
@@ -186,8 +211,19 @@ class PromptPanel(Vertical):
                 )
                 for i, o in enumerate(prompt.options, start=1)
             )
-            options.highlighted = 0
-            options.focus()
+            # A list only read never takes the focus: the keys go to the field.
+            options.can_focus = not typed
+            if typed:
+                assert choose_field is not None
+                options.highlighted = None
+                dice.placeholder = choose_field
+                dice.dice_only = False  # a name is typed: every letter is a letter
+                if fresh:
+                    dice.value = ""
+                dice.focus()
+            else:
+                options.highlighted = 0
+                options.focus()
         elif isinstance(prompt, Tell):
             title.update("On the board")
             why.update(Text("Enter: done.   a: all done.", style="dim"))

@@ -3,7 +3,9 @@
 The players play with their own cards; the app keeps the table. Each side's placed
 cards are a table of name, type, base force, every modifier with the card it comes
 from, and the score (a destroyed card struck through, scoring 0), with both totals,
-who is ahead, and the hands won. Below, one input: a few letters are matched against
+who is ahead, and the hands won; in a terminal under 100 columns, a line a card with its
+base and modifiers on a line of its own, marked ↳, under it. Below (from 160 columns,
+beside the table), one input: a few letters are matched against
 the legal actions the match procedure offers (screens/simancas/completion.py), Enter
 takes the highlighted one; reminders for the players (draw a card, discard one) are a
 line confirmed with Enter. Every answer goes through the driver with the store's
@@ -20,7 +22,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 
 from companion.driver import Driver, Step
@@ -130,6 +132,66 @@ def side_table(table: Table, side: Side) -> RenderableType:
     return out
 
 
+#: The widths of the narrow table's type and score columns, the same on every card's line.
+TYPE_WIDTH = 9
+SCORE_WIDTH = 6
+
+
+def card_row(name: Text, kind: Text | str, score: Text | str) -> RichTable:
+    """One line of the narrow table: the name (cut with … rather than wrapped, so that no
+    second line looks like a card), its type and its score, in columns of fixed width."""
+    row = RichTable.grid(expand=True, padding=(0, 0, 0, 1), pad_edge=False)
+    row.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    row.add_column(width=TYPE_WIDTH, no_wrap=True, overflow="ellipsis")
+    row.add_column(width=SCORE_WIDTH, justify="right", no_wrap=True)
+    row.add_row(name, kind, score)
+    return row
+
+
+def under_card(line: Text) -> RichTable:
+    """The line under a card in the narrow table: marked ↳ as the card's own, and where it wraps
+    it wraps under itself, never back to where the names of the cards start."""
+    row = RichTable.grid(expand=True)
+    row.add_column(width=4, no_wrap=True)
+    row.add_column(ratio=1)
+    row.add_row(Text("  ↳ ", style="dim"), line)
+    return row
+
+
+def narrow_side_table(table: Table, side: Side) -> RenderableType:
+    """One side's placed cards in a narrow column: a line a card (name, type, score) and under
+    it, on a line marked ↳, its base and every modifier with the card it comes from."""
+    scores = [table.score(n) for n in table.placed[side]]
+    if not scores:
+        return Text("No cards placed.", style="dim italic")
+    head = "bold underline"
+    lines: list[RenderableType] = [
+        card_row(Text("Card", style=head), Text("Type", style=head), Text("Score", style=head))
+    ]
+    for s in scores:
+        kind = type_text(table.deck.card(s.name).types)
+        if s.destroyed:
+            gone = "strike dim"
+            lines.append(
+                card_row(Text(s.name, style=gone), Text(kind, style=gone), Text("0", style="bold red"))
+            )
+            lines.append(under_card(Text(how_destroyed(table, s.name), style="italic red")))
+            continue
+        lines.append(
+            card_row(Text(s.name, style="bold"), Text(kind, style="dim"), Text(str(s.score), style="bold"))
+        )
+        if s.modifiers or s.floored:
+            line = Text(f"base {s.base}", style="dim")
+            for b in s.modifiers:
+                line.append(", ")
+                line.append(f"{b.amount:+d} ", style="green" if b.amount > 0 else "red")
+                line.append(b.source)
+            if s.floored:
+                line.append(", below 0 counts as 0", style="dim")
+            lines.append(under_card(line))
+    return Group(*lines)
+
+
 def reference_table() -> RenderableType:
     table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
     table.add_column("Type", style="bold", no_wrap=True)
@@ -138,6 +200,11 @@ def reference_table() -> RenderableType:
     for row in REFERENCE:
         table.add_row(*row)
     return Group(table, Text(REFERENCE_NOTES, style="dim"))
+
+
+#: Narrower than this, the screen takes its narrow layout; this wide or wider, the wide one.
+NARROW = 100
+WIDE = 160
 
 
 class SimancasScreen(GameScreen):
@@ -164,22 +231,41 @@ class SimancasScreen(GameScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="sm-status")
-        with Horizontal(id="sm-tables"):
-            for side in SIDES:
-                with VerticalScroll(id=f"sm-{side}", classes="sm-side"):
-                    yield Static(id=f"sm-{side}-cards")
-        with VerticalScroll(id="sm-reference"):
-            yield Static(reference_table(), id="sm-reference-text")
-        yield Static(id="sm-totals")
-        # The question, the field the card is typed in and the actions it matches. The actions
-        # name the cards of the data file: shown as written (their text is the answer).
-        yield PromptPanel(search=True, id="sm-prompt")
+        # The table above the question; on a wide terminal, the question beside it (simancas.tcss).
+        with Container(id="sm-body"):
+            with Vertical(id="sm-main"):
+                with Horizontal(id="sm-tables"):
+                    for side in SIDES:
+                        with VerticalScroll(id=f"sm-{side}", classes="sm-side"):
+                            yield Static(id=f"sm-{side}-cards")
+                with VerticalScroll(id="sm-reference"):
+                    yield Static(reference_table(), id="sm-reference-text")
+                yield Static(id="sm-totals")
+            # The question, the field the card is typed in and the actions it matches. The actions
+            # name the cards of the data file: shown as written (their text is the answer).
+            yield PromptPanel(search=True, id="sm-prompt")
         yield Footer()
+
+    def on_resize(self) -> None:
+        if self.layout_for(self.size.width) and self.driver is not None:
+            self._show_table()
+
+    def layout_for(self, width: int) -> bool:
+        """Set the layout of a terminal ``width`` columns wide (a class the tcss styles); whether
+        it changed, so that the tables are drawn again for it."""
+        layout = "-narrow" if width < NARROW else ("-wide" if width >= WIDE else "")
+        changed = False
+        for name in ("-narrow", "-wide"):
+            if self.has_class(name) != (name == layout):
+                self.set_class(name == layout, name)
+                changed = True
+        return changed
 
     def on_mount(self) -> None:
         for side in SIDES:
             self.query_one(f"#sm-{side}").border_title = SIDE_NAMES[side]
         self.query_one("#sm-reference").border_title = "Card types"
+        self.layout_for(self.size.width)
         self.driver = open_driver(self, self.session_id, GAME)
         if self.driver is None:
             return
@@ -241,17 +327,7 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None:
             return
-        table = self.shown_table()
-        totals = table.totals()
-        over = self.hand_just_ended() or d.finished
-        for side in SIDES:
-            panel = self.query_one(f"#sm-{side}", VerticalScroll)
-            panel.border_subtitle = f"total {totals[side]}"
-            other_total = totals["christians" if side == "moors" else "moors"]
-            panel.set_class(totals[side] > other_total, "ahead")
-            self.query_one(f"#sm-{side}-cards", Static).update(side_table(table, side))
-        self.query_one("#sm-status", Static).update(self._status_text())
-        self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
+        self._show_table()
         if isinstance(d.pending, Tell):
             placeholder = "Enter when done"
         elif is_menu(d.pending):
@@ -265,7 +341,26 @@ class SimancasScreen(GameScreen):
         self._fill_suggestions()
         prompt_panel.message(message, error)
 
-    def _status_text(self) -> Text:
+    def _show_table(self) -> None:
+        """The status, both sides' cards and the totals: drawn again when the layout changes
+        (the question is not, so that the letters typed stay in the field)."""
+        d = self.driver
+        assert d is not None
+        table = self.shown_table()
+        totals = table.totals()
+        over = self.hand_just_ended() or d.finished
+        narrow = self.has_class("-narrow")
+        for side in SIDES:
+            panel = self.query_one(f"#sm-{side}", VerticalScroll)
+            panel.border_subtitle = f"total {totals[side]}"
+            other_total = totals["christians" if side == "moors" else "moors"]
+            panel.set_class(totals[side] > other_total, "ahead")
+            cards = narrow_side_table(table, side) if narrow else side_table(table, side)
+            self.query_one(f"#sm-{side}-cards", Static).update(cards)
+        self.query_one("#sm-status", Static).update(self._status_text(short=narrow))
+        self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
+
+    def _status_text(self, short: bool = False) -> Text:
         match = self.match
         m, c = match.wins["moors"], match.wins["christians"]
         if self.driver is not None and self.driver.finished:
@@ -274,7 +369,7 @@ class SimancasScreen(GameScreen):
             hand = Text(f"Hand {match.results[-1].number} is over", style="bold")
         else:
             hand = Text(f"Hand {match.hand}", style="bold")
-        first = "" if match.winner else f"  ·  the first to win {HANDS_TO_WIN} hands wins the match"
+        first = "" if match.winner or short else f"  ·  the first to win {HANDS_TO_WIN} hands wins the match"
         return Text.assemble(hand, "  ·  hands won: ", (f"Moors {m}, Christians {c}", "bold"), (first, "dim"))
 
     def _totals_text(self, totals: dict[Side, int], over: bool) -> Text:
