@@ -112,7 +112,13 @@ async def test_bad_dice_get_one_sentence_and_change_nothing(tmp_path: Path, cloc
         await store_ready(pilot)
         await pilot.press("d")
         await pilot.pause()
-        for bad, words in [("7 1", "1 to 6"), ("0 3", "0 cannot"), ("x", "not a die face"), ("3", "needs 2")]:
+        for bad, words in [
+            ("7 1", "1 to 6"),
+            ("0 3", "0 cannot"),
+            ("x", "not a die face"),
+            ("3", "needs 2"),
+            ("111", "2 dice are rolled, and '111' gives 3."),  # three dice typed for two
+        ]:
             app.screen.query_one("#pp-dice", Input).value = bad
             await pilot.press("enter")
             await pilot.pause()
