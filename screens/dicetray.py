@@ -20,6 +20,7 @@ from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import plain
+from screens.shell.dialogs import ConfirmDialog
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
@@ -216,6 +217,21 @@ class DiceTrayScreen(GameScreen):
         return f"Took back {roll.prompt.why}: {answer_text(roll.answer)}."
 
     def action_end_session(self) -> None:
+        """Ask first: an ended session cannot be resumed, and ctrl+o is one key press."""
+        driver = self.driver
+        if driver is None or driver.finished:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._end_session()
+
+        self.app.push_screen(
+            ConfirmDialog("End this dice tray session? It stays in History but cannot be resumed."),
+            answered,
+        )
+
+    def _end_session(self) -> None:
         driver = self.driver
         if driver is None or driver.finished:
             return

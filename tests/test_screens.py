@@ -200,7 +200,7 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         await store_ready(pilot)
         await pilot.press("d")
         await pilot.pause()
-        await pilot.press("2", "3", "enter", "ctrl+o")
+        await pilot.press("2", "3", "enter", "ctrl+o", "y")
         await pilot.pause()
         assert all(i.disabled for i in app.screen.query(Input))
         await pilot.press("escape")
@@ -209,6 +209,32 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         assert app.screen.query_one("#sessions", OptionList).option_count == 0
     info = Store(str(db)).session(1)
     assert info.status == "finished" and info.summary == "ended after 1 roll"
+
+
+async def test_end_session_asks_first_and_no_keeps_it_open(tmp_path: Path, clock: Any) -> None:
+    from screens.shell.dialogs import ConfirmDialog
+
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("2", "3", "enter")
+        for no in ("n", "escape"):
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDialog)  # nothing ended yet: it asks
+            await pilot.press(no)
+            await pilot.pause()
+            assert isinstance(app.screen, DiceTrayScreen) and not app.screen.driver.finished
+            assert not any(i.disabled for i in app.screen.query("#tray-form Input"))
+        assert Store(str(db)).session(1).status == "active"
+        await pilot.press("ctrl+o", "enter")  # Enter says yes
+        await pilot.pause()
+        assert isinstance(app.screen, DiceTrayScreen) and app.screen.driver.finished
+        assert "Session ended" in message(app)
+    assert Store(str(db)).session(1).status == "finished"
 
 
 async def test_history_lists_sessions_and_opens_a_log(tmp_path: Path, clock: Any) -> None:
