@@ -348,6 +348,10 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         await open_history(pilot)
         await pilot.press("t")
         await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+        # It opens on the game of the last game played (the Reconquista one): every game on asking.
+        assert app.screen.game == "reconquista" and "Hands won" not in review_text(app.screen)
+        app.screen.query_one(Select).value = ""
+        await wait_until(pilot, lambda: app.screen.ready and "Hands won" in review_text(app.screen))
         text = review_text(app.screen)
         assert expected.simancas is not None
         hands = {c.label: c.count for c in expected.simancas.hands}
@@ -357,6 +361,34 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         app.screen.query_one(Select).value = "simancas"
         await wait_until(pilot, lambda: app.screen.ready)
         assert "Reconquista" not in review_text(app.screen) and "Hands won" in review_text(app.screen)
+
+
+async def test_statistics_open_on_a_game_that_has_sessions(tmp_path: Path, clock: Any) -> None:
+    """Not on a game never played (History filtered by one, or by the Dice tray, which has no
+    statistics): on the game of the session played last; on History's game when it has some."""
+    from screens.review import StatisticsScreen
+
+    db = review_db(tmp_path / "c.db", clock)
+    store = Store(str(db), clock=clock)
+    store.create_session("reconquista", 7)  # started after the others, nothing recorded yet
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        history = await open_history(pilot)
+        for filtered, opened in [
+            ("castells", "reconquista"),
+            ("dice", "reconquista"),
+            ("simancas", "simancas"),
+        ]:
+            history.query_one("#filter-game", Select).value = filtered
+            await pilot.pause()
+            await pilot.press("t")
+            await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+            assert app.screen.game == opened and app.screen.query_one(Select).value == opened
+            title = {"reconquista": "Reconquista", "simancas": "Battle of Simancas"}[opened]
+            assert review_text(app.screen).startswith(title)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is history)
 
 
 async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, clock: Any) -> None:
