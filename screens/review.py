@@ -134,12 +134,14 @@ class StatisticsScreen(ReviewScreen):
 
     GAMES_SHOWN = ("reconquista", "simancas", "castells")
 
+    def compose(self) -> ComposeResult:
+        # Chosen before the game filter is made, so that it starts on that game (a value
+        # changed after would refill the figures a second time).
+        self.game = self.game_with_data()
+        yield from super().compose()
+
     def on_mount(self) -> None:
         self.sub_title = "Statistics"
-        game = self.game_with_data()
-        if game != self.game:
-            self.game = game
-            self.query_one("#review-game", Select).value = game or ""
         super().on_mount()
 
     def game_with_data(self) -> str | None:
