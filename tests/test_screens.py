@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import store_ready
+from pilot_helpers import store_ready, wait_until
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -67,6 +68,87 @@ async def test_home_lists_games_and_only_unfinished_sessions(tmp_path: Path, clo
         assert any("Dice tray" in t for t in titles)
         sessions = app.screen.query_one("#sessions", OptionList)
         assert [sessions.get_option_at_index(i).id for i in range(sessions.option_count)] == ["1"]
+
+
+def drawn_highlight(pilot: Pilot[Any], listing: OptionList) -> str | None:
+    """The text of the option ``listing`` draws highlighted on the screen (the first line
+    of its prompt, where its background differs from the list's own), or None."""
+    strips = pilot.app.screen._compositor.render_strips()
+    region = listing.region
+    blank = next(iter(strips[region.bottom - 1].crop(region.x, region.x + 1))).style
+    highlighted = listing.highlighted
+    if highlighted is None:
+        return None
+    first = Text.from_markup(str(listing.get_option_at_index(highlighted).prompt)).plain.splitlines()[0]
+    for y in range(region.y, region.bottom):
+        row = strips[y].crop(region.x, region.right)
+        text = "".join(seg.text for seg in row)
+        x = text.find(first.strip()[:12])
+        if x >= 0:
+            cell = next(iter(row.crop(x, x + 1))).style
+            return first.strip() if cell and blank and cell.bgcolor != blank.bgcolor else None
+    return None
+
+
+async def test_back_on_home_the_one_highlight_is_where_enter_goes(tmp_path: Path, clock: Any) -> None:
+    """Back from a game, only the list with the focus draws a highlight, and Down + Enter
+    opens what it then draws (not a session of the other list, drawn highlighted as well)."""
+    from screens.castells.game_screen import CastellsScreen
+    from screens.simancas.game_screen import SimancasScreen
+
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        sessions = app.screen.query_one("#sessions", OptionList)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and sessions.option_count == 1)
+        assert drawn_highlight(pilot, games) == "Battle of Simancas"
+        assert drawn_highlight(pilot, sessions) is None  # the session #1 is not drawn as chosen
+        await pilot.press("down")
+        await pilot.pause()
+        assert (
+            drawn_highlight(pilot, games) == "Terra de Castells" and drawn_highlight(pilot, sessions) is None
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert app.screen.session_id == 2  # a new Terra de Castells game, not Simancas resumed
+
+
+async def test_back_from_a_resumed_session_the_highlight_stays_on_it(tmp_path: Path, clock: Any) -> None:
+    from screens.simancas.game_screen import SimancasScreen
+
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        sessions = app.screen.query_one("#sessions", OptionList)
+        for keys in (("down", "enter"), ("down", "enter")):  # a Simancas match, then a Castells game
+            await pilot.press(*keys)
+            await wait_until(pilot, lambda: not isinstance(app.screen, HomeScreen))
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: sessions.option_count == 2)
+        # The list was read again with the Castells game on top: its highlight stayed on #1.
+        assert sessions.get_option_at_index(sessions.highlighted or 0).id == "1"
+        await pilot.press("tab")
+        await pilot.pause()
+        assert drawn_highlight(pilot, games) is None
+        assert (drawn_highlight(pilot, sessions) or "").startswith("#1 Battle of Simancas")  # listed second
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.pause()
+        assert app.focused is sessions and sessions.get_option_at_index(sessions.highlighted or 0).id == "1"
+        # The list is read again (#1 is now the most recent), and the highlight stays on #1.
+        assert drawn_highlight(pilot, games) is None
+        assert (drawn_highlight(pilot, sessions) or "").startswith("#1 Battle of Simancas")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        assert app.screen.session_id == 1
 
 
 async def test_resume_from_home_shows_the_rolls_so_far(tmp_path: Path, clock: Any) -> None:
