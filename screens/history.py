@@ -87,8 +87,25 @@ def answered(step: Step) -> str:
     return text if len(text) <= ANSWER_WIDTH else text[: ANSWER_WIDTH - 1] + "…"
 
 
-def local_time(dt: Any) -> str:
-    return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
+def local_time(dt: Any, short: bool = False) -> str:
+    return str(dt.astimezone().strftime("%d %b %H:%M" if short else "%Y-%m-%d %H:%M"))
+
+
+#: The sessions table's columns: (label, key, width; 0 for the result, which takes the rest).
+#: A narrow terminal drops the duration and the steps (the log shows both) and writes the start
+#: without its year, so that the result keeps room to be read (it wraps where it is long).
+SESSION_COLUMNS = [
+    ("#", "id", -1),  # as wide as the highest session number
+    ("Game", "game", max(len(g.title) for g in GAMES)),
+    ("Started", "started", 16),
+    ("Duration", "duration", 10),
+    ("Status", "status", 10),
+    ("Steps", "steps", 5),
+    ("Result", "summary", 0),
+]
+#: Below this table width the duration and steps are left out; below the next, the year.
+NARROW, MEDIUM = 96, 136
+RESULT_MIN = 16
 
 
 def duration_text(start: datetime, end: datetime) -> str:
@@ -126,6 +143,7 @@ class HistoryScreen(Screen[None]):
         self.total = 0  # sessions matching the filters
         self.shown = 0  # of them, read into the table
         self.loaded = False
+        self.column_layout: tuple[tuple[str, int], ...] = ()  # the table's columns now: (key, width)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -142,7 +160,7 @@ class HistoryScreen(Screen[None]):
                 allow_blank=False,
                 id="filter-status",
             )
-            yield Input(placeholder="search the results, or #number", id="filter-search")
+            yield Input(placeholder="search, or #number", id="filter-search")
         yield Static(id="history-help")
         yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-status")
@@ -151,18 +169,48 @@ class HistoryScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "History"
         table = self.query_one(DataTable)
-        for label, key in [
-            ("#", "id"),
-            ("Game", "game"),
-            ("Started", "started"),
-            ("Duration", "duration"),
-            ("Status", "status"),
-            ("Steps", "steps"),
-            ("Result", "summary"),
-        ]:
-            table.add_column(label, key=key)
+        self._set_columns()
         self.load()
         table.focus()
+
+    def on_resize(self) -> None:
+        if self.loaded and self._set_columns():
+            self.load(keep_cursor=True)
+
+    def _columns_for(self, width: int) -> tuple[tuple[str, int], ...]:
+        """The columns that fit a table ``width`` wide, the result taking what the others leave."""
+        app: Any = self.app
+        try:
+            newest = app.store().sessions(sort="started", limit=1)
+        except CompanionError:
+            newest = []
+        id_width = max(1, len(str(newest[0].id)) if newest else 1)
+        dropped = {"duration", "steps"} if width < NARROW else set()
+        columns = []
+        for label, key, w in SESSION_COLUMNS:
+            if key in dropped:
+                continue
+            if key == "started" and width < MEDIUM:
+                w = 12  # '01 Dec 17:02'
+            columns.append((key, max(w, len(label)) if w > 0 else w if w == 0 else id_width))
+        pad = 2 * self.query_one(DataTable).cell_padding
+        used = sum(w + pad for key, w in columns if key != "summary") + pad + 2  # 2: the scrollbar
+        return tuple((key, max(RESULT_MIN, width - used) if key == "summary" else w) for key, w in columns)
+
+    def _set_columns(self) -> bool:
+        """Lay the columns out for the table's width; True if they changed (the rows are then
+        to be read again)."""
+        table = self.query_one(DataTable)
+        width = max(self.size.width - 4, 40)  # the table's margins
+        layout = self._columns_for(width)
+        if layout == self.column_layout:
+            return False
+        self.column_layout = layout
+        labels = {key: label for label, key, _ in SESSION_COLUMNS}
+        table.clear(columns=True)
+        for key, w in layout:
+            table.add_column(labels[key], key=key, width=w)
+        return True
 
     def on_screen_resume(self) -> None:
         self.load(keep_cursor=True)
@@ -214,18 +262,22 @@ class HistoryScreen(Screen[None]):
 
     def _add(self, sessions: list[Any]) -> None:
         table = self.query_one(DataTable)
+        short = dict(self.column_layout).get("started") == 12
         for s in sessions:
             end = s.ended or s.last_activity
-            table.add_row(
-                str(s.id),
-                game_title(s.game),
-                local_time(s.started),
-                duration_text(s.started, end),
-                STATUS_SHOWN.get(s.status, s.status),
-                str(s.steps),
-                plain(s.summary),  # a str cell is read as markup; a summary may be an import's text
-                key=str(s.id),
-            )
+            cells = {
+                "id": str(s.id),
+                "game": game_title(s.game),
+                "started": local_time(s.started, short),
+                "duration": duration_text(s.started, end),
+                "status": STATUS_SHOWN.get(s.status, s.status),
+                "steps": str(s.steps),
+                "summary": plain(
+                    s.summary
+                ),  # a str cell is read as markup; a summary may be an import's text
+            }
+            # The result wraps in its column (height None: as many lines as it takes).
+            table.add_row(*(cells[key] for key, _ in self.column_layout), key=str(s.id), height=None)
         self.shown += len(sessions)
 
     def _say(self) -> None:
