@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pilot_helpers import wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
@@ -308,6 +309,42 @@ def test_snapshot_simancas_replay_narrow(snap_compare: Any, tmp_path: Path, cloc
         await wait_until(pilot, lambda: screen.at == 2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+#: The sizes the History screens are drawn at: the smallest terminal, a common one, a wide one.
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_history_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
+    """Every column but the ones a narrow screen leaves out, the results whole (wrapped)."""
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_history(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_reconquista_replay_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """The board at turn 2: beside the log on a wide screen, on its own (v) on a narrower one,
+    where it scrolls (shift+down) to Al-Ándalus below Castilla."""
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_log(pilot, 5)
+        await pilot.press("t", "2", "enter")
+        if not screen.has_class("-wide"):
+            await pilot.press("v")
+        await wait_until(pilot, lambda: screen.at > 1)
+        if not screen.has_class("-wide"):
+            await pilot.press("shift+down", "shift+down", "shift+down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
 
 
 # -- statistics and the luck ledger --------------------------------------------------------

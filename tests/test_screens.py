@@ -448,3 +448,23 @@ def test_snapshot_dice_tray_sizes(
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 55)])
+def test_snapshot_dice_tray_long_label_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """A long label is cut in its column, and the values, total and source stay on screen."""
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        pilot.app.open_session(1)
+        await pilot.pause()
+        pilot.app.screen.query_one("#dice", Input).value = "5d6"
+        pilot.app.screen.query_one("#label", Input).value = "Battle of Zaragoza: the Christian armies attack"
+        pilot.app.screen.query_one("#pp-dice", Input).focus()
+        await pilot.press(*"66654", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
