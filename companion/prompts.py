@@ -83,8 +83,13 @@ class Roll(Structured):
         if not all(_is_number(p) for p in parts):
             bad = next(p for p in parts if not _is_number(p))
             raise BadAnswer(f"'{bad}' is not a die face: type digits, like 3 5.")
-        if len(parts) == 1 and self.n > 1 and self.sides <= 9 and len(parts[0]) == self.n:
-            parts = list(parts[0])  # '35' for 2d6: one digit a die
+        if len(parts) == 1 and self.n > 1 and self.sides <= 9 and len(parts[0]) > 1:
+            # One run of digits for dice of one digit each: a digit a die ('35' for 2d6), so
+            # '111' is three dice, not the number 111.
+            if len(parts[0]) == self.n:
+                parts = list(parts[0])
+            elif len(parts[0]) <= _MAX_DIGITS:
+                raise BadAnswer(f"{self.n} dice are rolled, and '{parts[0]}' gives {len(parts[0])}.")
         if long := next((p for p in parts if len(p) > _MAX_DIGITS), None):
             raise BadAnswer(
                 f"A d{self.sides} shows 1 to {self.sides}, so a number of {len(long)} digits cannot be rolled."

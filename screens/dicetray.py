@@ -6,6 +6,8 @@ or app) before it appears in the list, and the session resumes where it stood.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,6 +22,7 @@ from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import plain
+from screens.shell.dialogs import ConfirmDialog
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
@@ -74,13 +77,6 @@ class DiceTrayScreen(GameScreen):
 
     def on_mount(self) -> None:
         self.sub_title = f"Dice tray · session {self.session_id}"
-        table = self.query_one("#rolls", DataTable)
-        table.add_column("#", key="n")
-        table.add_column("Label", key="label")
-        table.add_column("Dice", key="dice")
-        table.add_column("Values", key="values")
-        table.add_column("Total", key="total")
-        table.add_column("Source", key="source")
         self.driver = open_driver(self, self.session_id, GAME)
         if self.driver is None:
             return
@@ -144,22 +140,42 @@ class DiceTrayScreen(GameScreen):
         self.query_one(PromptPanel).show(self._roll_asked(), [], take_focus=False)
         field.value = typed
 
+    def on_resize(self) -> None:
+        if self.driver is not None:
+            self.call_after_refresh(self._fill_table)  # the label's room follows the width
+
     def _fill_table(self) -> None:
         assert self.driver is not None
         table = self.query_one("#rolls", DataTable)
-        table.clear()
         roll_steps = [s for s in self.driver.steps if s.prompt.kind == "roll"]
         rolls = self.driver.state.rolls
-        for i, (roll, step) in enumerate(zip(rolls, roll_steps, strict=True), start=1):
-            table.add_row(
+        rows: list[list[Any]] = [
+            [
                 str(i),
                 plain(roll.label),  # a str cell is read as markup
                 f"{roll.n}d{roll.sides}",
                 " ".join(str(v) for v in roll.values),
                 str(roll.total),
                 SOURCE_TEXT.get(step.source, step.source),
-                key=str(i),
-            )
+            ]
+            for i, (roll, step) in enumerate(zip(rolls, roll_steps, strict=True), start=1)
+        ]
+        # The label takes the room the other columns leave, cut with an ellipsis beyond it, so
+        # that a long label never pushes the values off the screen.
+        labels = ["#", "Label", "Dice", "Values", "Total", "Source"]
+        widths = [max([len(label), *(len(str(r[c])) for r in rows)]) for c, label in enumerate(labels)]
+        pad = 2 * table.cell_padding
+        room = table.size.width - sum(w + pad for c, w in enumerate(widths) if c != 1) - pad - 2
+        if table.size.width > 0:
+            widths[1] = max(5, min(widths[1], room))
+        table.clear(columns=True)
+        for label, key, width in zip(
+            labels, ["n", "label", "dice", "values", "total", "source"], widths, strict=True
+        ):
+            table.add_column(label, key=key, width=width)
+        for row in rows:
+            row[1].no_wrap, row[1].overflow = True, "ellipsis"
+            table.add_row(*row, key=row[0])
         if rolls:
             table.move_cursor(row=len(rolls) - 1)
         typed = sum(1 for s in roll_steps if s.source == "physical")
@@ -216,6 +232,21 @@ class DiceTrayScreen(GameScreen):
         return f"Took back {roll.prompt.why}: {answer_text(roll.answer)}."
 
     def action_end_session(self) -> None:
+        """Ask first: an ended session cannot be resumed, and ctrl+o is one key press."""
+        driver = self.driver
+        if driver is None or driver.finished:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._end_session()
+
+        self.app.push_screen(
+            ConfirmDialog("End this dice tray session? It stays in History but cannot be resumed."),
+            answered,
+        )
+
+    def _end_session(self) -> None:
         driver = self.driver
         if driver is None or driver.finished:
             return

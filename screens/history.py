@@ -61,34 +61,66 @@ def game_title(game_id: str) -> str:
     return next((g.title for g in GAMES if g.id == game_id), game_id)
 
 
-#: Longer questions are cut in the log table, so that the answer column stays on screen.
-ASKED_WIDTH = 40
+#: Longer questions are cut in the log table, so that the answer column stays on screen: at
+#: the room the other columns leave (SessionLogScreen.fit_log), ASKED_WIDTH at least.
+ASKED_WIDTH = 24
+ASKED_MAX = 160
 
 
-def asked(prompt: Prompt) -> str:
+def asked(prompt: Prompt, width: int = ASKED_WIDTH) -> str:
     """The question of a step as the log lists it: a long list of choices is left out (a
     Simancas turn offers over a hundred; the answer says which was taken), and the text is
-    cut at ASKED_WIDTH."""
+    cut at ``width``."""
     text = prompt.describe()
     if isinstance(prompt, Choose) and len(prompt.options) > 6:
         text = prompt.why or "Choose"
-    return text if len(text) <= ASKED_WIDTH else text[: ASKED_WIDTH - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 #: Longer answers are cut too, so that the source and time stay on screen.
 ANSWER_WIDTH = 24
 
 
-def answered(step: Step) -> str:
+def answered(step: Step, width: int = ANSWER_WIDTH) -> str:
     answer = step.answer
     if answer is None:
         return "done"
     text = " ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
-    return text if len(text) <= ANSWER_WIDTH else text[: ANSWER_WIDTH - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def local_time(dt: Any) -> str:
-    return str(dt.astimezone().strftime("%Y-%m-%d %H:%M"))
+#: The log's columns, and below which width of the log its clock times are left out.
+LOG_COLUMNS = [
+    ("Step", "step"),
+    ("Turn", "turn"),
+    ("Phase", "phase"),
+    ("Asked", "prompt"),
+    ("Answer", "answer"),
+    ("Source", "source"),
+    ("Time", "time"),
+]
+LOG_NARROW = 90
+
+
+def local_time(dt: Any, short: bool = False) -> str:
+    return str(dt.astimezone().strftime("%d %b %H:%M" if short else "%Y-%m-%d %H:%M"))
+
+
+#: The sessions table's columns: (label, key, width; 0 for the result, which takes the rest).
+#: A narrow terminal drops the duration and the steps (the log shows both) and writes the start
+#: without its year, so that the result keeps room to be read (it wraps where it is long).
+SESSION_COLUMNS = [
+    ("#", "id", -1),  # as wide as the highest session number
+    ("Game", "game", max(len(g.title) for g in GAMES)),
+    ("Started", "started", 16),
+    ("Duration", "duration", 10),
+    ("Status", "status", 10),
+    ("Steps", "steps", 5),
+    ("Result", "summary", 0),
+]
+#: Below this table width the duration and steps are left out; below the next, the year.
+NARROW, MEDIUM = 96, 136
+RESULT_MIN = 16
 
 
 def duration_text(start: datetime, end: datetime) -> str:
@@ -126,6 +158,7 @@ class HistoryScreen(Screen[None]):
         self.total = 0  # sessions matching the filters
         self.shown = 0  # of them, read into the table
         self.loaded = False
+        self.column_layout: tuple[tuple[str, int], ...] = ()  # the table's columns now: (key, width)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -142,7 +175,7 @@ class HistoryScreen(Screen[None]):
                 allow_blank=False,
                 id="filter-status",
             )
-            yield Input(placeholder="search the results, or #number", id="filter-search")
+            yield Input(placeholder="search, or #number", id="filter-search")
         yield Static(id="history-help")
         yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-status")
@@ -151,18 +184,48 @@ class HistoryScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "History"
         table = self.query_one(DataTable)
-        for label, key in [
-            ("#", "id"),
-            ("Game", "game"),
-            ("Started", "started"),
-            ("Duration", "duration"),
-            ("Status", "status"),
-            ("Steps", "steps"),
-            ("Result", "summary"),
-        ]:
-            table.add_column(label, key=key)
+        self._set_columns()
         self.load()
         table.focus()
+
+    def on_resize(self) -> None:
+        if self.loaded and self._set_columns():
+            self.load(keep_cursor=True)
+
+    def _columns_for(self, width: int) -> tuple[tuple[str, int], ...]:
+        """The columns that fit a table ``width`` wide, the result taking what the others leave."""
+        app: Any = self.app
+        try:
+            newest = app.store().sessions(sort="started", limit=1)
+        except CompanionError:
+            newest = []
+        id_width = max(1, len(str(newest[0].id)) if newest else 1)
+        dropped = {"duration", "steps"} if width < NARROW else set()
+        columns = []
+        for label, key, w in SESSION_COLUMNS:
+            if key in dropped:
+                continue
+            if key == "started" and width < MEDIUM:
+                w = 12  # '01 Dec 17:02'
+            columns.append((key, max(w, len(label)) if w > 0 else w if w == 0 else id_width))
+        pad = 2 * self.query_one(DataTable).cell_padding
+        used = sum(w + pad for key, w in columns if key != "summary") + pad + 2  # 2: the scrollbar
+        return tuple((key, max(RESULT_MIN, width - used) if key == "summary" else w) for key, w in columns)
+
+    def _set_columns(self) -> bool:
+        """Lay the columns out for the table's width; True if they changed (the rows are then
+        to be read again)."""
+        table = self.query_one(DataTable)
+        width = max(self.size.width - 4, 40)  # the table's margins
+        layout = self._columns_for(width)
+        if layout == self.column_layout:
+            return False
+        self.column_layout = layout
+        labels = {key: label for label, key, _ in SESSION_COLUMNS}
+        table.clear(columns=True)
+        for key, w in layout:
+            table.add_column(labels[key], key=key, width=w)
+        return True
 
     def on_screen_resume(self) -> None:
         self.load(keep_cursor=True)
@@ -214,18 +277,22 @@ class HistoryScreen(Screen[None]):
 
     def _add(self, sessions: list[Any]) -> None:
         table = self.query_one(DataTable)
+        short = dict(self.column_layout).get("started") == 12
         for s in sessions:
             end = s.ended or s.last_activity
-            table.add_row(
-                str(s.id),
-                game_title(s.game),
-                local_time(s.started),
-                duration_text(s.started, end),
-                STATUS_SHOWN.get(s.status, s.status),
-                str(s.steps),
-                plain(s.summary),  # a str cell is read as markup; a summary may be an import's text
-                key=str(s.id),
-            )
+            cells = {
+                "id": str(s.id),
+                "game": game_title(s.game),
+                "started": local_time(s.started, short),
+                "duration": duration_text(s.started, end),
+                "status": STATUS_SHOWN.get(s.status, s.status),
+                "steps": str(s.steps),
+                "summary": plain(
+                    s.summary
+                ),  # a str cell is read as markup; a summary may be an import's text
+            }
+            # The result wraps in its column (height None: as many lines as it takes).
+            table.add_row(*(cells[key] for key, _ in self.column_layout), key=str(s.id), height=None)
         self.shown += len(sessions)
 
     def _say(self) -> None:
@@ -338,6 +405,12 @@ class LogTable(DataTable[Any]):
         Binding("end", "screen.step(1000000)", show=False),
     ]
 
+    def on_resize(self) -> None:
+        # The columns follow the log's width (the terminal's, and the table at the step beside it).
+        screen = self.screen
+        if isinstance(screen, SessionLogScreen) and screen.loaded:
+            self.call_after_refresh(screen.fit_log)
+
 
 class SessionLogScreen(Screen[None]):
     """One session's log, turn by turn and phase by phase, beside the table as it stood at
@@ -360,6 +433,9 @@ class SessionLogScreen(Screen[None]):
         Binding("pagedown", "step(10)", show=False),
         Binding("home", "step(-1000000)", show=False),
         Binding("end", "step(1000000)", show=False),
+        # The table at the step can be taller than a small terminal (the Reconquista board is).
+        Binding("shift+down", "scroll_state(3)", show=False),
+        Binding("shift+up", "scroll_state(-3)", show=False),
     ]
     #: From this width the log and the table at the step are shown side by side.
     WIDE = 165
@@ -379,6 +455,8 @@ class SessionLogScreen(Screen[None]):
         self.parting = ""  # the sentence saying where and why they part from the log
         self._pending: Timer | None = None
         self.loaded = False
+        self.log_widths: dict[str, int] = {}  # the log's columns now, by key, and their widths
+        self.where = ""  # the turn and phase of the step shown
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -394,6 +472,46 @@ class SessionLogScreen(Screen[None]):
     def on_resize(self) -> None:
         self.set_class(self.size.width >= self.WIDE, "-wide")
         self.show_step(self.wanted)
+        if self.loaded:
+            self.call_after_refresh(self.fit_log)
+
+    def fit_log(self, width: int | None = None) -> None:
+        """Size the log's columns to the room it has (``width``: the log's, as laid out unless
+        given): the question takes what the others leave (a narrow log leaves out the clock
+        times), so that the answer and its source stay on screen at every width and a wide one
+        reads more of each question."""
+        width = self.query_one(DataTable).size.width if width is None else width
+        if width <= 0:  # the log is hidden (v): it is fitted when shown again
+            return
+        steps, places = self.steps, self.places
+        answer_width = ANSWER_WIDTH if width >= LOG_NARROW else ANSWER_WIDTH // 2
+        widths = {
+            "step": max(4, len(str(len(steps)))),
+            "turn": 4,
+            "phase": max([5, *(len(p or "") for _, p in places)]),
+            "answer": max([6, *(len(answered(s, answer_width)) for s in steps)]),
+            "source": max([6, *(len(s.source) for s in steps)]),
+            "time": 8,
+        }
+        if width < LOG_NARROW:
+            del widths["time"]
+        pad = 2 * self.query_one(DataTable).cell_padding
+        rest = width - sum(w + pad for w in widths.values()) - pad - 2  # 2: the scrollbar
+        longest = max([ASKED_WIDTH, *(len(asked(s.prompt, ASKED_MAX)) for s in steps)])
+        widths["prompt"] = max(ASKED_WIDTH, min(rest, longest))
+        layout = {key: widths[key] for _, key in LOG_COLUMNS if key in widths}
+        if layout == self.log_widths:
+            return
+        self.log_widths = layout
+        table = self.query_one(DataTable)
+        rows, row = table.row_count, table.cursor_row
+        table.clear(columns=True)
+        for label, key in LOG_COLUMNS:
+            if key in layout:
+                table.add_column(label, key=key, width=layout[key])
+        self._add_rows(max(rows, 1))
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
 
     async def on_mount(self) -> None:
         app: Any = self.app
@@ -401,16 +519,6 @@ class SessionLogScreen(Screen[None]):
         self.set_class(self.size.width >= self.WIDE, "-wide")
         self.query_one("#log-jump", Input).display = False
         table = self.query_one(DataTable)
-        for label, key in [
-            ("Step", "step"),
-            ("Turn", "turn"),
-            ("Phase", "phase"),
-            ("Asked", "prompt"),
-            ("Answer", "answer"),
-            ("Source", "source"),
-            ("Time", "time"),
-        ]:
-            table.add_column(label, key=key)
         try:
             store = app.store()
             self.info = info = store.session(self.session_id)
@@ -431,6 +539,11 @@ class SessionLogScreen(Screen[None]):
         )
         self.times = [ev.at for ev in log.events]
         # A screenful to start with, so that it opens at once; more as the cursor moves down.
+        # Not laid out yet: the log's width as the styles will make it (history.tcss).
+        width = self.app.size.width - 2
+        if width >= self.WIDE:
+            width -= min(max(88, width * 40 // 100), 120)
+        self.fit_log(width)
         self._add_rows(self.app.size.height + 10)
         note = f"{len(self.steps)} steps. ↑ ↓ step through the game; [ ] by phase; t goes to a turn; v shows the table at the step."
         if withdrawn:
@@ -439,6 +552,7 @@ class SessionLogScreen(Screen[None]):
         table.focus()
         self.show_step(1 if self.steps else 0)  # the replay starts at the first step
         self.loaded = True
+        self.call_after_refresh(self.fit_log)  # once the log's width is known
 
     def _add_rows(self, upto: int) -> None:
         """Put the log's rows in the table up to ``upto`` (a long game's log is read a page at a
@@ -453,17 +567,16 @@ class SessionLogScreen(Screen[None]):
             new_turn = i == 0 or turn != before[0]
             new_phase = new_turn or phase != before[1]
             # Questions, answers and phases are the log's text (labels, names, an import's): as text.
-            rows.append(
-                (
-                    str(i + 1),
-                    Text(str(turn), style="bold") if new_turn and turn is not None else "",
-                    plain(phase or "", "bold") if new_phase else "",
-                    plain(asked(step.prompt)),
-                    plain(answered(step)),
-                    step.source,
-                    self.times[i].astimezone().strftime("%H:%M:%S"),
-                )
-            )
+            cells: dict[str, Any] = {
+                "step": str(i + 1),
+                "turn": Text(str(turn), style="bold") if new_turn and turn is not None else "",
+                "phase": plain(phase or "", "bold") if new_phase else "",
+                "prompt": plain(asked(step.prompt, self.log_widths.get("prompt", ASKED_WIDTH))),
+                "answer": plain(answered(step, self.log_widths.get("answer") or ANSWER_WIDTH)),
+                "source": step.source,
+                "time": self.times[i].astimezone().strftime("%H:%M:%S"),
+            }
+            rows.append([cells[key] for key in self.log_widths])
         if rows:
             table.add_rows(rows)
 
@@ -533,7 +646,9 @@ class SessionLogScreen(Screen[None]):
             panel.border_title = f"After step {count} of {len(self.steps)}"
         else:
             panel.border_title = "Before the first step"
+        self.where = where
         panel.border_subtitle = where
+        self.call_after_refresh(self._scroll_hint)
         parting_view = self.query_one("#log-parting", Static)
         parting_view.display = count > shown
         if count > shown:
@@ -544,6 +659,17 @@ class SessionLogScreen(Screen[None]):
         cited = rule_line(self.driver.steps[shown - 1].prompt) if shown else Text()
         rule_view.display = bool(cited.plain)
         rule_view.update(cited)
+
+    def _scroll_hint(self) -> None:
+        """Where the table at the step is taller than its panel, its border says how to scroll."""
+        panel = self.query_one("#log-state", VerticalScroll)
+        more = panel.max_scroll_y > 0
+        panel.border_subtitle = " · ".join(x for x in (self.where, "shift+↑↓ scrolls" if more else "") if x)
+
+    def action_scroll_state(self, lines: int) -> None:
+        panel = self.query_one("#log-state", VerticalScroll)
+        if panel.display:
+            panel.scroll_relative(y=lines, animate=False)
 
     def action_rule(self) -> None:
         """The rule and the reason of the step under the cursor (as replayed, when it has been)."""
@@ -595,6 +721,7 @@ class SessionLogScreen(Screen[None]):
         table.can_focus = not self.has_class("-board")
         if table.can_focus:
             table.focus()
+            self.call_after_refresh(self.fit_log)  # the terminal may have changed size meanwhile
         else:
             self.set_focus(None)
 

@@ -74,6 +74,9 @@ class HomeScreen(Screen[None]):
         except CompanionError as exc:
             status.update(plain(exc, "bold red"))
             return
+        # The highlight stays on the session it was on (the one just resumed, say), not the first.
+        was = listing.highlighted
+        kept = listing.get_option_at_index(was).id if was is not None and was < listing.option_count else None
         listing.clear_options()
         for s in sessions[:50]:
             when = s.last_activity.astimezone().strftime("%d %b %H:%M")
@@ -89,7 +92,10 @@ class HomeScreen(Screen[None]):
                 )
             )
         if sessions:
-            listing.highlighted = 0
+            shown = [str(s.id) for s in sessions[:50]]
+            listing.highlighted = shown.index(kept) if kept in shown else 0
+        elif listing.has_focus:
+            self.query_one("#games", OptionList).focus()  # its last session ended: back to the games
         status.update(
             f"{len(sessions)} unfinished session{'s' if len(sessions) != 1 else ''}."
             if sessions

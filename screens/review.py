@@ -134,9 +134,33 @@ class StatisticsScreen(ReviewScreen):
 
     GAMES_SHOWN = ("reconquista", "simancas", "castells")
 
+    def compose(self) -> ComposeResult:
+        # Chosen before the game filter is made, so that it starts on that game (a value
+        # changed after would refill the figures a second time).
+        self.game = self.game_with_data()
+        yield from super().compose()
+
     def on_mount(self) -> None:
         self.sub_title = "Statistics"
         super().on_mount()
+
+    def game_with_data(self) -> str | None:
+        """The game the screen opens on: the one History filters by if it has recorded steps,
+        else the game of the most recently played session that has some (a game never
+        played has only zeros to show); every game when none has."""
+        app: Any = self.app
+        try:
+            store = app.store()
+            latest = {}
+            for game in self.GAMES_SHOWN:
+                played = next((s for s in store.sessions(game=game, limit=20) if s.steps), None)
+                if played is not None:
+                    latest[game] = played.last_activity
+        except CompanionError:
+            return self.game  # the figures' worker says why the store cannot be read
+        if self.game in latest:
+            return self.game
+        return max(latest, key=lambda g: latest[g]) if latest else None
 
     def figures(self, store: Any, game: str | None) -> Any:
         from companion.review.stats import statistics

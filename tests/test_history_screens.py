@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pilot_helpers import wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
@@ -310,6 +311,42 @@ def test_snapshot_simancas_replay_narrow(snap_compare: Any, tmp_path: Path, cloc
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
+#: The sizes the History screens are drawn at: the smallest terminal, a common one, a wide one.
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_history_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
+    """Every column but the ones a narrow screen leaves out, the results whole (wrapped)."""
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_history(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_reconquista_replay_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """The board at turn 2: beside the log on a wide screen, on its own (v) on a narrower one,
+    where it scrolls (shift+down) to Al-Ándalus below Castilla."""
+    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await open_log(pilot, 5)
+        await pilot.press("t", "2", "enter")
+        if not screen.has_class("-wide"):
+            await pilot.press("v")
+        await wait_until(pilot, lambda: screen.at > 1)
+        if not screen.has_class("-wide"):
+            await pilot.press("shift+down", "shift+down", "shift+down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
 # -- statistics and the luck ledger --------------------------------------------------------
 
 
@@ -348,6 +385,10 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         await open_history(pilot)
         await pilot.press("t")
         await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+        # It opens on the game of the last game played (the Reconquista one): every game on asking.
+        assert app.screen.game == "reconquista" and "Hands won" not in review_text(app.screen)
+        app.screen.query_one(Select).value = ""
+        await wait_until(pilot, lambda: app.screen.ready and "Hands won" in review_text(app.screen))
         text = review_text(app.screen)
         assert expected.simancas is not None
         hands = {c.label: c.count for c in expected.simancas.hands}
@@ -357,6 +398,34 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         app.screen.query_one(Select).value = "simancas"
         await wait_until(pilot, lambda: app.screen.ready)
         assert "Reconquista" not in review_text(app.screen) and "Hands won" in review_text(app.screen)
+
+
+async def test_statistics_open_on_a_game_that_has_sessions(tmp_path: Path, clock: Any) -> None:
+    """Not on a game never played (History filtered by one, or by the Dice tray, which has no
+    statistics): on the game of the session played last; on History's game when it has some."""
+    from screens.review import StatisticsScreen
+
+    db = review_db(tmp_path / "c.db", clock)
+    store = Store(str(db), clock=clock)
+    store.create_session("reconquista", 7)  # started after the others, nothing recorded yet
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        history = await open_history(pilot)
+        for filtered, opened in [
+            ("castells", "reconquista"),
+            ("dice", "reconquista"),
+            ("simancas", "simancas"),
+        ]:
+            history.query_one("#filter-game", Select).value = filtered
+            await pilot.pause()
+            await pilot.press("t")
+            await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+            assert app.screen.game == opened and app.screen.query_one(Select).value == opened
+            title = {"reconquista": "Reconquista", "simancas": "Battle of Simancas"}[opened]
+            assert review_text(app.screen).startswith(title)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is history)
 
 
 async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, clock: Any) -> None:

@@ -95,6 +95,17 @@ def test_roll_parse_wrong_count_says_how_many_are_needed() -> None:
     assert str(info.value) == "2d6 needs 2 dice, not 3."
 
 
+@pytest.mark.parametrize(("roll", "text", "gives"), [(Roll(2, 6), "111", 3), (Roll(3, 6), "12", 2)])
+def test_roll_parse_joined_digits_of_the_wrong_count_say_how_many_dice_they_give(
+    roll: Roll, text: str, gives: int
+) -> None:
+    """'111' for 2d6 is three one-digit dice, one too many, not the number 111 read as one die."""
+    with pytest.raises(BadAnswer) as info:
+        roll.parse(text)
+    assert str(info.value) == f"{roll.n} dice are rolled, and '{text}' gives {gives}."
+    assert_one_sentence(str(info.value))
+
+
 def test_roll_parse_empty_text_asks_for_the_dice() -> None:
     for text in ("", "   "):
         with pytest.raises(BadAnswer) as info:

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import store_ready
+from pilot_helpers import store_ready, wait_until
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -69,6 +70,87 @@ async def test_home_lists_games_and_only_unfinished_sessions(tmp_path: Path, clo
         assert [sessions.get_option_at_index(i).id for i in range(sessions.option_count)] == ["1"]
 
 
+def drawn_highlight(pilot: Pilot[Any], listing: OptionList) -> str | None:
+    """The text of the option ``listing`` draws highlighted on the screen (the first line
+    of its prompt, where its background differs from the list's own), or None."""
+    strips = pilot.app.screen._compositor.render_strips()
+    region = listing.region
+    blank = next(iter(strips[region.bottom - 1].crop(region.x, region.x + 1))).style
+    highlighted = listing.highlighted
+    if highlighted is None:
+        return None
+    first = Text.from_markup(str(listing.get_option_at_index(highlighted).prompt)).plain.splitlines()[0]
+    for y in range(region.y, region.bottom):
+        row = strips[y].crop(region.x, region.right)
+        text = "".join(seg.text for seg in row)
+        x = text.find(first.strip()[:12])
+        if x >= 0:
+            cell = next(iter(row.crop(x, x + 1))).style
+            return first.strip() if cell and blank and cell.bgcolor != blank.bgcolor else None
+    return None
+
+
+async def test_back_on_home_the_one_highlight_is_where_enter_goes(tmp_path: Path, clock: Any) -> None:
+    """Back from a game, only the list with the focus draws a highlight, and Down + Enter
+    opens what it then draws (not a session of the other list, drawn highlighted as well)."""
+    from screens.castells.game_screen import CastellsScreen
+    from screens.simancas.game_screen import SimancasScreen
+
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        sessions = app.screen.query_one("#sessions", OptionList)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and sessions.option_count == 1)
+        assert drawn_highlight(pilot, games) == "Battle of Simancas"
+        assert drawn_highlight(pilot, sessions) is None  # the session #1 is not drawn as chosen
+        await pilot.press("down")
+        await pilot.pause()
+        assert (
+            drawn_highlight(pilot, games) == "Terra de Castells" and drawn_highlight(pilot, sessions) is None
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert app.screen.session_id == 2  # a new Terra de Castells game, not Simancas resumed
+
+
+async def test_back_from_a_resumed_session_the_highlight_stays_on_it(tmp_path: Path, clock: Any) -> None:
+    from screens.simancas.game_screen import SimancasScreen
+
+    app = app_for(tmp_path / "c.db", clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        sessions = app.screen.query_one("#sessions", OptionList)
+        for keys in (("down", "enter"), ("down", "enter")):  # a Simancas match, then a Castells game
+            await pilot.press(*keys)
+            await wait_until(pilot, lambda: not isinstance(app.screen, HomeScreen))
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: sessions.option_count == 2)
+        # The list was read again with the Castells game on top: its highlight stayed on #1.
+        assert sessions.get_option_at_index(sessions.highlighted or 0).id == "1"
+        await pilot.press("tab")
+        await pilot.pause()
+        assert drawn_highlight(pilot, games) is None
+        assert (drawn_highlight(pilot, sessions) or "").startswith("#1 Battle of Simancas")  # listed second
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.pause()
+        assert app.focused is sessions and sessions.get_option_at_index(sessions.highlighted or 0).id == "1"
+        # The list is read again (#1 is now the most recent), and the highlight stays on #1.
+        assert drawn_highlight(pilot, games) is None
+        assert (drawn_highlight(pilot, sessions) or "").startswith("#1 Battle of Simancas")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        assert app.screen.session_id == 1
+
+
 async def test_resume_from_home_shows_the_rolls_so_far(tmp_path: Path, clock: Any) -> None:
     app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -112,7 +194,13 @@ async def test_bad_dice_get_one_sentence_and_change_nothing(tmp_path: Path, cloc
         await store_ready(pilot)
         await pilot.press("d")
         await pilot.pause()
-        for bad, words in [("7 1", "1 to 6"), ("0 3", "0 cannot"), ("x", "not a die face"), ("3", "needs 2")]:
+        for bad, words in [
+            ("7 1", "1 to 6"),
+            ("0 3", "0 cannot"),
+            ("x", "not a die face"),
+            ("3", "needs 2"),
+            ("111", "2 dice are rolled, and '111' gives 3."),  # three dice typed for two
+        ]:
             app.screen.query_one("#pp-dice", Input).value = bad
             await pilot.press("enter")
             await pilot.pause()
@@ -194,7 +282,7 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         await store_ready(pilot)
         await pilot.press("d")
         await pilot.pause()
-        await pilot.press("2", "3", "enter", "ctrl+o")
+        await pilot.press("2", "3", "enter", "ctrl+o", "y")
         await pilot.pause()
         assert all(i.disabled for i in app.screen.query(Input))
         await pilot.press("escape")
@@ -203,6 +291,32 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         assert app.screen.query_one("#sessions", OptionList).option_count == 0
     info = Store(str(db)).session(1)
     assert info.status == "finished" and info.summary == "ended after 1 roll"
+
+
+async def test_end_session_asks_first_and_no_keeps_it_open(tmp_path: Path, clock: Any) -> None:
+    from screens.shell.dialogs import ConfirmDialog
+
+    db = tmp_path / "c.db"
+    app = app_for(db, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("2", "3", "enter")
+        for no in ("n", "escape"):
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDialog)  # nothing ended yet: it asks
+            await pilot.press(no)
+            await pilot.pause()
+            assert isinstance(app.screen, DiceTrayScreen) and not app.screen.driver.finished
+            assert not any(i.disabled for i in app.screen.query("#tray-form Input"))
+        assert Store(str(db)).session(1).status == "active"
+        await pilot.press("ctrl+o", "enter")  # Enter says yes
+        await pilot.pause()
+        assert isinstance(app.screen, DiceTrayScreen) and app.screen.driver.finished
+        assert "Session ended" in message(app)
+    assert Store(str(db)).session(1).status == "finished"
 
 
 async def test_history_lists_sessions_and_opens_a_log(tmp_path: Path, clock: Any) -> None:
@@ -331,6 +445,26 @@ def test_snapshot_dice_tray_sizes(
     async def before(pilot: Pilot[Any]) -> None:
         await store_ready(pilot)
         pilot.app.open_session(1)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 55)])
+def test_snapshot_dice_tray_long_label_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """A long label is cut in its column, and the values, total and source stay on screen."""
+    app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        pilot.app.open_session(1)
+        await pilot.pause()
+        pilot.app.screen.query_one("#dice", Input).value = "5d6"
+        pilot.app.screen.query_one("#label", Input).value = "Battle of Zaragoza: the Christian armies attack"
+        pilot.app.screen.query_one("#pp-dice", Input).focus()
+        await pilot.press(*"66654", "enter")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
