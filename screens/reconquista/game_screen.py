@@ -49,7 +49,8 @@ class ReconquistaScreen(GameScreen):
 
     BINDINGS = [
         # First, so the narrow footer shows it: there the board and the question take turns.
-        Binding("b", "toggle_board", "Board/Now", priority=True),
+        # Tab as well as b: a field that is typed in (the dice) keeps the letters it is given.
+        Binding("tab,b", "toggle_board", "Board/Now", priority=True),
         Binding("r", "roll", "Roll (app)"),
         Binding("enter", "confirm", "Done", show=False),
         Binding("a", "confirm_all", "All done"),
@@ -89,7 +90,7 @@ class ReconquistaScreen(GameScreen):
     #          question and the log;
     #   tall   (116+ columns, 36+ rows): the panels on top, the question and the log under them;
     #   side   (116+ columns): the compact board (a line an area) beside the question;
-    #   narrow (below): the question or the compact board, b switching between them.
+    #   narrow (below): the question or the compact board, tab (or b) switching them.
 
     def layout_for(self, width: int, height: int) -> str:
         if width >= 160 and height >= 26:
