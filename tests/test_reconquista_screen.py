@@ -428,11 +428,11 @@ def test_snapshot_sizes(
 ) -> None:
     """The screen at each size at two moments: a Muslim march waiting under the instruction
     just confirmed (the instruction whole), and a roll (its field on the screen)."""
+    until: Callable[[Driver], bool] = asks("Rebellions: region die")
+    press: tuple[str, ...] = ()
     if moment == "march":
         # Seed 9, step 94: "The Muslim force marches from Córdoba with 3 Muslim armies."
         until, press = (lambda d: len(d.steps) == 93), ("enter",)
-    else:
-        until, press = asks("Rebellions: region die"), ()
     assert snap_at(snap_compare, tmp_path, clock, until, press, size)
 
 
