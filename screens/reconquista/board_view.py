@@ -88,7 +88,9 @@ def roads_text(board: Board, name: str) -> Text:
     return out
 
 
-def area_line(board: Board, state: GameState, name: str, width: int = 11, roads_width: int = 0) -> Text:
+def area_line(
+    board: Board, state: GameState, name: str, width: int = 11, roads_width: int = 0, gap: str = "  "
+) -> Text:
     """One area: faces, name, marks, the roads from it and the counters on it."""
     area, here = board.areas[name], state.areas[name]
     line = Text()
@@ -112,7 +114,9 @@ def area_line(board: Board, state: GameState, name: str, width: int = 11, roads_
         tag = SIDE_TAG.get(side)
         units = force_text(here.units[side])
         besieging = "⚔" if side == here.besieger else ""
-        line.append(f"  {tag} {units}{besieging}" if tag else f"  {units}{besieging}", style=SIDE_STYLE[side])
+        line.append(
+            f"{gap}{tag} {units}{besieging}" if tag else f"{gap}{units}{besieging}", style=SIDE_STYLE[side]
+        )
     if state.el_cid_area == name:
         line.append(" ★", style="bold #ffd75f")
         line.append(
@@ -153,7 +157,14 @@ class RegionPanel(Static):
         """The width of the region-name column of the compact board (the longest name)."""
         return max(len(f"{r.number} {r.name}") for r in self.board.regions.values()) + 1
 
+    _state: GameState | None = None
+
+    def on_resize(self) -> None:
+        if self._state is not None:  # the roads come or go with the width
+            self.show(self._state)
+
     def show(self, state: GameState) -> None:
+        self._state = state
         region = self.board.regions[self.number]
         revolt = state.revolt == self.number
         # The region is named by the session's map file: a str border title is read as markup.
@@ -168,6 +179,10 @@ class RegionPanel(Static):
         width = max(len(a) for a in names) + 1
         roads_width = max(roads_text(self.board, a).cell_len for a in names) + 1
         lines = [area_line(self.board, state, a, width, roads_width) for a in region.areas]
+        room = self.content_size.width - (self.label_width() if self.compact else 0)
+        if 0 < room < max(line.cell_len for line in lines):
+            # Too narrow for the roads (a replay's side panel): the counters keep their line.
+            lines = [area_line(self.board, state, a, width - 1, gap=" ") for a in region.areas]
         if self.compact:
             labels = [f"{region.number} {region.name}", "IN REVOLT" if revolt else ""]
             colour = region.colour if not revolt else "bold #ff6b6b"
