@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import store_ready, wait_until
+from pilot_helpers import screen_text, store_ready, wait_until
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 
 from companion.driver import Driver
@@ -22,6 +24,10 @@ from screens.reconquista.game_screen import ReconquistaScreen
 from screens.shell.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog
 
 SIZE = (100, 30)
+#: The sizes the screen is drawn at in the size snapshots: the smallest terminal, a common
+#: one, a large one (each its own layout: the question or the board, panels over the
+#: question, panels beside it).
+SIZES = [(80, 24), (120, 40), (200, 55)]
 
 
 def recorded_game(
@@ -287,6 +293,72 @@ async def test_a_whole_game_through_the_screen_ends_like_the_engine(tmp_path: Pa
         assert "Total" in final_text(app)
 
 
+def inside(widget: Widget, app: CompanionApp) -> bool:
+    """``widget`` is shown and the whole of it lies on the screen."""
+    region: Region = widget.region
+    # A widget whose container is hidden keeps its own ``display``, but has no region.
+    return widget.display and bool(region.area) and app.screen.region.contains_region(region)
+
+
+def text_in(pilot: Pilot[Any], region: Region) -> str:
+    """The words the screen shows in ``region``, its rows joined (a wrapped line reads whole)."""
+    rows = screen_text(pilot).split("\n")[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
+async def test_a_whole_game_by_keys_at_80x24(tmp_path: Path, clock: Any) -> None:
+    """The smallest terminal, 80x24: a whole game played from the keyboard alone (Enter for
+    each instruction, r for each roll, End Enter for each choice), and at every step the
+    question of the moment whole on the screen: the waiting instruction in full, however
+    many are confirmed above it (a French or Muslim march was cut after "marches from"), the
+    dice field and the options inside the screen (they lay past its right edge). The board
+    is one key away (tab, or b) and back; a roll brings the question back by itself."""
+    seed = 199  # a whole game of 3 turns with marches and a run of 9 instructions
+    db = tmp_path / "c.db"
+    store = Store(str(db), clock=clock)
+    sid = store.create_session("reconquista", seed, {"dice": "mixed"})
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        s = screen(app)
+        checked = {Tell: 0, Roll: 0, Choose: 0}
+        board = s.query_one("#rq-board")
+        while d.pending is not None:
+            p = d.pending
+            await pilot.pause()
+            if isinstance(p, Tell):
+                checklist = s.query_one("#pp-checklist")
+                assert inside(checklist, app)
+                assert " ".join(p.text.split()) in text_in(pilot, checklist.region), p.text
+                if checked[Tell] == 5:  # once, mid-game: the board in place of the question
+                    await pilot.press("b")
+                    assert inside(board, app) and not inside(checklist, app)
+                    assert "Pamplona" in screen_text(pilot) and "→" in screen_text(pilot)
+                    await pilot.press("b")
+                    assert inside(checklist, app)
+                await pilot.press("enter")
+            elif isinstance(p, Roll):
+                assert inside(s.query_one("#pp-dice"), app) and app.focused is s.query_one("#pp-dice")
+                if checked[Roll] == 3:  # the board is shown, a roll comes: the question is back
+                    await pilot.press("tab")  # b would be typed in the dice field
+                    assert inside(board, app) and not inside(s.query_one("#pp-dice"), app)
+                    await pilot.press("r")
+                    assert not inside(board, app)
+                    checked[Roll] += 1
+                    continue
+                await pilot.press("r")
+            else:
+                assert isinstance(p, Choose)
+                options = s.query_one("#pp-options", OptionList)
+                assert inside(options, app) and options.option_count == len(p.options)
+                await pilot.press("end", "enter")
+            checked[type(p)] += 1
+        assert d.state.phase == "over" and all(checked.values())
+        assert "Total" in final_text(app)
+
+
 # -- snapshots --------------------------------------------------------------------------
 
 
@@ -296,6 +368,7 @@ def snap_at(
     clock: Any,
     until: Callable[[Driver], bool],
     press: tuple[str, ...] = (),
+    size: tuple[int, int] = SIZE,
 ) -> bool:
     sid = recorded_game(tmp_path / "c.db", clock, 9, until)
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
@@ -306,7 +379,7 @@ def snap_at(
             await pilot.press(key)
         await pilot.pause()
 
-    return bool(snap_compare(app, terminal_size=SIZE, run_before=before))
+    return bool(snap_compare(app, terminal_size=size, run_before=before))
 
 
 @pytest.mark.parametrize(
@@ -347,6 +420,21 @@ def test_snapshot_end_of_game(snap_compare: Any, tmp_path: Path, clock: Any) -> 
 
 def test_snapshot_correction(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     assert snap_at(snap_compare, tmp_path, clock, asks("Phase 3"), press=("c",))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("moment", ["march", "roll"])
+def test_snapshot_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, moment: str, size: tuple[int, int]
+) -> None:
+    """The screen at each size at two moments: a Muslim march waiting under the instruction
+    just confirmed (the instruction whole), and a roll (its field on the screen)."""
+    until: Callable[[Driver], bool] = asks("Rebellions: region die")
+    press: tuple[str, ...] = ()
+    if moment == "march":
+        # Seed 9, step 94: "The Muslim force marches from Córdoba with 3 Muslim armies."
+        until, press = (lambda d: len(d.steps) == 93), ("enter",)
+    assert snap_at(snap_compare, tmp_path, clock, until, press, size)
 
 
 def test_snapshot_new_game_dialog(snap_compare: Any, tmp_path: Path, clock: Any) -> None:

@@ -24,7 +24,8 @@ SIDE_STYLE = {
     "french": "bold #ffb347",
     "rebel_army": "bold #ff8fd8",
 }
-SIDE_TAG = {"christian": "C", "muslim": "M", "rebel": "R", "french": "F", "rebel_army": "RA"}
+#: The side of a counter, where its kind does not name it (Rebels and French read as words).
+SIDE_TAG = {"christian": "C", "muslim": "M"}
 CITY_MARK = {"christian": ("✝", "bold #7fb2ff"), "muslim": ("☪", "bold #6fd47a")}
 KIND_ORDER = (
     Kind.ARMY,
@@ -36,17 +37,27 @@ KIND_ORDER = (
     Kind.FRENCH,
     Kind.REBEL_ARMY,
 )
+#: The kinds that name their side: a count and a word ("1 Rebel", "2 French").
+WORDS = {
+    Kind.REBEL: ("Rebel", "Rebels"),
+    Kind.FRENCH: ("French", "French"),
+    Kind.REBEL_ARMY: ("Rebel army", "Rebel armies"),
+}
+ROAD = "→"
 
+# Three lines that fit the 78 columns of the narrowest screen.
 LEGEND = Text.assemble(
-    ("✝", CITY_MARK["christian"][1]), " Christian city  ",
+    ("✝", CITY_MARK["christian"][1]), " Christian ",
     ("☪", CITY_MARK["muslim"][1]), " Muslim city  ",
     ("♜", "bold"), " fortress  ",
     ("▲", "#c8a878"), " mountain  ",
     ("≈n", "#6fc3df"), " port  ",
     ("⚔", "bold #ff6b6b"), " siege  ",
-    ("★", "bold #ffd75f"), " El Cid   ",
-    "C Christian, M Muslim, R Rebels, F French, RA Rebel armies: ",
-    "A army, G garrison, MO Military Order, MC mercenary, CR crusader, R Rebel, F/RA army",
+    ("★", "bold #ffd75f"), " El Cid\n",
+    (SIDE_TAG["christian"], SIDE_STYLE["christian"]), " Christian ",
+    (SIDE_TAG["muslim"], SIDE_STYLE["muslim"]), " Muslim: ",
+    "1A army 1G garrison 1MO Order 1MC mercenary 1CR crusader\n",
+    (ROAD, "bold"), " a road to another region;  the areas of a region all join (marches step up)",
 )  # fmt: skip
 
 
@@ -54,8 +65,33 @@ def faces_text(faces: tuple[int, ...]) -> str:
     return f"{faces[0]}-{faces[-1]}" if len(faces) > 1 else str(faces[0])
 
 
-def area_line(board: Board, state: GameState, name: str, width: int = 11) -> Text:
-    """One area: faces, name, marks and counters."""
+def force_text(counts: dict[Kind, int]) -> str:
+    """A side's counters as units: ``1A 1G``, or ``2 French`` where the kind names the side."""
+    parts = []
+    for kind in KIND_ORDER:
+        n = counts.get(kind, 0)
+        if not n:
+            continue
+        if kind in WORDS:
+            parts.append(f"{n} {WORDS[kind][n != 1]}")
+        else:
+            parts.append(f"{n}{kind.value}")
+    return " ".join(parts)
+
+
+def roads_text(board: Board, name: str) -> Text:
+    """Where the roads from ``name`` lead, each destination in its region's colour."""
+    out = Text()
+    for i, dest in enumerate(board.roads_in_map_order.get(name, ())):
+        out.append(ROAD if i == 0 else ",", style="bold")
+        out.append(dest, style=board.region_of(dest).colour)
+    return out
+
+
+def area_line(
+    board: Board, state: GameState, name: str, width: int = 11, roads_width: int = 0, gap: str = "  "
+) -> Text:
+    """One area: faces, name, marks, the roads from it and the counters on it."""
     area, here = board.areas[name], state.areas[name]
     line = Text()
     line.append(f"{faces_text(area.faces):>3} ", style="dim")
@@ -69,11 +105,18 @@ def area_line(board: Board, state: GameState, name: str, width: int = 11) -> Tex
     line.append("▲" if area.mountain else " ", style="#c8a878")
     line.append(f"≈{area.port}" if area.port else "  ", style="#6fc3df")
     line.append("⚔" if here.besieger else " ", style="bold #ff6b6b")
+    if roads_width:
+        roads = roads_text(board, name)
+        line.append(" ")
+        line.append_text(roads)
+        line.append(" " * (roads_width - roads.cell_len))
     for side in here.sides():
-        counts = here.units[side]
-        units = "".join(f"{counts[k]}{k.value}" for k in KIND_ORDER if counts.get(k))
-        besieging = side == here.besieger
-        line.append(f" {SIDE_TAG[side]}{units}{'⚔' if besieging else ''}", style=SIDE_STYLE[side])
+        tag = SIDE_TAG.get(side)
+        units = force_text(here.units[side])
+        besieging = "⚔" if side == here.besieger else ""
+        line.append(
+            f"{gap}{tag} {units}{besieging}" if tag else f"{gap}{units}{besieging}", style=SIDE_STYLE[side]
+        )
     if state.el_cid_area == name:
         line.append(" ★", style="bold #ffd75f")
         line.append(
@@ -83,32 +126,73 @@ def area_line(board: Board, state: GameState, name: str, width: int = 11) -> Tex
 
 
 class RegionPanel(Static):
-    """One region of the map."""
+    """One region of the map: a panel with its name on the border, or (``compact``) a block
+    of lines with a bar in its colour and its name in a column beside its areas."""
 
     def __init__(self, board: Board, number: int) -> None:
         super().__init__(classes="region-panel", id=f"region-{number}")
         self.board = board
         self.number = number
+        self.compact = False
         self._shown: Text | None = None
 
     def on_mount(self) -> None:
         self.use(self.board)
 
-    def use(self, board: Board) -> None:
+    def use(self, board: Board, compact: bool | None = None) -> None:
         """Draw the region as ``board`` has it (its colour now, its areas from the next show)."""
         self.board = board
+        if compact is not None:
+            self.compact = compact
         self._shown = None
-        self.styles.border = ("round", board.regions[self.number].colour)
-        self.styles.border_title_color = board.regions[self.number].colour
+        colour = board.regions[self.number].colour
+        if self.compact:
+            self.styles.border = None
+            self.styles.border_left = ("outer", colour)
+        else:
+            self.styles.border = ("round", colour)
+        self.styles.border_title_color = colour
+
+    def label_width(self) -> int:
+        """The width of the region-name column of the compact board (the longest name)."""
+        return max(len(f"{r.number} {r.name}") for r in self.board.regions.values()) + 1
+
+    _state: GameState | None = None
+
+    def on_resize(self) -> None:
+        if self._state is not None:  # the roads come or go with the width
+            self.show(self._state)
 
     def show(self, state: GameState) -> None:
+        self._state = state
         region = self.board.regions[self.number]
         revolt = state.revolt == self.number
         # The region is named by the session's map file: a str border title is read as markup.
-        self.border_title = plain(f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else ""))
+        self.border_title = (
+            None
+            if self.compact
+            else plain(f"{region.number} {region.name}" + ("  IN REVOLT" if revolt else ""))
+        )
         self.set_class(revolt, "revolt")
-        width = max(len(a) for a in region.areas)
-        text = Text("\n").join(area_line(self.board, state, a, width) for a in region.areas)
+        # The compact board is one list: its columns line up from the first region to the last.
+        names = self.board.all_areas() if self.compact else region.areas
+        width = max(len(a) for a in names) + 1
+        roads_width = max(roads_text(self.board, a).cell_len for a in names) + 1
+        lines = [area_line(self.board, state, a, width, roads_width) for a in region.areas]
+        room = self.content_size.width - (self.label_width() if self.compact else 0)
+        if 0 < room < max(line.cell_len for line in lines):
+            # Too narrow for the roads (a replay's side panel): the counters keep their line.
+            lines = [area_line(self.board, state, a, width - 1, gap=" ") for a in region.areas]
+        if self.compact:
+            labels = [f"{region.number} {region.name}", "IN REVOLT" if revolt else ""]
+            colour = region.colour if not revolt else "bold #ff6b6b"
+            lines = [
+                Text.assemble(
+                    (f"{labels[i] if i < len(labels) else '':<{self.label_width()}}", f"bold {colour}"), line
+                )
+                for i, line in enumerate(lines)
+            ]
+        text = Text("\n").join(lines)
         if text != self._shown:  # most answers change one region or none: skip the repaint
             self._shown = text
             self.update(text)
@@ -134,6 +218,17 @@ class BoardView(Grid):
     BoardView .revolt {
         background: $error 15%;
     }
+    BoardView.-compact {
+        grid-size: 1;
+        grid-columns: 1fr;
+        grid-rows: auto;
+    }
+    BoardView.-compact .region-panel {
+        padding: 0 0 0 1;
+    }
+    BoardView.-compact #region-5 {
+        column-span: 1;
+    }
     """
 
     # Asturias and Aragón in the north, Portugal and Castilla in the middle, Al-Ándalus south.
@@ -155,5 +250,24 @@ class BoardView(Grid):
             panel.use(board)
 
     def show(self, state: GameState) -> None:
+        self._state = state
         for panel in self.query(RegionPanel):
             panel.show(state)
+
+    _state: GameState | None = None
+
+    def set_compact(self, compact: bool) -> None:
+        """The compact board (a line an area, the regions one under another, 20 rows) or the
+        panels of the printed board; redrawn at once with the state last shown."""
+        if compact == self.has_class("-compact"):
+            return
+        self.set_class(compact, "-compact")
+        # A list reads in the region die's order; the panels stand as on the map of Iberia.
+        order = sorted(self.LAYOUT) if compact else self.LAYOUT
+        panels = {panel.number: panel for panel in self.query(RegionPanel)}
+        for number in order[1:]:
+            self.move_child(panels[number], after=self.children[-1])
+        for panel in self.query(RegionPanel):
+            panel.use(self.board, compact)
+            if self._state is not None:
+                panel.show(self._state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -49,6 +49,9 @@ class ReconquistaScreen(GameScreen):
     CSS_PATH = "reconquista.tcss"
 
     BINDINGS = [
+        # First, so the narrow footer shows it: there the board and the question take turns.
+        # Tab as well as b, and with priority: b is a letter where text is typed.
+        Binding("tab,b", "toggle_board", "Board/Now", priority=True),
         Binding("r", "roll", "Roll (app)"),
         Binding("enter", "confirm", "Done", show=False),
         Binding("a", "confirm_all", "All done"),
@@ -70,9 +73,9 @@ class ReconquistaScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="rq-status")
         with Horizontal(id="rq-body"):
             with Vertical(id="rq-left"):
-                yield Static(id="rq-status")
                 yield BoardView(self.board, id="rq-board")
                 yield Static(id="rq-turns")
                 yield Static(LEGEND, id="rq-legend")
@@ -81,8 +84,62 @@ class ReconquistaScreen(GameScreen):
                 yield RichLog(id="rq-log", wrap=True, markup=False, max_lines=400, min_width=20)
         yield Footer()
 
+    # -- the layout of the moment ---------------------------------------------------
+    #
+    # The question of the moment comes first at every size; the board takes what is left.
+    #   wide   (160+ columns): the printed board's panels at their own width, the rest to the
+    #          question and the log;
+    #   tall   (116+ columns, 36+ rows): the panels on top, the question and the log under them;
+    #   side   (116+ columns): the compact board (a line an area) beside the question;
+    #   narrow (below): the question or the compact board, tab (or b) switching them.
+
+    def layout_for(self, width: int, height: int) -> str:
+        if width >= 160 and height >= 26:
+            return "-wide"
+        if width >= 116 and height >= 36:
+            return "-tall"
+        if width >= 116:
+            return "-side"
+        return "-narrow"
+
+    LAYOUTS = ("-wide", "-tall", "-side", "-narrow")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out(event.size.width, event.size.height)
+
+    def _lay_out(self, width: int, height: int) -> None:
+        chosen = self.layout_for(width, height)
+        if self.has_class(chosen):
+            return
+        for name in self.LAYOUTS:
+            self.set_class(name == chosen, name)
+        self.query_one(BoardView).set_compact(chosen in ("-side", "-narrow"))
+        if chosen != "-narrow":
+            self.remove_class("-board")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_board":
+            return self.has_class("-narrow")
+        # "All done" confirms instructions: the footer offers it only while one waits.
+        if action == "confirm_all":
+            return self.driver is not None and isinstance(self.driver.pending, Tell)
+        return super().check_action(action, parameters)
+
+    def action_toggle_board(self) -> None:
+        """Narrow: the compact board in place of the question, or back."""
+        self._show_board(not self.has_class("-board"))
+
+    def _show_board(self, shown: bool) -> None:
+        if shown == self.has_class("-board"):
+            return
+        self.set_class(shown, "-board")
+        if not shown:
+            self._show()  # the question takes the focus again (a hidden field lost it)
+
     def on_mount(self) -> None:
         app: Any = self.app
+        self._lay_out(*app.size)
         self.query_one("#rq-log", RichLog).border_title = "Log"
         try:
             store = app.store()
@@ -246,16 +303,11 @@ class ReconquistaScreen(GameScreen):
             self.done_tells = []
         self._log(step, *self._where)
         self._auto()
+        self._back_to_the_question()
         return ""
 
     def show_game(self, message: str = "", error: bool = False) -> None:
         self._show(message, error)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # "All done" confirms instructions: the footer offers it only while one waits.
-        if action == "confirm_all":
-            return self.driver is not None and isinstance(self.driver.pending, Tell)
-        return super().check_action(action, parameters)
 
     def automatic_dice(self) -> bool:
         return self.mode == "app"
@@ -319,7 +371,15 @@ class ReconquistaScreen(GameScreen):
             self._show(str(exc), error=True)
             return
         self._auto()
+        self._back_to_the_question()
         self._show()
+
+    def _back_to_the_question(self) -> None:
+        """Narrow: instructions may be confirmed with the board in view, but a roll or a
+        choice brings the question back (its field or list, hidden, would not take the keys)."""
+        driver = self.driver
+        if driver is not None and not isinstance(driver.pending, Tell):
+            self._show_board(False)
 
     # -- undo, correction, dice mode -----------------------------------------------
 

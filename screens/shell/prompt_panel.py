@@ -80,6 +80,43 @@ def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Te
     return Text(f"{place} " if place <= numbered else "  ", style="bold")
 
 
+class Checklist(Static):
+    """The instructions confirmed, and the one waiting (``▸``) under them. The waiting one is
+    always shown whole, wrapped to the width: when the room is short the oldest confirmed
+    lines give way, never the waiting one (a cut "▸ The French force marches from" says
+    nothing)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.done: list[Text] = []
+        self.pending: Text | None = None
+
+    def set_lines(self, done: list[Text], pending: Text | None) -> None:
+        self.done, self.pending = done, pending
+        self.set_class(pending is not None, "-pending")
+        self.refresh(layout=True)
+
+    def _wrapped(self, line: Text, width: int) -> int:
+        return len(line.wrap(self.app.console, max(width, 1)))
+
+    def _fitted(self, height: int | None) -> Text:
+        """The lines that fit in ``height`` rows (None: all), the waiting one first served."""
+        width = self.content_size.width or 1_000
+        lines = [self.pending] if self.pending is not None else []
+        room = None if height is None else height - sum(self._wrapped(t, width) for t in lines)
+        for line in reversed(self.done):
+            if room is not None:
+                room -= self._wrapped(line, width)
+                if room < 0:
+                    break
+            lines.insert(0, line)
+        return Text("\n").join(lines)
+
+    def render(self) -> Text:
+        # Fitted when drawn, to the rows the panel leaves it (it fills them while one waits).
+        return self._fitted(self.content_size.height if self.pending is not None else None)
+
+
 class PromptPanel(Vertical):
     """The question of the moment, in the right-hand column."""
 
@@ -90,6 +127,7 @@ class PromptPanel(Vertical):
     PromptPanel #pp-odds { color: $warning; height: auto; margin-bottom: 1; }
     PromptPanel #pp-options { height: 1fr; border: none; background: transparent; }
     PromptPanel #pp-checklist { height: auto; max-height: 9; }
+    PromptPanel #pp-checklist.-pending { height: 1fr; max-height: 100%; }
     PromptPanel #pp-message { height: auto; }
     PromptPanel #pp-dice { width: 100%; }
     """
@@ -109,7 +147,7 @@ class PromptPanel(Vertical):
         else:
             yield DiceInput(placeholder="e.g. 3 5, or r", id="pp-dice")
             yield OptionList(id="pp-options")
-        yield Static(id="pp-checklist")
+        yield Checklist(id="pp-checklist")
         yield Static(id="pp-message")
 
     prompt: Prompt | None = None
@@ -152,7 +190,7 @@ class PromptPanel(Vertical):
         why = self.query_one("#pp-why", Static)
         dice = self.query_one("#pp-dice", DiceInput)
         options = self.query_one("#pp-options", OptionList)
-        checklist = self.query_one("#pp-checklist", Static)
+        checklist = self.query_one("#pp-checklist", Checklist)
         # The odds and the final score name areas and results of the session's map and tables files.
         odds_line = self.query_one("#pp-odds", Static)
         odds_line.update(plain(odds))
@@ -232,10 +270,10 @@ class PromptPanel(Vertical):
             title.update("The game is over")
             why.update(over if over is not None else Text("Victory points:", style="bold"))
             self.focus_checklist()
-        lines = [Text.assemble(("✓ ", "green"), (t, "dim")) for t in done_tells[-6:]]
-        if isinstance(prompt, Tell):
-            lines.append(Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")))
-        checklist.update(Text("\n").join(lines))
+        checklist.set_lines(
+            [Text.assemble(("✓ ", "green"), (t, "dim")) for t in done_tells[-6:]],
+            Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")) if isinstance(prompt, Tell) else None,
+        )
 
     def show_search(
         self,
