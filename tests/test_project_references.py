@@ -27,6 +27,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parent.parent
 DESIGN = ROOT / "docs" / "design.md"
@@ -41,7 +42,7 @@ NOT_OURS_SUFFIX = ".egg-info"
 #: A path to a project file: one of these folders and what follows, or README.md. Not
 #: preceded by a path character, so ``/tmp/data/x`` or ``companion.data`` is no reference.
 FOLDERS = ("docs", "data", "tests", "companion", "screens", "bench", "snapshots")
-PATH = re.compile(r"(?<![\w./-])(?:(?:" + "|".join(FOLDERS) + r")/[\w./*{}<>-]*|README\.md)")
+PATH = re.compile(r"(?<![\w./-])(?:(?:" + "|".join(FOLDERS) + r")/[\w./*{}<>%-]*|README\.md)")
 
 #: What would point outside the repository, by what it is.
 OUTSIDE = {
@@ -114,6 +115,7 @@ def names_something(ref: str) -> bool:
     for installed, folder in installed_prefixes().items():
         if ref.startswith(installed):
             ref = folder + ref[len(installed) :]
+    ref = unquote(ref)  # a Markdown link writes a snapshot's [size] as %5Bsize%5D
     template = re.search(r"[{<]", ref)
     if template:
         return (ROOT / ref[: template.start()]).is_dir()
