@@ -62,7 +62,9 @@ this process (the load average is printed: on a busy machine this part, and
 the wall time of every part, grows). The parts add up to the total.
 
 Target (docs/design.md, "What good looks like"): key press to repainted board within
-50 ms p90, at 80x24 and at 200x55 (each size is run in turn; --size picks one).
+50 ms p90, at 80x24 and at 200x55 (each size is run in turn; --size picks one). Under
+116 columns the screen shows the question and keeps the board a key away (tab): there
+the press ends at the first repaint after the answer, the question of the moment redrawn.
 
 Run from the repository root:  python bench/ui.py [--presses 200] [--size 80x24] [--profile]
 """
@@ -263,7 +265,9 @@ def install_app_probes(app: CompanionApp) -> None:
         now, cpu = time.perf_counter(), time.process_time()
         press.paints.append(now)
         press.paint_cpus.append(cpu)
-        if not press.board and press.handled() and not press.panels:
+        # A hidden board (the narrow layout shows the question) has no panel left to paint.
+        board_shown = screen.query_one(BoardView).display and not screen.has_class("-narrow")
+        if not press.board and press.handled() and (not press.panels or not board_shown):
             press.board, press.board_cpu, press.board_update = now, cpu, renderable
             if Probe.profiling:
                 assert Probe.profile is not None
