@@ -317,7 +317,7 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
         assert "a tie: nobody wins the hand" in shown(app, "#sm-totals")
         assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
     info = Store(str(db)).session(sid)
-    assert info.summary.startswith("Hand 3; hands won Moors 1, Christians 0")
+    assert info.summary == "Hand 2 is over; hands won Moors 1, Christians 0."
 
 
 def put_back(app: CompanionApp) -> list[str]:
@@ -454,7 +454,7 @@ async def test_arrow_keys_pick_another_suggestion(tmp_path: Path, clock: Any) ->
         await new_match_screen(pilot)
         await type_in(pilot, "lancers", enter=False)
         listing = app.screen.query_one("#pp-options", OptionList)
-        assert listing.highlighted == 0 and listing.border_title == "2 of 124 actions match"
+        assert listing.highlighted == 0 and listing.border_title == "2 of 130 actions match"
         await pilot.press("down", "enter")
         await pilot.pause()
         assert driver_of(app).steps[-1].answer == "Christians place Lancers"

@@ -25,7 +25,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 
-from companion.driver import Driver, Step
+from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Tell
 from companion.simancas.cards import TYPE_NAMES
@@ -226,7 +226,6 @@ class SimancasScreen(GameScreen):
         self._done: list[str] = []  # what the next message says was done
         self._matcher: Matcher | None = None
         self._matcher_for: Any = None
-        self._hand_over: tuple[int, Table] | None = None  # (steps, the table of the hand just ended)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -291,16 +290,9 @@ class SimancasScreen(GameScreen):
         )
 
     def shown_table(self) -> Table:
-        """The table on screen: the hand being played, or the one just ended while its result is read."""
-        d = self.driver
-        assert d is not None
-        if not self.hand_just_ended():
-            return self.match.table
-        if self._hand_over is None or self._hand_over[0] != len(d.steps):
-            # The engine keeps only the new hand's empty table: replay to just before "End the hand".
-            before = Driver.resume(d.game, d.seed, d.config, d.steps[:-1])
-            self._hand_over = (len(d.steps), before.state.table)
-        return self._hand_over[1]
+        """The table on screen: the hand being played, or the one just ended while its result
+        is read (the engine clears it once the result is confirmed)."""
+        return self.match.table
 
     def next_side(self) -> Side:
         """Whose turn it is, as the engine reckons it: the menu says so; during Rout's question
