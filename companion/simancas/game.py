@@ -99,7 +99,13 @@ class Gone:
     hand: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "type": self.card_type, "how": self.how, "side": self.side, "hand": self.hand}
+        return {
+            "card": self.card,
+            "type": self.card_type,
+            "how": self.how,
+            "side": self.side,
+            "hand": self.hand,
+        }
 
 
 def match_changes(now: Match, back: Match) -> list[str]:
@@ -184,7 +190,9 @@ def next_hand(match: Match) -> None:
     for side in SIDES:
         for name in match.table.placed[side]:
             if name not in gone:
-                match.discard_pile.append(Gone(name, match.deck.card(name).types[0], "retreat", side, match.hand))
+                match.discard_pile.append(
+                    Gone(name, match.deck.card(name).types[0], "retreat", side, match.hand)
+                )
     match.hand += 1
     match.table = Table(match.deck)
     match.passed = []

@@ -28,13 +28,14 @@ from textual.widgets import Footer, Header, Input, OptionList, Static
 from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Tell
+from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
-from screens.simancas.completion import Matcher, explain
+from screens.simancas.completion import Matcher, explain, notes_for
 
 #: Short type names, so a side's table fits in half of a 100-column terminal.
 SHORT_TYPES: dict[str, str] = {
@@ -226,6 +227,8 @@ class SimancasScreen(GameScreen):
         self._done: list[str] = []  # what the next message says was done
         self._matcher: Matcher | None = None
         self._matcher_for: Any = None
+        self._notes: dict[str, str] = {}
+        self._shown: list[str] = []  # the actions listed under the field, in order
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -302,16 +305,35 @@ class SimancasScreen(GameScreen):
         side: Side = p.data["side"] if isinstance(p, Choose) and is_menu(p) else self.match.to_play
         return side
 
-    def suggestions(self) -> list[str]:
-        """The legal actions the text typed matches, best first (what Enter would take first)."""
+    def _menu_ahead(self) -> tuple[list[str], Side] | None:
+        """While a reminder or a hand's result waits, the menu that follows it and the side to
+        play then, so that a card typed now shows the side it goes to before Enter."""
         d = self.driver
-        if d is None or not isinstance(d.pending, Choose):
+        if d is None or not isinstance(d.pending, Tell) or self.match.winner is not None:
+            return None
+        if d.pending.topic == RESULT_TOPIC:
+            return list(actions(Table(self.match.deck))), "moors"
+        return list(actions(self.match.table, self.match.passed)), self.match.to_play
+
+    def suggestions(self) -> list[str]:
+        """The legal actions the text typed matches, best first (what Enter would take first);
+        while a reminder waits, those of the menu that follows it."""
+        d = self.driver
+        if d is None:
             return []
-        if self._matcher_for is not d.pending:
-            matcher = Matcher(d.pending.options, self.match.table.deck, menu=is_menu(d.pending))
-            self._matcher, self._matcher_for = matcher, d.pending
+        if isinstance(d.pending, Choose):
+            options, menu, prefer = list(d.pending.options), is_menu(d.pending), self.next_side()
+        else:
+            ahead = self._menu_ahead()
+            if ahead is None:
+                return []
+            (options, prefer), menu = ahead, True
+        key = (len(d.steps), tuple(options))
+        if self._matcher_for != key:
+            self._matcher, self._matcher_for = Matcher(options, self.match.deck, menu=menu), key
+            self._notes = notes_for(options, self.match.deck, menu)
         assert self._matcher is not None
-        return self._matcher.match(self.query_one("#pp-dice", Input).value, self.next_side())
+        return self._matcher.match(self.query_one("#pp-dice", Input).value, prefer)
 
     # -- showing --------------------------------------------------------------------------
 
@@ -408,17 +430,21 @@ class SimancasScreen(GameScreen):
     def _fill_suggestions(self) -> None:
         d = self.driver
         panel = self.query_one(PromptPanel)
-        if d is None or not isinstance(d.pending, Choose):
+        typed = bool(self.query_one("#pp-dice", Input).value.strip())
+        waiting = d is not None and isinstance(d.pending, Tell) and typed and self._menu_ahead() is not None
+        if d is None or not (isinstance(d.pending, Choose) or waiting):
+            self._shown = []
             panel.show_matches(None)
             return
         found = self.suggestions()
-        typed = bool(self.query_one("#pp-dice", Input).value.strip())
-        total = len(d.pending.options)
+        self._shown = found
+        total = len(d.pending.options) if isinstance(d.pending, Choose) else len(self._matcher or ())
         panel.show_matches(
             found,
             counted=f"{len(found)} of {total} actions match" if typed else f"{total} legal actions",
             # With nothing typed the list is a menu to browse, and Enter must not take its first line.
             highlighted=0 if found and typed else None,
+            notes=self._notes,
         )
 
     # -- answering ------------------------------------------------------------------------
@@ -435,7 +461,7 @@ class SimancasScreen(GameScreen):
 
     @on(OptionList.OptionSelected, "#pp-options")
     def _clicked(self, event: OptionList.OptionSelected) -> None:
-        self._take(str(event.option.prompt))
+        self._take(self._shown[int(event.option.id or 0)])
 
     def enter(self, text: str) -> None:
         """Enter in the input: confirm the reminder waiting, or take the highlighted action.
@@ -446,6 +472,10 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None:
             return
+        # The action highlighted now, in the list shown (the side it goes to is on it).
+        listing = self.query_one("#pp-options", OptionList)
+        index = listing.highlighted if listing.display else None
+        picked = self._shown[index] if index is not None and index < len(self._shown) else None
         done: list[str] = []
         while isinstance(d.pending, Tell) and (text.strip() or not done):
             told = d.pending.text
@@ -463,13 +493,8 @@ class SimancasScreen(GameScreen):
             self._show("The match is over: ctrl+z takes back the last hand, escape goes back.", error=True)
             return
         assert isinstance(p, Choose)
-        if done:
-            found = self.suggestions()
-            picked = found[0] if found else None
-        else:
-            listing = self.query_one("#pp-options", OptionList)
-            index = listing.highlighted
-            picked = None if index is None else str(listing.get_option_at_index(index).prompt)
+        if picked is not None and picked not in p.options:
+            picked = None  # not the menu the list showed: say why rather than guess
         if picked is None:
             said = explain(text, p.options, self.match.table, self.next_side(), menu=is_menu(p))
             self._show(f"{done_text(done)} {said}" if done else said, error=True)
