@@ -777,3 +777,22 @@ async def test_a_pass_and_a_leaders_draw_are_typed_and_recorded(tmp_path: Path, 
         assert "Moors to play" in shown(app, "#pp-why")  # the Christians have finished
     answers = [s.answer for s in Store(str(db)).log(1).steps]
     assert answers == ["Moors discard Leader to draw 2 cards", "Christians pass", "Moors place Lancers"]
+
+
+async def test_f3_shows_the_discard_pile_of_the_match(tmp_path: Path, clock: Any) -> None:
+    """What the table has seen go to the discard pile (the Weapon's strategic effect searches
+    it): a destroyed card and the card discarded for the tactic, by its type."""
+    from screens.shell.dialogs import MessageDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_match(
+        db, clock, ["Moors place Jund Cavalry", "Christians discard Terrain to destroy Jund Cavalry"]
+    )
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        body = " ".join(str(w.content) for w in app.screen.query(Static))
+        assert "Hand 1 · Christians · a Terrain card, discarded for a tactic" in body
+        assert "Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed" in body

@@ -219,6 +219,7 @@ class SimancasScreen(GameScreen):
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("f1,ctrl+r", "reference", "Card types", priority=True),
         Binding("f2,question_mark", "rule", "Rule", priority=True),
+        Binding("f3", "discard_pile", "Discard pile", priority=True),
         Binding("escape", "back", "Back"),
     ]
 
@@ -528,3 +529,35 @@ class SimancasScreen(GameScreen):
         reference = self.query_one("#sm-reference")
         reference.display = not reference.display
         self.query_one("#sm-tables").display = not reference.display
+
+    def action_discard_pile(self) -> None:
+        """What the table has seen go to the discard pile this match (the Weapon's strategic
+        effect searches it), hand by hand: the engine's record, shown as text."""
+        from screens.shell.dialogs import MessageDialog
+
+        if self.driver is None:
+            return
+        self.app.push_screen(MessageDialog("The discard pile this match", discard_pile_text(self.match)))
+
+
+#: Why a card went to the discard pile, as the dialog says it.
+GONE_HOW = {
+    "destroyed": "destroyed",
+    "tactic": "discarded for a tactic",
+    "retreat": "left on the table at the Retreat",
+}
+
+
+def discard_pile_text(match: Match) -> Text:
+    """One line a card: 'Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed'; a card
+    discarded for a tactic is known by its type only."""
+    if not match.discard_pile:
+        return Text("Nothing has gone to the discard pile yet this match.", style="dim italic")
+    out = Text()
+    for g in match.discard_pile:
+        what = f"{g.card} ({TYPE_NAMES[g.card_type]})" if g.card else f"a {TYPE_NAMES[g.card_type]} card"
+        out.append(f"Hand {g.hand} · {SIDE_NAMES[g.side]} · ", style="dim")
+        out.append(what, style="bold")
+        out.append(f", {GONE_HOW[g.how]}\n")
+    out.rstrip()
+    return out
