@@ -273,9 +273,22 @@ def _show(args: argparse.Namespace) -> int:
     )
     for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
-        line = f"{where}{step.prompt.describe()} -> {answer_text(step.answer, none='done')} ({step.source})"
+        line = f"{where}{_described(step.prompt)} -> {answer_text(step.answer, none='done')} ({step.source})"
         print(f"{i:>5}  {visible(line)}")
     return EXIT_OK
+
+
+#: A choice with more options than this is shown by its question and the number of options:
+#: a Simancas menu lists some 130 legal actions, which would bury the step on every line.
+LISTED_OPTIONS = 12
+
+
+def _described(prompt: Any) -> str:
+    """The step's prompt as one line of ``show``: a long choice names how many options it had."""
+    options = getattr(prompt, "options", None)
+    if prompt.kind == "choose" and options is not None and len(options) > LISTED_OPTIONS:
+        return f"{prompt.why or 'Choose'} (one of {len(options)} options)"
+    return str(prompt.describe())
 
 
 def _replay(args: argparse.Namespace) -> int:

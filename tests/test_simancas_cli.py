@@ -213,3 +213,36 @@ def test_the_installed_command_runs_without_the_app(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "Moors 5, Christians 4: the Moors win the hand."
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_partial_name_suggests_the_card_it_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README: "An unknown name (the closest card is suggested)": "Jund" is the start of
+    Jund Cavalry, too short for a misspelling's match."""
+    assert refused(capsys, "--moors", "Jund") == "There is no card called 'Jund'; did you mean Jund Cavalry?"
+    assert refused(capsys, "--moors", "light cav") == (
+        "There is no card called 'light cav'; did you mean Light Cavalry?"
+    )
+
+
+def test_show_prints_each_step_not_the_whole_menu(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion show ID` of a match: a step is its question and the number of legal actions,
+    then the action taken, not the ~130 actions on every line; a hand's result is under its hand."""
+    from companion.driver import Driver
+    from companion.review.exchange import export_markdown
+    from companion.simancas.game import GAME
+    from companion.store.db import Store
+
+    db = str(tmp_path / "c.db")
+    store = Store(db)
+    sid = store.create_session("simancas", 3)
+    d = Driver(GAME, 3, recorder=store.recorder(sid))
+    for action in ["Moors place Jund Cavalry", "Christians place Knights", "End the hand"]:
+        d.submit(action, "player")
+    d.ack()
+    assert main(["--db", db, "show", str(sid)]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    assert "Hand 1: what happens on the table? (one of 130 options) -> Moors place Jund Cavalry" in lines[1]
+    assert all(len(line) < 200 for line in lines)
+    report = export_markdown(store, sid)
+    hand_1 = report.split("## Hand 1")[1].split("## Hand 2")[0]
+    assert "Hand 1: Moors 5, Christians 4" in hand_1

@@ -84,6 +84,16 @@ def test_the_first_menu_is_every_placement_then_end() -> None:
     opts = options(d)
     moors = [f"Moors place {c.name}" for c in DECK.cards if c.side in "MB"]
     christians = [f"Christians place {c.name}" for c in DECK.cards if c.side in "XB"]
+    moors += [
+        "Moors discard Leader to draw 2 cards",
+        "Moors discard Strategy to draw 1 card and look at the Christians' hand",
+        "Moors pass",
+    ]
+    christians += [
+        "Christians discard Leader to draw 2 cards",
+        "Christians discard Strategy to draw 1 card and look at the Moors' hand",
+        "Christians pass",
+    ]
     assert list(opts) == moors + christians + [END]
     assert "Moors place Knights" not in opts and "Christians place Jund Cavalry" not in opts
     assert d.pending is not None and d.pending.why == "Hand 1: what happens on the table?"
@@ -292,7 +302,17 @@ def test_the_snapshot_is_plain_json() -> None:
     d = play(MATCH[:12])
     snap = d.snapshot()
     assert json.loads(json.dumps(snap)) == snap
-    assert set(snap) == {"hand", "wins", "hands", "table", "destroyed", "totals", "winner"}
+    assert set(snap) == {
+        "hand",
+        "wins",
+        "hands",
+        "table",
+        "destroyed",
+        "totals",
+        "winner",
+        "passed",
+        "discard_pile",
+    }
 
 
 def test_where_and_summary() -> None:

@@ -179,7 +179,7 @@ async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, cloc
         listing = app.screen.query_one("#pp-options", OptionList)
         # The Moors played last, so the Christians' tactic is offered first.
         assert str(listing.get_option_at_index(0).prompt) == (
-            "Christians discard Terrain to destroy Cavalry Detachments"
+            'Christians discard Terrain to destroy Cavalry Detachments  Cavalry 4, Moorish — "All Your other Cavalry get +1"'
         )
         await pilot.press("enter")
         await pilot.pause()
@@ -263,8 +263,8 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
         assert "which Moorish troop" in shown(app, "#pp-why")
         listing = app.screen.query_one("#pp-options", OptionList)
         assert [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)] == [
-            "Jund Cavalry",
-            "Arab Cavalry",
+            "Jund Cavalry  Cavalry 5, Moorish",
+            "Arab Cavalry  Cavalry 3, Moorish",
         ]
         await type_in(pilot, "arab")
         assert card_line(app, "moors", "Arab Cavalry")[-1] == "0"
@@ -317,7 +317,7 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
         assert "a tie: nobody wins the hand" in shown(app, "#sm-totals")
         assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
     info = Store(str(db)).session(sid)
-    assert info.summary.startswith("Hand 3; hands won Moors 1, Christians 0")
+    assert info.summary == "Hand 2 is over; hands won Moors 1, Christians 0."
 
 
 def put_back(app: CompanionApp) -> list[str]:
@@ -454,7 +454,7 @@ async def test_arrow_keys_pick_another_suggestion(tmp_path: Path, clock: Any) ->
         await new_match_screen(pilot)
         await type_in(pilot, "lancers", enter=False)
         listing = app.screen.query_one("#pp-options", OptionList)
-        assert listing.highlighted == 0 and listing.border_title == "2 of 124 actions match"
+        assert listing.highlighted == 0 and listing.border_title == "2 of 130 actions match"
         await pilot.press("down", "enter")
         await pilot.pause()
         assert driver_of(app).steps[-1].answer == "Christians place Lancers"
@@ -700,3 +700,99 @@ async def test_a_narrow_terminal_shows_a_line_a_card_and_its_modifiers_marked(
         assert not app.screen.has_class("-narrow")
         assert "+1 Cavalry Detachments" in [line.strip() for line in side_lines(app, "moors")]
         assert app.screen.query_one("#pp-dice", Input).value == "lan"
+
+
+# -- the side is never guessed; cards are recognisable; every turn is recorded ------------
+
+
+def test_a_side_prefix_is_a_side() -> None:
+    """ "c jund" is the Christians and Jund Cavalry (which they may not place), never Jund
+    Cavalry by its initials; "m military" is the Moors, who may not place Military Order."""
+    m = Matcher(first_menu())
+    assert m.match("c jund", "moors") == []
+    assert m.match("m military", "christians") == []
+    assert m.match("c lancers", "moors") == ["Christians place Lancers"]
+    assert m.match("mo pass", "christians") == ["Moors pass"]
+    assert m.match("chr knights", "moors") == ["Christians place Knights"]
+    assert m.match("c", "moors")[0] == "Moors place Cliffs"  # one letter alone is still a word
+    match = Driver(GAME, 1).state
+    assert explain("c jund", first_menu(), match.table, "moors").startswith(
+        "Jund Cavalry is Moorish-only: the Christians"
+    )
+
+
+def test_a_draw_tactic_is_offered_only_when_asked_for() -> None:
+    m = Matcher(first_menu())
+    assert not any("draw" in o for o in m.match("ch", "moors"))
+    assert m.match("leader", "moors")[0] == "Moors discard Leader to draw 2 cards"
+    assert m.match("c look", "moors") == [
+        "Christians discard Strategy to draw 1 card and look at the Moors' hand"
+    ]
+
+
+async def test_after_a_reminder_the_side_of_a_typed_card_is_shown_before_enter(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Mercenaries' reminder waits; a troop typed shows the actions it matches, each with its
+    side, and Enter takes the one highlighted (not a guess made after the reminder)."""
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Mercenaries"], ack_last=False)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        assert isinstance(driver_of(app).pending, Tell)
+        await type_in(pilot, "knights", enter=False)
+        listing = app.screen.query_one("#pp-options", OptionList)
+        assert listing.display and listing.highlighted == 0
+        shown_options = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert [o.split("  ")[0] for o in shown_options] == [
+            "Christians place Knights",
+            "Moors place Knights",
+        ]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert driver_of(app).steps[-1].answer == "Moors place Knights"
+
+
+async def test_each_suggestion_shows_its_cards_type_force_and_note(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "m river", enter=False)
+        listing = app.screen.query_one("#pp-options", OptionList)
+        assert str(listing.get_option_at_index(0).prompt) == (
+            'Moors place River  Terrain 3, both sides — "Enemy Troops get -1"'
+        )
+
+
+async def test_a_pass_and_a_leaders_draw_are_typed_and_recorded(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "m leader")
+        await type_in(pilot, "pass")  # the Christians' turn: their pass first
+        assert "Moors to play" in shown(app, "#pp-why")
+        await type_in(pilot, "lancers")
+        assert "Moors to play" in shown(app, "#pp-why")  # the Christians have finished
+    answers = [s.answer for s in Store(str(db)).log(1).steps]
+    assert answers == ["Moors discard Leader to draw 2 cards", "Christians pass", "Moors place Lancers"]
+
+
+async def test_f3_shows_the_discard_pile_of_the_match(tmp_path: Path, clock: Any) -> None:
+    """What the table has seen go to the discard pile (the Weapon's strategic effect searches
+    it): a destroyed card and the card discarded for the tactic, by its type."""
+    from screens.shell.dialogs import MessageDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_match(
+        db, clock, ["Moors place Jund Cavalry", "Christians discard Terrain to destroy Jund Cavalry"]
+    )
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        body = " ".join(str(w.content) for w in app.screen.query(Static))
+        assert "Hand 1 · Christians · a Terrain card, discarded for a tactic" in body
+        assert "Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed" in body

@@ -70,7 +70,7 @@ def test_the_menu_is_built_with_its_topic_data_and_rule() -> None:
         opts,
         why="Hand 1: what happens on the table?",
         topic="simancas.turn.action",
-        data={"hand": 1, "side": "moors"},
+        data={"hand": 1, "side": "moors", "passed": []},
     )
     assert menu(d).rule == "Battle Phase — Players take turns either"
     assert menu(d).reason == ""  # no robot: nothing is the app's own choice
@@ -80,7 +80,7 @@ def test_the_menu_says_whose_turn_it_is() -> None:
     """The players alternate, the Moors first in every hand: the side after the last one that
     acted; after a restore (which names no side) and after the end of a hand, the Moors."""
     d, _ = play(["Moors place Jund Cavalry"])
-    assert menu(d).data == {"hand": 1, "side": "christians"}
+    assert menu(d).data == {"hand": 1, "side": "christians", "passed": []}
     d.submit("Christians place Knights", "player")
     assert menu(d).data["side"] == "moors"
     d.submit("Moors place Woods", "player")
@@ -93,7 +93,7 @@ def test_the_menu_says_whose_turn_it_is() -> None:
     d.submit("Christians place Gorge", "player")
     d.submit(END, "player")
     d.ack()
-    assert menu(d).data == {"hand": 2, "side": "moors"}
+    assert menu(d).data == {"hand": 2, "side": "moors", "passed": []}
 
 
 def test_whose_turn_survives_replay_and_undo() -> None:

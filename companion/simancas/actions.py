@@ -9,27 +9,34 @@ text instead of reading the sentence: the engine keeps its wording to itself.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
 from companion.simancas.cards import TYPE_NAMES, Deck, default_deck
-from companion.simancas.table import SIDE_NAMES, SIDES, TACTICS, Side, Table
+from companion.simancas.table import SIDE_NAMES, SIDES, TACTICS, Side, Table, other
 
 END = "End the hand"
 
-ActionKind = Literal["place", "tactic", "restore", "end"]
+ActionKind = Literal["place", "tactic", "draw", "pass", "restore", "end"]
+
+#: The tactical effects that destroy nothing (BATTLE PHASE): the type discarded -> what it does.
+#: "Discard a Leader to draw 2 cards", "Discard a Strategy card to draw 1 card and look at your
+#: opponent's hand".
+DRAW_TACTICS: dict[str, str] = {"L": "draw 2 cards", "S": "draw 1 card and look at the {enemy}' hand"}
 
 
 @dataclass(frozen=True)
 class Action:
-    """One legal action on the table: place a card, discard a type to destroy a card,
-    restore a card destroyed by mistake, or end the hand."""
+    """One legal action on the table: place a card, discard a type to destroy a card, discard
+    a Leader or a Strategy card for a tactic that destroys nothing (``draw``), pass (the side
+    has finished playing cards this hand), restore a card destroyed by mistake, or end the hand."""
 
     kind: ActionKind
     side: Side | None = None  # who acts; None for a restore and the end of the hand
     card: str = ""  # the card placed, the card the tactic destroys, or the card restored
-    by: str = ""  # the type letter discarded for a tactic
+    by: str = ""  # the type letter discarded for a tactic (a destroying one or a draw)
 
     @property
     def text(self) -> str:
@@ -41,23 +48,33 @@ class Action:
         assert self.side is not None
         if self.kind == "place":
             return f"{SIDE_NAMES[self.side]} place {self.card}"
+        if self.kind == "pass":
+            return f"{SIDE_NAMES[self.side]} pass"
+        if self.kind == "draw":
+            does = DRAW_TACTICS[self.by].format(enemy=SIDE_NAMES[other(self.side)])
+            return f"{SIDE_NAMES[self.side]} discard {TYPE_NAMES[self.by]} to {does}"
         return f"{SIDE_NAMES[self.side]} discard {TYPE_NAMES[self.by]} to destroy {self.card}"
 
 
-def actions(table: Table) -> dict[str, Action]:
+def actions(table: Table, passed: Collection[Side] = ()) -> dict[str, Action]:
     """Every legal action now, text -> action, in a stable order.
 
     The Moors' (they play first) before the Christians'; for each side its
     placements in deck order, then its tactics (the Moors' cards as targets first,
-    each side's in deck order, then the type discarded in the rulebook's order);
-    then a restore of each destroyed card, in the order destroyed; "End the hand" last.
-    The list depends on the table only, not on how it was reached.
+    each side's in deck order, then the type discarded in the rulebook's order), then
+    its two tactics that destroy nothing (Leader, Strategy), then its pass unless it
+    has passed (``passed``); then a restore of each destroyed card, in the order
+    destroyed; "End the hand" last. The list depends on the table and the passes only,
+    not on how they were reached.
     """
     menu: list[Action] = []
     tactics = table.tactic_options()
     for side in SIDES:
         menu.extend(Action("place", side, name) for name in table.placeable(side))
         menu.extend(Action("tactic", side, target, by) for by, target in tactics)
+        menu.extend(Action("draw", side, "", by) for by in DRAW_TACTICS)
+        if side not in passed:
+            menu.append(Action("pass", side))
     menu.extend(Action("restore", None, d.card) for d in table.destroyed)
     menu.append(Action("end"))
     return {a.text: a for a in menu}
@@ -79,6 +96,8 @@ def catalogue(deck: Deck) -> dict[str, Action]:
             for by, wants in TACTICS.items()
             if card.counts_as(wants)
         )
+        every.extend(Action("draw", side, "", by) for by in DRAW_TACTICS)
+        every.append(Action("pass", side))
     every.extend(Action("restore", None, card.name) for card in deck.cards)
     every.append(Action("end"))
     return {a.text: a for a in every}

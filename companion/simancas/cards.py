@@ -191,7 +191,15 @@ class Deck:
         card = self._by_fold.get(key)
         if card is not None:
             return card
-        close = difflib.get_close_matches(key, list(self._by_fold), n=1, cutoff=0.6)
+        # A partial name first ("jund", "light cav"): the cards whose words start with every word
+        # typed; then a misspelling, by difflib.
+        typed = key.split()
+        starts = [
+            k for k in self._by_fold if typed and all(any(w.startswith(t) for w in k.split()) for t in typed)
+        ]
+        # The name the words cover best first: "light cav" is Light Cavalry, not Basque Light Cavalry.
+        starts.sort(key=lambda k: (not k.startswith(typed[0]), len(k.split())))
+        close = starts[:1] or difflib.get_close_matches(key, list(self._by_fold), n=1, cutoff=0.6)
         shown = text.strip()
         if close:
             raise UnknownCard(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.games import Procedure
 from companion.prompts import Choose, Tell
@@ -78,6 +78,34 @@ class Match:
     # ("The Muslim player goes first"). Not enforced, and not in the snapshot: it follows
     # from the steps alone, like the rest of the match, when the steps are replayed.
     to_play: Side = "moors"
+    # The sides that have passed this hand, in the order they passed (they have "finished
+    # playing cards"); when both have, the hand is scored.
+    passed: list[Side] = field(default_factory=list)
+    # What the table has seen go to the discard pile this match, oldest first.
+    discard_pile: list[Gone] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Gone:
+    """One card gone to the discard pile: ``card`` its name when the app knows it ('' for a
+    card discarded from a hand for its tactic: only its type is recorded), ``card_type`` the
+    type letter, ``how`` why it went ('destroyed', 'tactic', 'retreat'), ``side`` whose card
+    it was (the placer, or the side that discarded it), ``hand`` when."""
+
+    card: str
+    card_type: str
+    how: Literal["destroyed", "tactic", "retreat"]
+    side: Side
+    hand: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "type": self.card_type,
+            "how": self.how,
+            "side": self.side,
+            "hand": self.hand,
+        }
 
 
 def match_changes(now: Match, back: Match) -> list[str]:
@@ -103,16 +131,43 @@ def new_match(deck: Deck | None = None) -> Match:
     return Match(deck, Table(deck))
 
 
-def to_play_after(action: Action) -> Side:
-    """Whose turn it is after ``action``: the other side's after a side's action, the
-    Moors' after the end of a hand (they open every hand). A restore names no side, so
-    nothing says whose turn follows it: the Moors are offered first then too, as the
-    screen has always done."""
-    return "moors" if action.side in (None, "christians") else "christians"
+def to_play_after(match: Match, action: Action) -> Side:
+    """Whose turn it is after ``action``: the other side's after a side's action, unless the
+    other side has passed, when the side that has not passed plays on alone; the Moors'
+    after the end of a hand (they open every hand). A restore names no side, so nothing says
+    whose turn follows it: the Moors are offered first then (the Christians if the Moors
+    have passed), as the screen has always done."""
+    if action.kind == "end":
+        return "moors"
+    if action.side is None:
+        return "christians" if "moors" in match.passed and "christians" not in match.passed else "moors"
+    them = other(action.side)
+    if them in match.passed and action.side not in match.passed:
+        return action.side
+    return them
+
+
+def record_gone(match: Match, action: Action) -> None:
+    """The discard pile after ``action`` (the table has already changed): a destroyed card
+    and the card discarded for a tactic go there; a restore takes the destroyed card back."""
+    assert action.side is not None or action.kind == "restore"
+    if action.kind in ("tactic", "draw"):
+        assert action.side is not None
+        match.discard_pile.append(Gone("", action.by, "tactic", action.side, match.hand))
+    if action.kind == "tactic":
+        owner = match.table.owner(action.card)
+        assert owner is not None
+        card = match.deck.card(action.card)
+        match.discard_pile.append(Gone(card.name, card.types[0], "destroyed", owner, match.hand))
+    if action.kind == "restore":
+        match.discard_pile = [
+            g for g in match.discard_pile if not (g.card == action.card and g.how == "destroyed")
+        ]
 
 
 def end_hand(match: Match) -> str:
-    """Score the hand, count it, start the next one (or end the match); the text to tell."""
+    """Score the hand and count it (or end the match); the text to tell. The table stays as
+    it was until ``next_hand``: the result is read with the hand's cards still shown."""
     totals = match.table.totals()
     winner = match.table.winner()
     match.results.append(HandResult(match.hand, totals, winner))
@@ -126,9 +181,22 @@ def end_hand(match: Match) -> str:
     if winner is not None and match.wins[winner] >= HANDS_TO_WIN:
         match.winner = winner
         return f"{said} The {SIDE_NAMES[winner]} win the match."
+    return f"{said} Clear the table for hand {match.hand + 1}."
+
+
+def next_hand(match: Match) -> None:
+    """The Retreat: the placed cards still in play go to the discard pile; a new, empty table."""
+    gone = {d.card for d in match.table.destroyed}
+    for side in SIDES:
+        for name in match.table.placed[side]:
+            if name not in gone:
+                match.discard_pile.append(
+                    Gone(name, match.deck.card(name).types[0], "retreat", side, match.hand)
+                )
     match.hand += 1
     match.table = Table(match.deck)
-    return f"{said} Clear the table for hand {match.hand}."
+    match.passed = []
+    match.to_play = "moors"
 
 
 def card_rule(card: Card) -> str:
@@ -174,7 +242,9 @@ class Simancas:
 
     id = "simancas"
     title = "Battle of Simancas"
-    rules_version = 1
+    # 2: a pass and the tactics that destroy nothing are recorded steps, both passes end the
+    # hand, and the hand's result is told before its table is cleared.
+    rules_version = 2
     #: No corrections by hand.
     apply_edit = None
 
@@ -196,29 +266,47 @@ class Simancas:
 
     def procedure(self, state: Match) -> Procedure:
         while state.winner is None:
-            menu = actions(state.table)
+            menu = actions(state.table, state.passed)
             picked = yield Choose(
                 list(menu),
                 why=f"Hand {state.hand}: what happens on the table?",
                 topic=ACTION_TOPIC,
-                data={"hand": state.hand, "side": state.to_play},
+                data={"hand": state.hand, "side": state.to_play, "passed": list(state.passed)},
                 rule=BATTLE_RULE,
             )
             action = menu[picked]
-            state.to_play = to_play_after(action)
-            if action.kind == "end":
+            if action.side is not None and action.kind != "pass" and action.side in state.passed:
+                # Not enforced: a side that passed and plays again is back in the hand.
+                state.passed.remove(action.side)
+            if action.kind == "pass":
+                assert action.side is not None
+                state.passed.append(action.side)
+            state.to_play = to_play_after(state, action)
+            if action.kind == "end" or len(state.passed) == len(SIDES):
+                # "When both players have finished playing cards add up the Force value".
                 said = end_hand(state)
                 yield Tell(said, topic=RESULT_TOPIC, data=result_data(state), rule=result_rule(state))
+                if state.winner is None:
+                    next_hand(state)
             elif action.kind == "restore":
                 state.table.restore(action.card)
+                record_gone(state, action)
             elif action.kind == "tactic":
                 assert action.side is not None
                 state.table.tactic(action.side, action.by, action.card)
-            else:
+                record_gone(state, action)
+            elif action.kind == "place":
                 assert action.side is not None
                 targets = yield from self._targets(state.table, action.side, action.card)
                 for reminder in state.table.place_reminding(action.side, action.card, targets):
                     yield reminder_tell(state.deck.card(reminder.card), reminder)
+                for target in targets:
+                    card = state.deck.card(target)
+                    state.discard_pile.append(
+                        Gone(card.name, card.types[0], "destroyed", other(action.side), state.hand)
+                    )
+            elif action.kind == "draw":
+                record_gone(state, action)
         return self.summary(state)
 
     def _targets(self, table: Table, side: Side, name: str) -> Procedure:
@@ -253,6 +341,8 @@ class Simancas:
             "destroyed": [d.to_json() for d in table.destroyed],
             "totals": table.totals(),
             "winner": state.winner,
+            "passed": list(state.passed),
+            "discard_pile": [g.to_json() for g in state.discard_pile],
         }
 
     def where(self, state: Match) -> tuple[int | None, str | None]:
@@ -264,6 +354,9 @@ class Simancas:
             loser = m if state.winner == "christians" else c
             return f"The {SIDE_NAMES[state.winner]} won the match, {HANDS_TO_WIN} hands to {loser}."
         t = state.table.totals()
+        if state.results and state.results[-1].number == state.hand:
+            # The hand's result is told and waits to be confirmed; its table is still out.
+            return f"Hand {state.hand} is over; hands won Moors {m}, Christians {c}."
         return f"Hand {state.hand}; hands won Moors {m}, Christians {c}; on the table {t['moors']} to {t['christians']}."
 
 

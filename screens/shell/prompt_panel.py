@@ -303,16 +303,26 @@ class PromptPanel(Vertical):
             field.focus()
 
     def show_matches(
-        self, matches: list[str] | None, *, counted: str = "", highlighted: int | None = None
+        self,
+        matches: list[str] | None,
+        *,
+        counted: str = "",
+        highlighted: int | None = None,
+        notes: dict[str, str] | None = None,
     ) -> None:
-        """The options the letters typed match (``show_search``), as the typing goes on."""
+        """The options the letters typed match (``show_search``), as the typing goes on; each
+        option's id is its place in ``matches``, and ``notes`` a dim line after an option."""
         listing = self.query_one("#pp-options", OptionList)
         listing.display = matches is not None
         listing.disabled = matches is None
         if matches is None:
             return
         listing.clear_options()
-        listing.add_options(Option(text) for text in matches)
+        notes = notes or {}
+        listing.add_options(
+            Option(Text.assemble(text, (f"  {notes[text]}" if text in notes else "", "dim")), id=str(i))
+            for i, text in enumerate(matches)
+        )
         listing.highlighted = highlighted
         listing.border_title = counted
 

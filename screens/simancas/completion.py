@@ -11,7 +11,11 @@ engine's order.
 A tactic is a discard the player cannot take back at the table, so it is offered only
 when a word typed asks for it (the start of "discard", "destroy" or the type discarded)
 and not merely because the card's name was typed: "jund" never destroys Jund Cavalry.
-Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed.
+Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed, and a
+tactic that destroys nothing ("Moors discard Leader to draw 2 cards") "draw", "discard",
+"look" or its type. A first word that starts a side's name ("m", "mo", "c", "chr") followed
+by more words, or any word of three letters or more that does, names the side: only that
+side's actions are offered ("c jund" is the Christians and Jund, so nothing, and says why).
 
 What an option does (whose action, a tactic or a restore, which card) is the engine's
 Action behind it (``companion.simancas.actions.action_of``); the option's text is only
@@ -69,6 +73,8 @@ class Entry:
         if action and action.kind == "tactic":
             intent = ("discard", "destroy", fold(TYPE_NAMES[action.by]))
             target = fold(action.card)
+        elif action and action.kind == "draw":
+            intent = ("discard", "draw", "look", fold(TYPE_NAMES[action.by]))
         elif action and action.kind == "restore":
             intent = ("restore", "undestroy", "back")
             target = fold(action.card)
@@ -113,18 +119,24 @@ class Matcher:
     def __init__(self, options: Sequence[str], deck: Deck | None = None, menu: bool = True) -> None:
         """``menu``: the options are the match's actions (False: Rout's card names)."""
         known = catalogue(deck or default_deck()) if menu else {}
+        self.menu = menu
         self.entries = [Entry.of(o, i, known.get(o)) for i, o in enumerate(options)]
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def match(self, text: str, prefer: Side | None = None) -> list[str]:
-        """The options ``text`` matches, best first; for no text every option, the side to play's first."""
+        """The options ``text`` matches, best first; for no text every option, the side to play's first.
+
+        A side word (``side_word``: "m", "moors", "c", "chr"...) keeps that side's actions only."""
         query = words(text)
+        named, query = side_word(query) if self.menu else (None, query)
+        entries = [e for e in self.entries if e.side == named] if named else self.entries
+        prefer = named or prefer
         if not query:
             rank = {prefer: 0, None: 2}
-            return [e.text for e in sorted(self.entries, key=lambda e: (rank.get(e.side, 1), e.index))]
-        scored = [(e.score(query), e) for e in self.entries]
+            return [e.text for e in sorted(entries, key=lambda e: (rank.get(e.side, 1), e.index))]
+        scored = [(e.score(query), e) for e in entries]
         hits = [(s, e) for s, e in scored if s]
         # Best score; then the side whose turn it is; then the option the words cover best
         # ("light cav" is Light Cavalry before Basque Light Cavalry); then the engine's order.
@@ -142,14 +154,30 @@ class Matcher:
 # -- why nothing matched ------------------------------------------------------------------
 
 
-def _side_named(query: Sequence[str]) -> Side | None:
-    """The side a word names ("moors", "chr"); two letters at least, as "c" is also Cavalry."""
-    for q in query:
-        if len(q) >= 2 and "moors".startswith(q):
-            return "moors"
-        if len(q) >= 2 and "christians".startswith(q):
-            return "christians"
+def _side_of(q: str) -> Side | None:
+    if "moors".startswith(q) or q in ("moor", "moorish"):
+        return "moors"
+    if "christians".startswith(q):
+        return "christians"
     return None
+
+
+def side_word(query: Sequence[str]) -> tuple[Side | None, list[str]]:
+    """The side the words name and the words left: a first word that starts "moors" or
+    "christians" ("m", "mo", "c", "chr"...) followed by more words, or any word of three
+    letters or more that does ("moo", "chr", "christian"). "c jund" is the Christians and
+    Jund, never Jund Cavalry by its initials; "c" or "ch" alone stays a word to match
+    (Cavalry, Charge)."""
+    for i, q in enumerate(query):
+        side = _side_of(q)
+        if side is not None and ((i == 0 and len(query) > 1) or len(q) >= 3):
+            return side, [w for j, w in enumerate(query) if j != i]
+    return None, list(query)
+
+
+def _side_named(query: Sequence[str]) -> Side | None:
+    """The side the words name (``side_word``)."""
+    return side_word(query)[0]
 
 
 def _card_named(text: str, query: Sequence[str], deck: Deck) -> Card | None:
@@ -159,9 +187,7 @@ def _card_named(text: str, query: Sequence[str], deck: Deck) -> Card | None:
         if " ".join(words(card.name)) in folded:
             return card
     rest = [
-        q
-        for q in query
-        if q not in _VERBS and _side_named([q]) is None and q not in _TYPE_WORDS and not _asks_restore(q)
+        q for q in side_word(query)[1] if q not in _VERBS and q not in _TYPE_WORDS and not _asks_restore(q)
     ]
     # Then without the one- and two-letter words: "t jund" is most likely Terrain and Jund.
     for some in (rest, [q for q in rest if len(q) >= 3]):
@@ -209,9 +235,7 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side, menu:
         any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
     )
     if card is None:
-        rest = " ".join(
-            q for q in query if q not in _VERBS and _side_named([q]) is None and not _asks_restore(q)
-        )
+        rest = " ".join(q for q in side_word(query)[1] if q not in _VERBS and not _asks_restore(q))
         try:
             card = deck.find(rest or shown)
         except UnknownCard as exc:
@@ -236,3 +260,30 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side, menu:
     if problem:
         return problem
     return f"Did you mean '{Action('place', side, card.name).text}'?"
+
+
+# -- what each suggestion's card is ---------------------------------------------------------
+
+#: Who may place a card, by its letter in the card list (CARD LIST NOTATION).
+USES = {"M": "Moorish", "X": "Christian", "B": "both sides"}
+
+
+def card_note(card: Card) -> str:
+    """'Terrain 3, both sides — "Enemy Troops get -1"': the card's type, force, who may place
+    it and its note as the rulebook prints it (shown as text, never read)."""
+    notes = card.notes.strip()
+    said = f' — "{notes}"' if notes and notes != "-" else ""
+    return f"{card.type_text} {card.force}, {USES[card.side]}{said}"
+
+
+def notes_for(options: Sequence[str], deck: Deck, menu: bool = True) -> dict[str, str]:
+    """The note of each option that names a card: the card placed, the card a tactic destroys
+    or a restore brings back (the menu), or the card itself (Rout's question of a target)."""
+    known = catalogue(deck) if menu else {}
+    out: dict[str, str] = {}
+    for o in options:
+        action = known.get(o)
+        name = (action.card if action else "") if menu else o
+        if name and name in deck:
+            out[o] = card_note(deck.card(name))
+    return out

@@ -25,16 +25,17 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 
-from companion.driver import Driver, Step
+from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Tell
+from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
-from screens.simancas.completion import Matcher, explain
+from screens.simancas.completion import Matcher, explain, notes_for
 
 #: Short type names, so a side's table fits in half of a 100-column terminal.
 SHORT_TYPES: dict[str, str] = {
@@ -218,6 +219,7 @@ class SimancasScreen(GameScreen):
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("f1,ctrl+r", "reference", "Card types", priority=True),
         Binding("f2,question_mark", "rule", "Rule", priority=True),
+        Binding("f3", "discard_pile", "Discard pile", priority=True),
         Binding("escape", "back", "Back"),
     ]
 
@@ -226,7 +228,8 @@ class SimancasScreen(GameScreen):
         self._done: list[str] = []  # what the next message says was done
         self._matcher: Matcher | None = None
         self._matcher_for: Any = None
-        self._hand_over: tuple[int, Table] | None = None  # (steps, the table of the hand just ended)
+        self._notes: dict[str, str] = {}
+        self._shown: list[str] = []  # the actions listed under the field, in order
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -291,16 +294,9 @@ class SimancasScreen(GameScreen):
         )
 
     def shown_table(self) -> Table:
-        """The table on screen: the hand being played, or the one just ended while its result is read."""
-        d = self.driver
-        assert d is not None
-        if not self.hand_just_ended():
-            return self.match.table
-        if self._hand_over is None or self._hand_over[0] != len(d.steps):
-            # The engine keeps only the new hand's empty table: replay to just before "End the hand".
-            before = Driver.resume(d.game, d.seed, d.config, d.steps[:-1])
-            self._hand_over = (len(d.steps), before.state.table)
-        return self._hand_over[1]
+        """The table on screen: the hand being played, or the one just ended while its result
+        is read (the engine clears it once the result is confirmed)."""
+        return self.match.table
 
     def next_side(self) -> Side:
         """Whose turn it is, as the engine reckons it: the menu says so; during Rout's question
@@ -310,16 +306,35 @@ class SimancasScreen(GameScreen):
         side: Side = p.data["side"] if isinstance(p, Choose) and is_menu(p) else self.match.to_play
         return side
 
-    def suggestions(self) -> list[str]:
-        """The legal actions the text typed matches, best first (what Enter would take first)."""
+    def _menu_ahead(self) -> tuple[list[str], Side] | None:
+        """While a reminder or a hand's result waits, the menu that follows it and the side to
+        play then, so that a card typed now shows the side it goes to before Enter."""
         d = self.driver
-        if d is None or not isinstance(d.pending, Choose):
+        if d is None or not isinstance(d.pending, Tell) or self.match.winner is not None:
+            return None
+        if d.pending.topic == RESULT_TOPIC:
+            return list(actions(Table(self.match.deck))), "moors"
+        return list(actions(self.match.table, self.match.passed)), self.match.to_play
+
+    def suggestions(self) -> list[str]:
+        """The legal actions the text typed matches, best first (what Enter would take first);
+        while a reminder waits, those of the menu that follows it."""
+        d = self.driver
+        if d is None:
             return []
-        if self._matcher_for is not d.pending:
-            matcher = Matcher(d.pending.options, self.match.table.deck, menu=is_menu(d.pending))
-            self._matcher, self._matcher_for = matcher, d.pending
+        if isinstance(d.pending, Choose):
+            options, menu, prefer = list(d.pending.options), is_menu(d.pending), self.next_side()
+        else:
+            ahead = self._menu_ahead()
+            if ahead is None:
+                return []
+            (options, prefer), menu = ahead, True
+        key = (len(d.steps), tuple(options))
+        if self._matcher_for != key:
+            self._matcher, self._matcher_for = Matcher(options, self.match.deck, menu=menu), key
+            self._notes = notes_for(options, self.match.deck, menu)
         assert self._matcher is not None
-        return self._matcher.match(self.query_one("#pp-dice", Input).value, self.next_side())
+        return self._matcher.match(self.query_one("#pp-dice", Input).value, prefer)
 
     # -- showing --------------------------------------------------------------------------
 
@@ -416,17 +431,21 @@ class SimancasScreen(GameScreen):
     def _fill_suggestions(self) -> None:
         d = self.driver
         panel = self.query_one(PromptPanel)
-        if d is None or not isinstance(d.pending, Choose):
+        typed = bool(self.query_one("#pp-dice", Input).value.strip())
+        waiting = d is not None and isinstance(d.pending, Tell) and typed and self._menu_ahead() is not None
+        if d is None or not (isinstance(d.pending, Choose) or waiting):
+            self._shown = []
             panel.show_matches(None)
             return
         found = self.suggestions()
-        typed = bool(self.query_one("#pp-dice", Input).value.strip())
-        total = len(d.pending.options)
+        self._shown = found
+        total = len(d.pending.options) if isinstance(d.pending, Choose) else len(self._matcher or ())
         panel.show_matches(
             found,
             counted=f"{len(found)} of {total} actions match" if typed else f"{total} legal actions",
             # With nothing typed the list is a menu to browse, and Enter must not take its first line.
             highlighted=0 if found and typed else None,
+            notes=self._notes,
         )
 
     # -- answering ------------------------------------------------------------------------
@@ -443,7 +462,7 @@ class SimancasScreen(GameScreen):
 
     @on(OptionList.OptionSelected, "#pp-options")
     def _clicked(self, event: OptionList.OptionSelected) -> None:
-        self._take(str(event.option.prompt))
+        self._take(self._shown[int(event.option.id or 0)])
 
     def enter(self, text: str) -> None:
         """Enter in the input: confirm the reminder waiting, or take the highlighted action.
@@ -454,6 +473,10 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None:
             return
+        # The action highlighted now, in the list shown (the side it goes to is on it).
+        listing = self.query_one("#pp-options", OptionList)
+        index = listing.highlighted if listing.display else None
+        picked = self._shown[index] if index is not None and index < len(self._shown) else None
         done: list[str] = []
         while isinstance(d.pending, Tell) and (text.strip() or not done):
             told = d.pending.text
@@ -471,13 +494,8 @@ class SimancasScreen(GameScreen):
             self._show("The match is over: ctrl+z takes back the last hand, escape goes back.", error=True)
             return
         assert isinstance(p, Choose)
-        if done:
-            found = self.suggestions()
-            picked = found[0] if found else None
-        else:
-            listing = self.query_one("#pp-options", OptionList)
-            index = listing.highlighted
-            picked = None if index is None else str(listing.get_option_at_index(index).prompt)
+        if picked is not None and picked not in p.options:
+            picked = None  # not the menu the list showed: say why rather than guess
         if picked is None:
             said = explain(text, p.options, self.match.table, self.next_side(), menu=is_menu(p))
             self._show(f"{done_text(done)} {said}" if done else said, error=True)
@@ -511,3 +529,35 @@ class SimancasScreen(GameScreen):
         reference = self.query_one("#sm-reference")
         reference.display = not reference.display
         self.query_one("#sm-tables").display = not reference.display
+
+    def action_discard_pile(self) -> None:
+        """What the table has seen go to the discard pile this match (the Weapon's strategic
+        effect searches it), hand by hand: the engine's record, shown as text."""
+        from screens.shell.dialogs import MessageDialog
+
+        if self.driver is None:
+            return
+        self.app.push_screen(MessageDialog("The discard pile this match", discard_pile_text(self.match)))
+
+
+#: Why a card went to the discard pile, as the dialog says it.
+GONE_HOW = {
+    "destroyed": "destroyed",
+    "tactic": "discarded for a tactic",
+    "retreat": "left on the table at the Retreat",
+}
+
+
+def discard_pile_text(match: Match) -> Text:
+    """One line a card: 'Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed'; a card
+    discarded for a tactic is known by its type only."""
+    if not match.discard_pile:
+        return Text("Nothing has gone to the discard pile yet this match.", style="dim italic")
+    out = Text()
+    for g in match.discard_pile:
+        what = f"{g.card} ({TYPE_NAMES[g.card_type]})" if g.card else f"a {TYPE_NAMES[g.card_type]} card"
+        out.append(f"Hand {g.hand} · {SIDE_NAMES[g.side]} · ", style="dim")
+        out.append(what, style="bold")
+        out.append(f", {GONE_HOW[g.how]}\n")
+    out.rstrip()
+    return out

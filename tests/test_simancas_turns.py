@@ -1,0 +1,116 @@
+"""Every turn of a Simancas hand is a recorded step: a pass, and the tactics that destroy
+nothing (Leader: draw 2; Strategy: draw 1 and look); whose turn it is follows them, both
+passes end the hand, and the result is told under its own hand. docs/rules-notes.md,
+Battle of Simancas, entries 20 to 22."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.driver import Driver
+from companion.prompts import Choose, Tell
+from companion.simancas.actions import Action, action_of
+from companion.simancas.game import ACTION_TOPIC, END, GAME, RESULT_TOPIC
+
+LEADER_DRAW = "Moors discard Leader to draw 2 cards"
+STRATEGY_LOOK = "Christians discard Strategy to draw 1 card and look at the Moors' hand"
+
+
+def play(answers: Sequence[str]) -> Driver:
+    d = Driver(GAME, 7)
+    for a in answers:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        d.submit(a, "player")
+    return d
+
+
+def side_to_play(d: Driver) -> str:
+    p = d.pending
+    assert isinstance(p, Choose) and p.topic == ACTION_TOPIC
+    return str(p.data["side"])
+
+
+def test_a_tactic_that_destroys_nothing_is_a_turn() -> None:
+    """BATTLE PHASE: "Discard a Leader to draw 2 cards", "Discard a Strategy card to draw 1
+    card and look at your opponent's hand": offered to each side, read back as a draw, and it
+    passes the turn like any action."""
+    d = play(["Moors place Jund Cavalry", "Christians place Knights"])
+    assert side_to_play(d) == "moors"
+    assert action_of(LEADER_DRAW) == Action("draw", "moors", "", "L")
+    d.submit(LEADER_DRAW, "player")
+    assert side_to_play(d) == "christians"
+    d.submit(STRATEGY_LOOK, "player")
+    assert side_to_play(d) == "moors"
+    assert [s.answer for s in d.steps[-2:]] == [LEADER_DRAW, STRATEGY_LOOK]
+    # Nothing changed on the table; the discard pile has the two discards, by type.
+    assert d.snapshot()["table"] == {"moors": ["Jund Cavalry"], "christians": ["Knights"]}
+    assert [(g["type"], g["how"]) for g in d.snapshot()["discard_pile"]] == [("L", "tactic"), ("S", "tactic")]
+
+
+def test_after_a_pass_the_other_side_plays_on_alone() -> None:
+    """BATTLE PHASE: "When both players have finished playing cards": a side that passes has
+    finished; the other is the side to play on every turn until it passes too."""
+    d = play(["Moors place Jund Cavalry", "Christians pass"])
+    assert side_to_play(d) == "moors"
+    menu = d.pending
+    assert isinstance(menu, Choose)
+    assert "Christians pass" not in menu.options and "Moors pass" in menu.options
+    assert menu.data["passed"] == ["christians"]
+    d.submit("Moors place Woods", "player")
+    assert side_to_play(d) == "moors"
+    d.submit("Moors place Andalusian Cavalry", "player")
+    assert side_to_play(d) == "moors"
+
+
+def test_both_passes_end_the_hand() -> None:
+    """When both have passed the hand is scored, without "End the hand"."""
+    d = play(["Moors place Jund Cavalry", "Christians place Knights", "Moors pass", "Christians pass"])
+    p = d.pending
+    assert isinstance(p, Tell) and p.topic == RESULT_TOPIC
+    assert p.data["totals"] == {"moors": 5, "christians": 4}
+    d.ack()
+    assert side_to_play(d) == "moors"
+    assert isinstance(d.pending, Choose) and d.pending.data == {"hand": 2, "side": "moors", "passed": []}
+
+
+def test_passes_and_draws_survive_replay_and_undo() -> None:
+    d = play(["Moors place Jund Cavalry", "Christians pass", LEADER_DRAW])
+    resumed = Driver.resume(GAME, 7, None, d.steps)
+    assert resumed.pending == d.pending and resumed.state.passed == ["christians"]
+    d.undo()
+    assert d.steps[-1].answer == "Christians pass" and side_to_play(d) == "moors"
+    d.undo()
+    assert side_to_play(d) == "christians" and d.state.passed == []
+
+
+def test_the_result_is_recorded_under_its_own_hand() -> None:
+    """The result of hand 1 is told while the match is still at hand 1 (a log, a report
+    and History file it under hand 1), and its table is still the hand's."""
+    d = play(["Moors place Jund Cavalry", END])
+    assert isinstance(d.pending, Tell) and d.pending.topic == RESULT_TOPIC
+    assert GAME.where(d.state)[0] == 1
+    assert d.state.table.placed["moors"] == ["Jund Cavalry"]
+    d.ack()
+    assert GAME.where(d.state)[0] == 2 and d.state.table.placed["moors"] == []
+
+
+def test_the_discard_pile_keeps_what_the_table_has_seen() -> None:
+    """Destroyed cards, tactics' discards and, at the Retreat, the cards left on the table; a
+    restore takes a destroyed card back out of it."""
+    d = play(
+        [
+            "Moors place Jund Cavalry",
+            "Christians place Knights",
+            "Moors place Woods",
+            "Christians discard Terrain to destroy Jund Cavalry",
+        ]
+    )
+    pile = [(g["card"], g["how"]) for g in d.snapshot()["discard_pile"]]
+    assert pile == [("", "tactic"), ("Jund Cavalry", "destroyed")]
+    d.submit("Restore Jund Cavalry", "player")
+    assert [(g["card"], g["how"]) for g in d.snapshot()["discard_pile"]] == [("", "tactic")]
+    d.submit(END, "player")
+    d.ack()
+    names = [g["card"] for g in d.snapshot()["discard_pile"] if g["how"] == "retreat"]
+    assert names == ["Jund Cavalry", "Woods", "Knights"]
