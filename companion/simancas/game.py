@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from companion.games import Procedure
 from companion.prompts import Choose, Tell
+from companion.simancas import guide
 from companion.simancas.actions import END as END  # the menu's last option, importable with the match
 from companion.simancas.actions import Action, actions
 from companion.simancas.cards import Card, Deck, default_deck
@@ -83,6 +84,14 @@ class Match:
     passed: list[Side] = field(default_factory=list)
     # What the table has seen go to the discard pile this match, oldest first.
     discard_pile: list[Gone] = field(default_factory=list)
+    # The guide (companion/simancas/guide.py): each hand's phases told as steps. Off unless
+    # the session's config turns it on, or a correction by hand does during the match.
+    guide: bool = False
+    # The hand whose opening the procedure has passed (its preliminaries told, or not told
+    # with the guide off): a guide turned on mid-hand waits for the next hand's Fate.
+    opened: int = 0
+    # The phase whose instruction waits (guide.PHASE_TITLES), for the log; the Battle else.
+    phase: str = "battle"
 
 
 @dataclass(frozen=True)
@@ -245,8 +254,8 @@ class Simancas:
     # 2: a pass and the tactics that destroy nothing are recorded steps, both passes end the
     # hand, and the hand's result is told before its table is cleared.
     rules_version = 2
-    #: No corrections by hand.
-    apply_edit = None
+    #: The one correction by hand: the guide on or off (guide.apply_guide).
+    apply_edit = staticmethod(guide.apply_guide)
 
     @staticmethod
     def board_changes(now: Match, back: Match) -> list[str]:
@@ -261,11 +270,25 @@ class Simancas:
         return next((i for i in range(len(steps) - 1, -1, -1) if steps[i].prompt.topic == ACTION_TOPIC), None)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> Match:
-        # No dice and no shuffling in the app: the seed changes nothing.
-        return new_match()
+        # No dice and no shuffling in the app: the seed changes nothing. A config without
+        # "guide" (every session recorded before the guide) plays unguided.
+        match = new_match()
+        match.guide = config.get("guide") is True
+        return match
+
+    def _told(self, state: Match, tell: Tell) -> Procedure:
+        """One instruction of the guide, with the phase it belongs to for the log."""
+        state.phase = tell.data["phase"]
+        yield tell
+        state.phase = "battle"
 
     def procedure(self, state: Match) -> Procedure:
         while state.winner is None:
+            if state.opened != state.hand:
+                state.opened = state.hand
+                for tell in guide.preliminaries(state.hand):
+                    if state.guide:  # read at each step: turned off, the rest are not told
+                        yield from self._told(state, tell)
             menu = actions(state.table, state.passed)
             picked = yield Choose(
                 list(menu),
@@ -287,6 +310,8 @@ class Simancas:
                 said = end_hand(state)
                 yield Tell(said, topic=RESULT_TOPIC, data=result_data(state), rule=result_rule(state))
                 if state.winner is None:
+                    if state.guide:
+                        yield from self._told(state, guide.retreat(state.hand))
                     next_hand(state)
             elif action.kind == "restore":
                 state.table.restore(action.card)
@@ -343,10 +368,12 @@ class Simancas:
             "winner": state.winner,
             "passed": list(state.passed),
             "discard_pile": [g.to_json() for g in state.discard_pile],
+            # Only when on: the picture of an unguided match is the one it has always been.
+            **({"guide": True} if state.guide else {}),
         }
 
     def where(self, state: Match) -> tuple[int | None, str | None]:
-        return state.hand, "Battle Phase"
+        return state.hand, guide.PHASE_TITLES[state.phase]
 
     def summary(self, state: Match) -> str:
         m, c = state.wins["moors"], state.wins["christians"]

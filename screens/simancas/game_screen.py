@@ -8,7 +8,9 @@ base and modifiers on a line of its own, marked ↳, under it. Below (from 160 c
 beside the table), one input: a few letters are matched against
 the legal actions the match procedure offers (screens/simancas/completion.py), Enter
 takes the highlighted one; reminders for the players (draw a card, discard one) are a
-line confirmed with Enter. Every answer goes through the driver with the store's
+line confirmed with Enter. With the guide on (companion/simancas/guide.py), each hand's phases
+are such lines too, from the Fate to the Retreat; f4 turns the guide on or off, a correction
+by hand logged with the match. Every answer goes through the driver with the store's
 recorder, so it is committed before the screen changes and the match resumes as it was.
 """
 
@@ -27,10 +29,11 @@ from textual.widgets import Footer, Header, Input, OptionList, Static
 
 from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import Choose, Tell
+from companion.prompts import Choose, Tell, edit_prompt
 from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
+from companion.simancas.guide import GUIDE_TOPICS, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -221,6 +224,8 @@ class SimancasScreen(GameScreen):
         Binding("f2,question_mark", "rule", "Rule", priority=True),
         Binding("f3", "discard_pile", "Discard pile", priority=True),
         Binding("escape", "back", "Back"),
+        # Not in the footer: an unguided match looks as it always has (README lists the key).
+        Binding("f4", "guide", "Guide on/off", show=False, priority=True),
     ]
 
     def __init__(self, session_id: int) -> None:
@@ -284,12 +289,13 @@ class SimancasScreen(GameScreen):
         return state
 
     def hand_just_ended(self) -> bool:
-        """The hand's result waits to be confirmed: the engine has already cleared the table."""
+        """The hand's result (or, guided, its Retreat) waits to be confirmed: the engine clears
+        the table once it is."""
         d = self.driver
         return (
             d is not None
             and isinstance(d.pending, Tell)
-            and d.pending.topic == RESULT_TOPIC
+            and d.pending.topic in (RESULT_TOPIC, GUIDE_TOPICS["retreat"])
             and self.match.winner is None
         )
 
@@ -312,7 +318,7 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None or not isinstance(d.pending, Tell) or self.match.winner is not None:
             return None
-        if d.pending.topic == RESULT_TOPIC:
+        if d.pending.topic in (RESULT_TOPIC, GUIDE_TOPICS["retreat"]):
             return list(actions(Table(self.match.deck))), "moors"
         return list(actions(self.match.table, self.match.passed)), self.match.to_play
 
@@ -415,6 +421,12 @@ class SimancasScreen(GameScreen):
             return Text.assemble(
                 (GAME.summary(self.match), "bold yellow"),
                 ("  ctrl+z takes back the last hand; escape goes back.", "dim"),
+            )
+        if isinstance(p, Tell) and p.topic in GUIDE_TOPICS.values():
+            return Text.assemble(
+                ("▸ ", "bold yellow"),
+                (p.text, "bold"),
+                ("  Enter when done (or to skip it), or type the first card; f4 turns the guide off.", "dim"),
             )
         if isinstance(p, Tell):
             return Text.assemble(
@@ -529,6 +541,24 @@ class SimancasScreen(GameScreen):
         reference = self.query_one("#sm-reference")
         reference.display = not reference.display
         self.query_one("#sm-tables").display = not reference.display
+
+    def action_guide(self) -> None:
+        """Turn the guide on or off: a correction by hand, logged, so that a resume keeps it."""
+        d = self.driver
+        if d is None or d.finished:
+            return
+        on = not self.match.guide
+        try:
+            d.edit(edit_prompt(guide_what(on), guide_change(on)))
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        said = (
+            "Guide on: each hand's phases are told, from the next one on."
+            if on
+            else "Guide off: the phases are no longer told."
+        )
+        self._show(said)
 
     def action_discard_pile(self) -> None:
         """What the table has seen go to the discard pile this match (the Weapon's strategic
