@@ -103,6 +103,10 @@ class CompanionApp(App[None]):
     def action_simancas(self) -> None:
         self.start_game("simancas")
 
+    def action_simancas_guided(self) -> None:
+        """A Simancas match whose hands are guided phase by phase (companion/simancas/guide.py)."""
+        self.start_game("simancas", {"guide": True})
+
     def action_castells(self) -> None:
         self.start_game("castells")
 
@@ -181,6 +185,11 @@ class CompanionApp(App[None]):
             "New Simancas match",
             "The 2-player card game: force totals, hands, the match",
             self.action_simancas,
+        )
+        yield SystemCommand(
+            "New Simancas match, guided",
+            "Each hand's phases told as steps, Fate to Retreat (f4 in the match turns it off)",
+            self.action_simancas_guided,
         )
         yield SystemCommand(
             "New Terra de Castells game",
