@@ -204,3 +204,21 @@ async def test_unguided_the_first_prompt_is_the_menu_and_f4_turns_the_guide_on(
         assert screen.driver.pending is not None
         assert screen.driver.pending.topic == GUIDE_TOPICS["retreat"]
         assert "Retreat Phase" in why(app)
+
+
+async def test_the_strategy_phase_shows_each_types_effect_then_the_table(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        app.action_simancas_guided()
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        reference, tables = app.screen.query_one("#sm-reference"), app.screen.query_one("#sm-tables")
+        await pilot.press("enter", "enter")  # the Fate, the Reserve
+        await pilot.pause()
+        assert "Strategy Phase" in why(app)
+        assert reference.display and not tables.display  # the card types' effects, in place of the table
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Battle Phase" in why(app)
+        assert tables.display and not reference.display
+        assert "Done: Strategy Phase." in str(app.screen.query_one("#pp-message", Static).render())

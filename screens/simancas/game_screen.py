@@ -33,7 +33,7 @@ from companion.prompts import Choose, Tell, edit_prompt
 from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
-from companion.simancas.guide import GUIDE_TOPICS, guide_change, guide_what
+from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -206,6 +206,14 @@ def reference_table() -> RenderableType:
     return Group(table, Text(REFERENCE_NOTES, style="dim"))
 
 
+def strategy_line(first: Side) -> str:
+    """The guide's Strategy Phase as the question says it: its effects are in the panel above."""
+    return (
+        "Strategy Phase: each player may discard one card for its strategic effect, "
+        f"the {SIDE_NAMES[first]} first (each type's effect: above)."
+    )
+
+
 #: Narrower than this, the screen takes its narrow layout; this wide or wider, the wide one.
 NARROW = 100
 WIDE = 160
@@ -235,6 +243,8 @@ class SimancasScreen(GameScreen):
         self._matcher_for: Any = None
         self._notes: dict[str, str] = {}
         self._shown: list[str] = []  # the actions listed under the field, in order
+        # The card types panel opened for the guide's Strategy Phase (closed once it is confirmed).
+        self._reference_for_strategy = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -348,6 +358,7 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None:
             return
+        self._show_strategy_effects()
         self._show_table()
         if isinstance(d.pending, Tell):
             placeholder = "Enter when done"
@@ -361,6 +372,22 @@ class SimancasScreen(GameScreen):
         prompt_panel.show_search(self._ask_text(), placeholder, None, open_field=not d.finished)
         self._fill_suggestions()
         prompt_panel.message(message, error)
+
+    def _show_strategy_effects(self) -> None:
+        """While the guide's Strategy Phase waits, the card types' effects are shown in place of
+        the (still empty) table: its list is longer than the question's lines."""
+        d = self.driver
+        strategy = (
+            d is not None and isinstance(d.pending, Tell) and d.pending.topic == GUIDE_TOPICS["strategy"]
+        )
+        reference = self.query_one("#sm-reference")
+        if strategy and not reference.display:
+            self._reference_for_strategy = True
+            self.action_reference()
+        elif not strategy and self._reference_for_strategy:
+            self._reference_for_strategy = False
+            if reference.display:
+                self.action_reference()
 
     def _show_table(self) -> None:
         """The status, both sides' cards and the totals: drawn again when the layout changes
@@ -421,6 +448,13 @@ class SimancasScreen(GameScreen):
             return Text.assemble(
                 (GAME.summary(self.match), "bold yellow"),
                 ("  ctrl+z takes back the last hand; escape goes back.", "dim"),
+            )
+        if isinstance(p, Tell) and p.topic == GUIDE_TOPICS["strategy"]:
+            # The effects of each type are in the panel above (_show_strategy_effects).
+            return Text.assemble(
+                ("▸ ", "bold yellow"),
+                (strategy_line(p.data["first"]), "bold"),
+                ("  Enter when done (or to skip it); f4 turns the guide off.", "dim"),
             )
         if isinstance(p, Tell) and p.topic in GUIDE_TOPICS.values():
             return Text.assemble(
@@ -491,7 +525,9 @@ class SimancasScreen(GameScreen):
         picked = self._shown[index] if index is not None and index < len(self._shown) else None
         done: list[str] = []
         while isinstance(d.pending, Tell) and (text.strip() or not done):
-            told = d.pending.text
+            # A phase of the guide is said by its title: its instruction was on screen already.
+            guided = d.pending.topic in GUIDE_TOPICS.values()
+            told = PHASE_TITLES[d.pending.data["phase"]] if guided else d.pending.text
             try:
                 d.ack()
             except CompanionError as exc:
