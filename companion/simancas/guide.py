@@ -34,7 +34,7 @@ GUIDE_TOPICS: dict[str, str] = {
     "retreat": "simancas.guide.retreat",
 }
 
-#: What ``Match.where`` reports while a phase's instruction waits: the rulebook's headings.
+#: What ``GAME.where`` reports while a phase's instruction waits: the rulebook's headings.
 PHASE_TITLES: dict[str, str] = {
     "fate": "Fate Phase",
     "reserve": "Reserve Phase",
