@@ -96,7 +96,9 @@ class GameEntry:
     ``replay_view`` name the Textual classes that show it, as "module:Class" (companion never
     imports screens: the screens load them). ``turn_word`` is what one of the game's turns is
     called ("Turn", "Hand"); ``phases`` the title of each phase ``GAME.where`` reports;
-    ``setup`` names the dialog asking a new session's settings, if the game has one.
+    ``setup`` names the dialog asking a new session's settings, if the game has one;
+    ``settings`` are a new session's settings where no dialog asks them (the Battle of
+    Simancas: its hands guided phase by phase, which f4 turns off).
     """
 
     id: str
@@ -108,6 +110,7 @@ class GameEntry:
     turn_word: str = "Turn"
     phases: tuple[tuple[str, str], ...] = ()
     setup: str | None = None
+    settings: tuple[tuple[str, Any], ...] = ()
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -145,6 +148,7 @@ GAMES: tuple[GameEntry, ...] = (
         screen="screens.simancas.game_screen:SimancasScreen",
         replay_view="screens.replay_views:SimancasView",
         turn_word="Hand",
+        settings=(("guide", True),),
     ),
     GameEntry(
         "castells",

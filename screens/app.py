@@ -103,9 +103,9 @@ class CompanionApp(App[None]):
     def action_simancas(self) -> None:
         self.start_game("simancas")
 
-    def action_simancas_guided(self) -> None:
-        """A Simancas match whose hands are guided phase by phase (companion/simancas/guide.py)."""
-        self.start_game("simancas", {"guide": True})
+    def action_simancas_unguided(self) -> None:
+        """A Simancas match for players who know the turn: no phase told (f4 turns it on)."""
+        self.start_game("simancas", {"guide": False})
 
     def action_castells(self) -> None:
         self.start_game("castells")
@@ -122,6 +122,12 @@ class CompanionApp(App[None]):
         from screens.registry import setup_dialog
 
         dialog = setup_dialog(game_id) if config is None else None
+        if config is None and dialog is None:
+            try:
+                config = dict(games.entry(game_id).settings)  # a new session's settings
+            except CompanionError as exc:
+                notify_plain(self, str(exc), severity="error")
+                return
         if dialog is not None:
 
             def chosen(settings: dict[str, Any] | None) -> None:
@@ -183,13 +189,13 @@ class CompanionApp(App[None]):
         yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
         yield SystemCommand(
             "New Simancas match",
-            "The 2-player card game: force totals, hands, the match",
+            "The 2-player card game: force totals, hands, the match; each hand's phases guided",
             self.action_simancas,
         )
         yield SystemCommand(
-            "New Simancas match, guided",
-            "Each hand's phases told as steps, Fate to Retreat (f4 in the match turns it off)",
-            self.action_simancas_guided,
+            "New Simancas match, unguided",
+            "For players who know the turn: no phase told (f4 in the match turns the guide on)",
+            self.action_simancas_unguided,
         )
         yield SystemCommand(
             "New Terra de Castells game",

@@ -271,10 +271,12 @@ async def test_f2_shows_the_rule_while_a_text_field_has_the_focus(tmp_path: Path
         await pilot.press("j", "question_mark")
         await pilot.pause()
         assert field.value == "j?" and not isinstance(app.screen, MessageDialog)
+        pending = app.screen.driver.pending  # type: ignore[attr-defined]
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, MessageDialog)
-        assert "Rule: Battle Phase" in str(app.screen.body)
+        # A new match is guided: its first step is the Fate Phase, cited by its section.
+        assert pending.rule.startswith("Fate Phase") and f"Rule: {pending.rule}" in str(app.screen.body)
 
 
 async def open_game_of(pilot: Any, app: CompanionApp, game: str, screen: type) -> None:

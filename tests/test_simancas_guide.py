@@ -146,8 +146,10 @@ async def test_on_the_screen_each_phase_is_confirmed_with_enter(tmp_path: Path, 
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        assert "New Simancas match, guided" in {c.title for c in app.get_system_commands(app.screen)}
-        app.action_simancas_guided()
+        assert "New Simancas match, unguided" in {c.title for c in app.get_system_commands(app.screen)}
+        app.start_game("simancas")  # as the home screen starts it: guided
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        assert app.store().session(1).config == {"guide": True}
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -172,7 +174,7 @@ async def test_typing_a_card_confirms_every_phase_waiting(tmp_path: Path, clock:
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas_guided()
+        app.action_simancas()
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -189,7 +191,7 @@ async def test_unguided_the_first_prompt_is_the_menu_and_f4_turns_the_guide_on(
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas()
+        app.action_simancas_unguided()
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -210,7 +212,7 @@ async def test_the_strategy_phase_shows_each_types_effect_then_the_table(tmp_pat
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas_guided()
+        app.action_simancas()
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         reference, tables = app.screen.query_one("#sm-reference"), app.screen.query_one("#sm-tables")
         await pilot.press("enter", "enter")  # the Fate, the Reserve

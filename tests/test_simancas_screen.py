@@ -65,7 +65,7 @@ async def open_match(pilot: Pilot[Any], session_id: int) -> None:
 
 async def new_match_screen(pilot: Pilot[Any]) -> None:
     await store_ready(pilot)
-    pilot.app.action_simancas()
+    pilot.app.action_simancas_unguided()  # the tests of the table itself: no phase told
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SimancasScreen))
 
 
