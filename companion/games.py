@@ -96,7 +96,9 @@ class GameEntry:
     ``replay_view`` name the Textual classes that show it, as "module:Class" (companion never
     imports screens: the screens load them). ``turn_word`` is what one of the game's turns is
     called ("Turn", "Hand"); ``phases`` the title of each phase ``GAME.where`` reports;
-    ``setup`` names the dialog asking a new session's settings, if the game has one.
+    ``setup`` names the dialog asking a new session's settings, if the game has one;
+    ``success_at`` the lowest face that is a success, for a game whose rolls count successes
+    (the report then gives the successes of a roll, not the sum of its faces).
     """
 
     id: str
@@ -108,6 +110,7 @@ class GameEntry:
     turn_word: str = "Turn"
     phases: tuple[tuple[str, str], ...] = ()
     setup: str | None = None
+    success_at: int | None = None
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -154,6 +157,17 @@ GAMES: tuple[GameEntry, ...] = (
         screen="screens.castells.game_screen:CastellsScreen",
         replay_view="screens.replay_views:CastellsView",
         turn_word="Round",
+        # As the Castells screen names them; a battle is one of Phase 3's actions.
+        phases=(
+            ("setup", "Setup"),
+            ("time", "Phase 1: Passage of time"),
+            ("resources", "Phase 2: Resources"),
+            ("saracens", "The Saracens act"),
+            ("actions", "Phase 3: Actions"),
+            ("battle", "Phase 3: Actions"),
+            ("over", "Game over"),
+        ),
+        success_at=5,  # "A success = result of 5 or 6"
     ),
     GameEntry(
         "dice",
