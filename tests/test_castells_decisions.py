@@ -110,5 +110,7 @@ def test_the_century_reminder_tells_of_the_koalata_token() -> None:
         d.ack()
     text = d.pending.text
     assert text.startswith("Century XI begins: Anna, the starting player, advances the passage of time tile")
-    assert "If the century card has a koalata token, place it in the centre hex" in text
-    assert "its effect applies to the nearby castles" in text
+    assert text.endswith(
+        "reveals the century card. If it has a koalata token, place it in the centre hex; "
+        "its effect applies to nearby castles."
+    )

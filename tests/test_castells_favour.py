@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from castells_helpers import drive, table
 
-from companion.castells.battle import APPLY, CARD, STOP, player_battle, saracen_battle
+from companion.castells.battle import ACCEPT, APPLY, CARD, STOP, odds_now, player_battle, saracen_battle
 from companion.prompts import Choose, Roll, Tell
 from screens.castells.game_screen import side_result
 
@@ -104,3 +104,17 @@ def test_a_success_taken_from_the_attacker_lets_nothing_go_below_zero() -> None:
         cards=True,
     )
     assert isinstance(trace.pending, Choose) and "−1 success for Anna" not in trace.pending.options
+
+
+def test_no_odds_are_shown_while_the_favour_card_question_is_open() -> None:
+    """Bo accepted 1 success against 2 with rerolls left: while the players are asked about a
+    card, no roll is being decided, so the battle shows no reroll odds."""
+    _board, state = table({"Lleida": "Bo"}, {"Anna": 0, "Bo": 2})
+    trace = drive(
+        player_battle(state, state.player("Anna"), "Lleida"),
+        ["", "", [5, 5, 1, 1, 1], [5, 1, 1, 1, 1, 1], ACCEPT],
+        cards=True,
+    )
+    assert isinstance(trace.pending, Choose) and trace.pending.topic == "castells.battle.favour"
+    assert state.battle is not None and state.battle.cards_asked
+    assert odds_now(state) is None

@@ -19,13 +19,14 @@ from companion.castells.board import Board
 from companion.castells.state import MAX_ACTIONS, CastellsState, Player
 from companion.prompts import Choose, Tell
 
-CONTROL = "Control a nearby castle (1 estate of each type)"
-ESTATE = "Play an estate token (1 town estate + 1 of the token's type)"
-ATTRIBUTES = "Get token attributes (1 estate for each estate token in play)"
-BUY = "Buy favour cards (1 crown per letter)"
+# Short, to fit the narrow screen's list: each one's cost is told once it is chosen.
+CONTROL = "Control a nearby castle"
+ESTATE = "Play an estate token"
+ATTRIBUTES = "Get token attributes"
+BUY = "Buy favour cards"
 ATTACK = "Attack another player's castle"
-FAVOUR = "Play a favour card with T (not an action)"
-FAITH = "Power of faith: 1 Church estate for 1 other resource (not an action)"
+FAVOUR = "Play a favour card with T (not counted)"
+FAITH = "Power of faith (not counted)"
 #: The actions that count towards the 3 of a turn, by code.
 COUNTED = ("control", "estate", "attributes", "buy", "attack")
 #: How far "within two hexes of an own castle" reaches, in near-links (see Board.within).

@@ -307,7 +307,7 @@ def odds_now(state: CastellsState) -> str | None:
     chance to take the castle if it stops or rerolls), the defender's first roll, the defender's
     reroll; None when no one decides."""
     b = state.battle
-    if b is None or b.result is not None:
+    if b is None or b.result is not None or b.cards_asked:
         return None
     try:
         defender = state.player(b.defender.name)
@@ -424,12 +424,14 @@ def favour_cards(battle: Battle, defender: Player) -> Proc:
     attacker's successes lets a defender short of them reroll on, as the rules of the battle go."""
     changed = False
     while True:
+        battle.cards_asked = False
         if battle.forced is None and battle.target and not battle.defender.rolls:
             yield from defender_rolls(battle, defender)
         elif changed and battle.forced is None:
             # The attacker's successes changed after the defence: the defender may reroll on.
             yield from defender_rerolls(battle, defender)
         changed = True
+        battle.cards_asked = True
         a, d = battle.target or 0, battle.defender.total()
         result = decided(battle)
         verdict = f"{battle.castle} holds" if result == "held" else f"{battle.castle} is taken"
@@ -453,6 +455,7 @@ def favour_cards(battle: Battle, defender: Player) -> Proc:
             reason="a card with C is played during combat; the app applies the result once the players say no card changes it",
         )
         if picked == APPLY:
+            battle.cards_asked = False
             return
         changes = card_changes(battle)
         options = [text for _, text in changes]

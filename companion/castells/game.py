@@ -341,9 +341,8 @@ def play(board: Board, state: CastellsState) -> Proc:
         first = state.players[0].name
         yield Tell(
             f"Century {century} begins: {first}, the starting player, advances the passage of time tile "
-            f"to {century} and reveals the century card (its effects last the whole round). "
-            "If the century card has a koalata token, place it in the centre hex: its effect "
-            "applies to the nearby castles.",
+            f"to {century} and reveals the century card. If it has a koalata token, place it in "
+            "the centre hex; its effect applies to nearby castles.",
             topic="castells.time.century",
             data={"century": century, "number": index + 1, "starting_player": first},
             rule=RULE_TIME,

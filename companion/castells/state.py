@@ -76,6 +76,7 @@ class Battle:
     result: str | None = None  # "held" or "taken"
     forced: str | None = None  # the result a favour card with C decides ("held" or "taken")
     cards: list[str] = field(default_factory=list)  # the codes of the favour cards' changes, in order
+    cards_asked: bool = False  # the favour card question is open: no roll is being decided
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +89,7 @@ class Battle:
             "result": self.result,
             "forced": self.forced,
             "cards": list(self.cards),
+            "cards_asked": self.cards_asked,
         }
 
 
