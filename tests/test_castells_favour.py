@@ -86,6 +86,16 @@ def test_a_card_may_decide_the_result_as_the_players_tell_it() -> None:
     assert result.data["result"] == "held" and result.data["cards"] == ["held"]
     assert result.reason == "a favour card decides it: Lleida holds"
     assert state.owners["Lleida"] == "Bo" and not state.attack_won
+    # Once a card has said the result, a further card may only say the other one.
+    trace = drive(
+        player_battle(state, state.player("Anna"), "Lleida"),
+        ["", "", [5, 5, 5, 5, 1, 1], STOP, [1] * 5, CARD, "Lleida holds, as the card says", CARD],
+        cards=True,
+    )
+    change = trace.pending
+    assert isinstance(change, Choose) and change.data["options"] == ["held", "taken"]
+    asked = [p for p in trace.chooses() if p.topic == "castells.battle.favour"][-1]
+    assert asked.why.startswith("Anna 4, Bo 0: Lleida holds, as a favour card says.")
 
 
 def test_a_success_taken_from_the_attacker_lets_nothing_go_below_zero() -> None:

@@ -403,9 +403,11 @@ def decided(battle: Battle) -> str:
 
 def card_changes(battle: Battle) -> list[tuple[str, str]]:
     """The (code, option) changes a favour card may make now: a success more or less for a
-    side (less only while it has one), or the result as the card says."""
+    side (less only while it has one), or the result as the card says; once a card has said
+    the result, only the result."""
     out: list[tuple[str, str]] = []
-    for role, side in (("attacker", battle.attacker), ("defender", battle.defender)):
+    # Once a card has said the result, successes no longer decide it: only the result may change.
+    for role, side in () if battle.forced else (("attacker", battle.attacker), ("defender", battle.defender)):
         out.append((f"{role}+1", f"+1 success for {side.name}"))
         if side.total() > 0:
             out.append((f"{role}-1", f"−1 success for {side.name}"))
@@ -435,6 +437,8 @@ def favour_cards(battle: Battle, defender: Player) -> Proc:
         a, d = battle.target or 0, battle.defender.total()
         result = decided(battle)
         verdict = f"{battle.castle} holds" if result == "held" else f"{battle.castle} is taken"
+        if battle.forced:
+            verdict += ", as a favour card says"
         facts = {
             "kind": battle.kind,
             "castle": battle.castle,
