@@ -50,7 +50,7 @@ def test_a_card_adding_a_success_turns_a_held_castle_into_a_taken_one() -> None:
     assert "a favour card's change counted" in result.reason
     assert state.owners["Lleida"] == "Anna" and state.attack_won
     assert state.battle is not None and side_result(state.battle.attacker).plain.startswith(
-        "3 successes (+1 card)"
+        "3 successes (+1) · "
     )
 
 

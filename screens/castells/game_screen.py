@@ -123,8 +123,8 @@ def side_result(side: Side) -> Text:
     cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
     return Text.assemble(
         (successes_text(side.total()), "bold"),
-        # A favour card's successes, told apart from the dice's.
-        (f" ({side.bonus:+d} card)" if side.bonus else "", "bold"),
+        # A favour card's successes, told apart from the dice's: "3 successes (+1)".
+        (f" ({side.bonus:+d})" if side.bonus else "", "bold"),
         (f" · roll {side.rolls}/{MAX_ROLLS}{cost}", "dim"),
     )
 
