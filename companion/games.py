@@ -98,7 +98,9 @@ class GameEntry:
     called ("Turn", "Hand"); ``phases`` the title of each phase ``GAME.where`` reports;
     ``setup`` names the dialog asking a new session's settings, if the game has one;
     ``settings`` are a new session's settings where no dialog asks them (the Battle of
-    Simancas: its hands guided phase by phase, which f4 turns off).
+    Simancas: its hands guided phase by phase, which f4 turns off);
+    ``success_at`` the lowest face that is a success, for a game whose rolls count successes
+    (the report then gives the successes of a roll, not the sum of its faces).
     """
 
     id: str
@@ -111,6 +113,7 @@ class GameEntry:
     phases: tuple[tuple[str, str], ...] = ()
     setup: str | None = None
     settings: tuple[tuple[str, Any], ...] = ()
+    success_at: int | None = None
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -158,6 +161,17 @@ GAMES: tuple[GameEntry, ...] = (
         screen="screens.castells.game_screen:CastellsScreen",
         replay_view="screens.replay_views:CastellsView",
         turn_word="Round",
+        # As the Castells screen names them; a battle is one of Phase 3's actions.
+        phases=(
+            ("setup", "Setup"),
+            ("time", "Phase 1: Passage of time"),
+            ("resources", "Phase 2: Resources"),
+            ("saracens", "The Saracens act"),
+            ("actions", "Phase 3: Actions"),
+            ("battle", "Phase 3: Actions"),
+            ("over", "Game over"),
+        ),
+        success_at=5,  # "A success = result of 5 or 6"
     ),
     GameEntry(
         "dice",

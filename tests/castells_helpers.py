@@ -18,6 +18,7 @@ class Trace:
     prompts: list[Prompt] = field(default_factory=list)
     pending: Prompt | None = None  # the prompt left unanswered when the answers ran out
     result: Any = None
+    favour: list[Choose] = field(default_factory=list)  # the favour card questions answered "no card"
 
     def rolls(self) -> list[Roll]:
         return [p for p in self.prompts if isinstance(p, Roll)]
@@ -29,13 +30,19 @@ class Trace:
         return [p.text for p in self.prompts if isinstance(p, Tell)]
 
 
-def drive(gen: Generator[Prompt, Any, Any], answers: Iterable[Any]) -> Trace:
-    """Feed ``answers`` to every prompt but a Tell (acknowledged by itself); stop when they run out."""
+def drive(gen: Generator[Prompt, Any, Any], answers: Iterable[Any], cards: bool = False) -> Trace:
+    """Feed ``answers`` to every prompt but a Tell (acknowledged by itself); stop when they run out.
+    Unless ``cards``, the question whether a favour card changes a battle is answered by itself,
+    with no card (it is in ``trace.favour``, not in ``trace.prompts``)."""
     trace = Trace()
     it = iter(answers)
     try:
         prompt = next(gen)
         while True:
+            if not cards and isinstance(prompt, Choose) and prompt.topic == "castells.battle.favour":
+                trace.favour.append(prompt)
+                prompt = gen.send(prompt.options[0])  # "Apply the result"
+                continue
             trace.prompts.append(prompt)
             if isinstance(prompt, Tell):
                 value = None

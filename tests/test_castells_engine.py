@@ -294,9 +294,11 @@ def test_an_attack_won_ends_the_attacks_of_the_turn() -> None:
         play_turn(board, state),
         ["Riu", ATTACK, "Lleida (Bo)", "", "", [5, 5, 5, 1, 1], STOP, [1] * 5, ACCEPT],
     )
-    assert trace.chooses()[1].options == (ATTACK, "End Anna's turn")
+    assert ATTACK in trace.chooses()[1].options
     assert state.owners["Lleida"] == "Anna"
-    assert isinstance(trace.pending, Choose) and trace.pending.options == ("End Anna's turn",)
+    assert isinstance(trace.pending, Choose) and trace.pending.topic == "castells.actions.next"
+    assert ATTACK not in trace.pending.options and "attack" not in trace.pending.data["options"]
+    assert trace.pending.options[-1] == "End Anna's turn"
 
 
 def test_a_failed_attack_may_be_followed_by_another() -> None:

@@ -15,7 +15,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from companion.castells.battle import ACCEPT, STOP, reroll_option
+from companion.castells.battle import ACCEPT, APPLY, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
 from companion.driver import Driver
 from companion.prompts import Choose, Enter, Roll, Tell
@@ -135,6 +135,9 @@ async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) 
             assert d.steps[-1].source == "physical" and d.steps[-1].answer == [5, 1, 1, 1, 1]
         while isinstance(d.pending, Choose) and ACCEPT in d.pending.options:
             await pilot.press("2")
+        # Before the result: does a favour card change the battle? 1: no, apply the result.
+        assert isinstance(d.pending, Choose) and d.pending.topic == "castells.battle.favour"
+        await pilot.press("1")
         assert isinstance(d.pending, Tell)
         told = len(d.steps)
         await pilot.press("enter")
@@ -453,8 +456,19 @@ def test_snapshot_defender_reroll_with_odds(snap_compare: Any, tmp_path: Path, c
 
 def test_snapshot_saracens_take_a_castle(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     """Stopped at the instruction, the battle still on screen."""
-    answers = [*SARACEN_ATTACK, reroll_option(4), [6, 2, 2, 2], reroll_option(3), [1, 1, 1]]
+    answers = [*SARACEN_ATTACK, reroll_option(4), [6, 2, 2, 2], reroll_option(3), [1, 1, 1], APPLY]
     assert snapshot_of(snap_compare, tmp_path, clock, answers, ack_last=False)
+
+
+def test_snapshot_actions_menu_at_80x24(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    """Phase 3's menu, every action offered with its cost and the count, on the narrow screen."""
+    assert snapshot_of(snap_compare, tmp_path, clock, [*SETUP, "Riu"], size=(80, 24))
+
+
+def test_snapshot_attacker_reroll_with_odds(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    """The attacker's reroll in a battle between players, with its chance to take the castle."""
+    answers = [*SETUP, "Riu", ATTACK, "Lleida (Bo)", "", "", [5, 5, 1, 1, 1, 1]]
+    assert snapshot_of(snap_compare, tmp_path, clock, answers)
 
 
 def test_snapshot_player_battle_with_the_black_die(snap_compare: Any, tmp_path: Path, clock: Any) -> None:

@@ -198,10 +198,11 @@ def test_a_castle_the_saracens_take_is_told_with_the_score_and_what_was_paid() -
         "defender_successes": 1,
         "result": "taken",
         "paid": {"Anna": 1},
+        "cards": [],
     }
     assert result.rule == "Phase 3 — Actions — Favorable result for the attacker"
     assert result.reason == (
-        "the defender's 1 successes fall short of the Saracens' 3; the Saracen figure moves onto Tortosa"
+        "1 against 3: the defender's successes fall short of the Saracens'; the Saracen figure moves onto Tortosa"
     )
     # The record the statistics read is as it was.
     assert state.battles == ["Saracens against Anna at Tortosa: Anna 1 against the Saracens' 3, taken"]
@@ -248,7 +249,16 @@ def test_the_players_attack_reads_its_target_by_place_and_reports_the_result() -
         ["Riu", ATTACK, "Flix (Cai)", "", "", [5, 5, 1, 1, 1, 1], STOP, [1] * 5],
     )
     first_actions = of(trace.prompts, "castells.actions.next")[0]
-    assert first_actions.data["options"] == ["attack", "end"] and first_actions.data["attack_won"] is False
+    assert first_actions.data["options"] == [
+        "estate",
+        "attributes",
+        "buy",
+        "attack",
+        "favour",
+        "faith",
+        "end",
+    ]
+    assert first_actions.data["attack_won"] is False
     (target,) = of(trace.prompts, "castells.actions.target")
     assert target.data == {"player": "Anna", "castles": ["Lleida", "Flix"], "owners": ["Bo", "Cai"]}
     assert state.owners["Flix"] == "Anna"
@@ -259,10 +269,12 @@ def test_the_players_attack_reads_its_target_by_place_and_reports_the_result() -
         0,
     )
     assert result.data["paid"] == {} and result.data["kind"] == "players"
-    # Once won, the turn offers only its end.
+    # Once won, the turn offers no attack: "cannot attack again this turn".
     pending = trace.pending
     assert isinstance(pending, Choose) and pending.topic == "castells.actions.next"
-    assert pending.data["options"] == ["end"] and pending.data["attack_won"] is True
+    # (Flix is Anna's now: the empty castles near it may be controlled.)
+    assert pending.data["options"] == ["control", "estate", "attributes", "buy", "favour", "faith", "end"]
+    assert pending.data["attack_won"] is True and pending.data["taken"] == ["attack"]
 
 
 # -- setup, draw, resources, centuries ---------------------------------------------------------------

@@ -227,7 +227,10 @@ def test_the_reconquista_phase_titles_cover_every_phase_it_reports() -> None:
     entry = games.entry("reconquista")
     assert {p for p, _ in entry.phases} == set(PHASES)
     assert entry.phase_title("reaction") == "Phase 5: Muslim reaction"
-    assert games.entry("castells").phase_title("saracens") == "Saracens"  # no titles: the id, capitalised
+    assert games.entry("dice").phase_title("rolls") == "Rolls"  # no titles: the id, capitalised
+    # Castells names its phases as its screen does; a battle is one of Phase 3's actions.
+    assert games.entry("castells").phase_title("saracens") == "The Saracens act"
+    assert games.entry("castells").phase_title("battle") == "Phase 3: Actions"
 
 
 def test_an_edit_prompt_is_one_kind_of_step_in_every_game() -> None:

@@ -496,7 +496,7 @@ async def test_a_castells_log_replays_the_bag_and_the_battle(tmp_path: Path, clo
         assert "Migdia 3" in bag  # one Migdia token drawn of the default four
         assert "Tortosa Anna" in castles  # the defender still to decide on a reroll: the castle holds so far
         battle = str(screen.query_one("#cv-battle", Static).render())
-        assert "The Saracens attack Tortosa" in battle and "Anna needs 3 hits" in battle
+        assert "The Saracens attack Tortosa" in battle and "Anna needs 3 successes" in battle
         await pilot.press("home")
         await wait_until(pilot, lambda: screen.at == 1)
         assert "Migdia 4" in str(screen.query_one("#cv-bag", Static).render())

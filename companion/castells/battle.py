@@ -10,9 +10,10 @@ successes. Results are told as board instructions.
 from __future__ import annotations
 
 from collections.abc import Generator
+from fractions import Fraction
 from typing import Any
 
-from companion.castells.odds import percent, reroll_odds, reroll_odds_text
+from companion.castells.odds import attack_odds, percent, reach, reroll_odds, reroll_odds_text
 from companion.castells.state import (
     DICE,
     MAX_ROLLS,
@@ -41,6 +42,9 @@ RULE_TAKEN = "Phase 3 — Actions — Favorable result for the attacker"
 RULE_SARACEN_ROLL = "Battle Saracens — Neither side uses the superiority die"
 RULE_SARACEN_REROLL = "Battle Saracens — Saracens cast up to 3 times at no army cost"
 RULE_SARACEN_DEFENCE = "Battle Saracens — the defender does have to pay"
+RULE_FAVOUR_C = "Phase 3 — Actions — Play a favor card — Cards with C are only played during combat"
+APPLY = "Apply the result"
+CARD = "A favour card changes the battle"
 
 # The codes of a reroll question's options, parallel to them (data["options"]).
 REROLL, STOP_CODE, ACCEPT_CODE = "reroll", "stop", "accept"
@@ -48,6 +52,11 @@ REROLL, STOP_CODE, ACCEPT_CODE = "reroll", "stop", "accept"
 
 def reroll_option(failed: int) -> str:
     return f"Reroll the {failed} failed {'die' if failed == 1 else 'dice'} (1 army point)"
+
+
+def successes_text(n: int) -> str:
+    """'1 success', '3 successes'."""
+    return f"{n} success{'' if n == 1 else 'es'}"
 
 
 def faces(dice: list[int]) -> str:
@@ -134,7 +143,7 @@ def saracen_rolls(battle: Battle, why_attack: str = "") -> Proc:
                 n,
                 6,
                 f"The Saracens reroll their {n} failed {_dice(n)} for free "
-                f"(roll {side.rolls + 1} of {MAX_ROLLS}; {side.successes()} successes so far)",
+                f"(roll {side.rolls + 1} of {MAX_ROLLS}; {successes_text(side.successes())} so far)",
                 topic="castells.saracens.reroll",
                 data=facts | retried(side),
                 rule=RULE_SARACEN_REROLL,
@@ -144,8 +153,14 @@ def saracen_rolls(battle: Battle, why_attack: str = "") -> Proc:
         )
 
 
-def attacker_rolls(battle: Battle, player: Player) -> Proc:
-    """A player's attack: roll, then reroll the failed dice paying 1 army point each time, while it wants."""
+def defender_rolls_at_most(defender: Player) -> int:
+    """The rolls the defender can make: the first, and one reroll for each army point, 3 in all."""
+    return min(MAX_ROLLS, 1 + defender.army)
+
+
+def attacker_rolls(battle: Battle, player: Player, defender: Player) -> Proc:
+    """A player's attack: roll, then reroll the failed dice paying 1 army point each time, while it
+    wants; each choice shows the chance to take the castle if it stops and after the reroll."""
     side, castle = battle.attacker, battle.castle
     facts = about(battle, side, "attacker")
     black = " with the black superiority die" if side.black else ""
@@ -162,10 +177,12 @@ def attacker_rolls(battle: Battle, player: Player) -> Proc:
     )
     while side.failed() and side.rolls < MAX_ROLLS and player.army >= 1:
         n = len(side.failed())
+        stop, again = attack_odds(side.successes(), n, battle.defender.n, defender_rolls_at_most(defender))
+        battle.odds = attack_odds_text(player, defender, stop, again)
         picked = yield Choose(
             [reroll_option(n), STOP],
-            why=f"{player.name} has {side.successes()} successes (roll {side.rolls} of {MAX_ROLLS}, "
-            f"army {player.army}): reroll the failed dice?",
+            why=f"{player.name} has {successes_text(side.successes())} (roll {side.rolls} of {MAX_ROLLS}, "
+            f"army {player.army}): reroll the failed dice? {battle.odds}.",
             topic="castells.battle.reroll",
             data=facts
             | {
@@ -174,9 +191,14 @@ def attacker_rolls(battle: Battle, player: Player) -> Proc:
                 "successes": side.successes(),
                 "roll": side.rolls,
                 "army": player.army,
+                "chance_stop": float(stop),
+                "chance_reroll": float(again),
             },
             rule=RULE_REROLL,
+            reason=f"the chances to take {castle} count {defender.name} rerolling whenever short "
+            f"while it can pay (army {defender.army}): its best defence",
         )
+        battle.odds = ""
         if picked == STOP:
             break
         player.army -= 1
@@ -199,35 +221,52 @@ def defender_rolls(battle: Battle, player: Player) -> Proc:
     is offered, with its exact odds, only while it is short, has rolls left and an army point to pay."""
     side, target = battle.defender, battle.target or 0
     facts = about(battle, side, "defender") | {"target": target}
-    reroll_rule = RULE_SARACEN_DEFENCE if battle.kind == "saracen" else RULE_DEFENSE
     black = " with the black superiority die" if side.black else ""
+    rolls = defender_rolls_at_most(player)
+    one, every = reach(target, side.n, 1), reach(target, side.n, rolls)
     yield from first_roll(
         side,
         Roll(
             side.n,
             6,
-            f"{player.name} defends {battle.castle}: roll {side.n} dice{black} (needs {target} successes)",
+            f"{player.name} defends {battle.castle}: roll {side.n} dice{black} (needs {successes_text(target)})",
             topic="castells.battle.roll",
-            data=facts | {"dice": side.n, "black": side.black},
+            data=facts
+            | {"dice": side.n, "black": side.black, "chance": float(one), "chance_all": float(every)},
             rule=RULE_DEFENSE,
+            reason=f"chance to match or beat {target}: {percent(one)} on this roll"
+            + (
+                f", {percent(every)} with every reroll {player.name} can pay (army {player.army})"
+                if rolls > 1
+                else ""
+            ),
         ),
     )
-    while side.successes() < target and side.rolls < MAX_ROLLS and player.army >= 1:
+    yield from defender_rerolls(battle, player)
+
+
+def defender_rerolls(battle: Battle, player: Player) -> Proc:
+    """The defender's paid rerolls, offered with their odds while it is short of ``battle.target``
+    (a favour card's successes counted), has rolls left and an army point to pay."""
+    side, target = battle.defender, battle.target or 0
+    facts = about(battle, side, "defender") | {"target": target}
+    reroll_rule = RULE_SARACEN_DEFENCE if battle.kind == "saracen" else RULE_DEFENSE
+    while side.total() < target and side.rolls < MAX_ROLLS and player.army >= 1:
         failed = len(side.failed())
-        need = target - side.successes()
+        need = target - side.total()
         left = min(MAX_ROLLS - side.rolls, player.army)
         battle.odds = reroll_odds_text(need, failed, left)
         one, every = reroll_odds(need, failed, left)
         picked = yield Choose(
             [reroll_option(failed), ACCEPT],
-            why=f"{player.name} has {side.successes()} of {target} successes (army {player.army}). "
+            why=f"{player.name} has {successes_text(side.total())} of the {target} needed (army {player.army}). "
             f"{battle.odds}.",
             topic="castells.battle.reroll",
             data=facts
             | {
                 "failed": failed,
                 "options": [REROLL, ACCEPT_CODE],
-                "successes": side.successes(),
+                "successes": side.total(),
                 "roll": side.rolls,
                 "army": player.army,
                 "need": need,
@@ -256,13 +295,61 @@ def defender_rolls(battle: Battle, player: Player) -> Proc:
         )
 
 
+def attack_odds_text(attacker: Player, defender: Player, stop: Fraction, again: Fraction) -> str:
+    return (
+        f"Chance that {attacker.name} takes the castle: stopping now {percent(stop)}; "
+        f"after this reroll {percent(again)}"
+    )
+
+
+def odds_now(state: CastellsState) -> str | None:
+    """The odds of the decision open in the battle, for the screen: the attacker's reroll (its
+    chance to take the castle if it stops or rerolls), the defender's first roll, the defender's
+    reroll; None when no one decides."""
+    b = state.battle
+    if b is None or b.result is not None or b.cards_asked:
+        return None
+    try:
+        defender = state.player(b.defender.name)
+        attacker = None if b.kind == "saracen" else state.player(b.attacker.name)
+    except KeyError:
+        return None
+    if b.target is None:
+        side = b.attacker
+        if (
+            attacker is None
+            or not side.rolls
+            or not side.failed()
+            or side.rolls >= MAX_ROLLS
+            or attacker.army < 1
+        ):
+            return None
+        stop, again = attack_odds(
+            side.successes(), len(side.failed()), b.defender.n, defender_rolls_at_most(defender)
+        )
+        return f"{attacker.name} takes it: {percent(stop)} if it stops, {percent(again)} after this reroll."
+    if not b.target:
+        return None
+    if not b.defender.rolls:
+        rolls = defender_rolls_at_most(defender)
+        one, every = reach(b.target, b.defender.n, 1), reach(b.target, b.defender.n, rolls)
+        more = f", {percent(every)} with every reroll it can pay" if rolls > 1 else ""
+        return f"{defender.name} holds: {percent(one)} on this roll{more}."
+    odds = odds_before_reroll(b, defender)
+    if odds is None:
+        return None
+    this, left = odds
+    more = f", every reroll left {left}" if left != this else ""
+    return f"If {defender.name} rerolls: this reroll {this}{more}."
+
+
 def odds_before_reroll(battle: Battle, player: Player) -> tuple[str, str] | None:
     """(this reroll, every reroll left) as percentages, when the defender is about to decide; else None."""
     side, target = battle.defender, battle.target or 0
-    if not side.rolls or side.successes() >= target or side.rolls >= MAX_ROLLS or player.army < 1:
+    if not side.rolls or side.total() >= target or side.rolls >= MAX_ROLLS or player.army < 1:
         return None
     one, every = reroll_odds(
-        target - side.successes(), len(side.failed()), min(MAX_ROLLS - side.rolls, player.army)
+        target - side.total(), len(side.failed()), min(MAX_ROLLS - side.rolls, player.army)
     )
     return percent(one), percent(every)
 
@@ -282,9 +369,10 @@ def outcome(battle: Battle, paid: dict[str, int]) -> dict[str, Any]:
         "attacker": battle.attacker.name,
         "defender": battle.defender.name,
         "attacker_successes": battle.target,
-        "defender_successes": battle.defender.successes() if rolled else None,
+        "defender_successes": battle.defender.total() if rolled else None,
         "result": battle.result,
         "paid": paid,
+        "cards": list(battle.cards),
     }
 
 
@@ -292,13 +380,107 @@ def result_reason(battle: Battle) -> str:
     """Why the castle holds or falls, from the successes the app compared."""
     saracens = battle.kind == "saracen"
     attacker = "the Saracens" if saracens else battle.attacker.name
+    if battle.forced is not None:
+        return (
+            f"a favour card decides it: {battle.castle} {'holds' if battle.forced == 'held' else 'is taken'}"
+        )
+    card = ", a favour card's change counted" if battle.cards else ""
     if not battle.target:
-        return f"no success for {attacker}: any defence matches 0"
+        return f"no success for {attacker}{card}: any defence matches 0"
     theirs = "the Saracens'" if saracens else f"{battle.attacker.name}'s"
-    got, target = battle.defender.successes(), battle.target
+    got, target = battle.defender.total(), battle.target
     if got >= target:
-        return f"the defender's {got} successes match or beat {theirs} {target}"
-    return f"the defender's {got} successes fall short of {theirs} {target}"
+        return f"{got} against {target}{card}: the defender's successes match or beat {theirs}"
+    return f"{got} against {target}{card}: the defender's successes fall short of {theirs}"
+
+
+def decided(battle: Battle) -> str:
+    """'held' or 'taken': a favour card's word, else the successes (the defender must match or beat)."""
+    if battle.forced is not None:
+        return battle.forced
+    return "held" if battle.defender.total() >= (battle.target or 0) else "taken"
+
+
+def card_changes(battle: Battle) -> list[tuple[str, str]]:
+    """The (code, option) changes a favour card may make now: a success more or less for a
+    side (less only while it has one), or the result as the card says; once a card has said
+    the result, only the result."""
+    out: list[tuple[str, str]] = []
+    # Once a card has said the result, successes no longer decide it: only the result may change.
+    for role, side in () if battle.forced else (("attacker", battle.attacker), ("defender", battle.defender)):
+        out.append((f"{role}+1", f"+1 success for {side.name}"))
+        if side.total() > 0:
+            out.append((f"{role}-1", f"−1 success for {side.name}"))
+    out += [
+        ("held", f"{battle.castle} holds, as the card says"),
+        ("taken", f"{battle.castle} is taken, as the card says"),
+    ]
+    return out
+
+
+def favour_cards(battle: Battle, defender: Player) -> Proc:
+    """ "Cards with C are only played during combat": before the result is applied, the players
+    say whether a favour card changes the battle (a success more or less for a side, or the
+    result itself), as often as cards are played; each change a recorded step. A card that gives
+    successes to an attacker that had none makes the defender roll, and one that raises the
+    attacker's successes lets a defender short of them reroll on, as the rules of the battle go."""
+    changed = False
+    while True:
+        battle.cards_asked = False
+        if battle.forced is None and battle.target and not battle.defender.rolls:
+            yield from defender_rolls(battle, defender)
+        elif changed and battle.forced is None:
+            # The attacker's successes changed after the defence: the defender may reroll on.
+            yield from defender_rerolls(battle, defender)
+        changed = True
+        battle.cards_asked = True
+        a, d = battle.target or 0, battle.defender.total()
+        result = decided(battle)
+        verdict = f"{battle.castle} holds" if result == "held" else f"{battle.castle} is taken"
+        if battle.forced:
+            verdict += ", as a favour card says"
+        facts = {
+            "kind": battle.kind,
+            "castle": battle.castle,
+            "attacker": battle.attacker.name,
+            "defender": battle.defender.name,
+            "attacker_successes": a,
+            "defender_successes": d,
+            "result": result,
+            "cards": list(battle.cards),
+        }
+        picked = yield Choose(
+            [APPLY, CARD],
+            why=f"{battle.attacker.name} {a}, {battle.defender.name} {d}: {verdict}. "
+            "Does a favour card with C change the battle?",
+            topic="castells.battle.favour",
+            data=facts | {"options": ["apply", "card"]},
+            rule=RULE_FAVOUR_C,
+            reason="a card with C is played during combat; the app applies the result once the players say no card changes it",
+        )
+        if picked == APPLY:
+            battle.cards_asked = False
+            return
+        changes = card_changes(battle)
+        options = [text for _, text in changes]
+        change = yield Choose(
+            options,
+            why=f"What does the favour card change in the battle for {battle.castle}?",
+            topic="castells.battle.favour_change",
+            data=facts | {"options": [code for code, _ in changes]},
+            rule=RULE_FAVOUR_C,
+            reason="the player applies one of the card's two effects (not both), as the players tell it",
+        )
+        code = changes[options.index(change)][0]
+        battle.cards.append(code)
+        if code in ("held", "taken"):
+            battle.forced = code
+            continue
+        role, delta = code[:-2], (1 if code.endswith("+1") else -1)
+        side = battle.attacker if role == "attacker" else battle.defender
+        side.bonus += delta
+        if role == "attacker":
+            battle.target = battle.attacker.total()
 
 
 def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
@@ -312,22 +494,28 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     yield from confirm_army(defender, f"The Saracens attack {castle}", battle, "defender")
     yield from saracen_rolls(battle, reason)
     battle.target = battle.attacker.successes()
-    if battle.target == 0:
+    if battle.target:
+        yield from defender_rolls(battle, defender)
+    yield from favour_cards(battle, defender)
+    if decided(battle) == "held" and not battle.defender.rolls:
         battle.result = "held"
-        state.battles.append(f"Saracens against {owner} at {castle}: 0 successes, held")
+        state.battles.append(f"Saracens against {owner} at {castle}: {battle.target} successes, held")
         yield Tell(
-            f"The Saracens roll no success: {castle} holds without a defence roll. No change on the board.",
+            (
+                f"The Saracens roll no success: {castle} holds without a defence roll. No change on the board."
+                if not battle.target
+                else f"{castle} holds without a defence roll: no change on the board."
+            ),
             topic="castells.battle.result",
             data=outcome(battle, {}),
             rule=RULE_HELD,
             reason=result_reason(battle),
         )
         return
-    yield from defender_rolls(battle, defender)
-    got = battle.defender.successes()
+    got = battle.defender.total()
     score = f"{owner} {got} against the Saracens' {battle.target}"
     paid = {owner: battle.defender.paid} if battle.defender.paid else {}
-    if got >= battle.target:
+    if decided(battle) == "held":
         battle.result = "held"
         state.battles.append(f"Saracens against {owner} at {castle}: {score}, held")
         yield Tell(
@@ -396,27 +584,30 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
         rule=RULE_SUPERIORITY,
         reason=why_black,
     )
-    yield from attacker_rolls(battle, attacker)
+    yield from attacker_rolls(battle, attacker, defender)
     battle.target = battle.attacker.successes()
+    if battle.target:
+        yield from defender_rolls(battle, defender)
+    yield from favour_cards(battle, defender)
     spent = paid_text(attacker, battle.attacker)
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
-    if battle.target == 0:
+    if decided(battle) == "held" and not battle.defender.rolls:
         battle.result = "held"
-        state.battles.append(f"{attacker.name} against {owner} at {castle}: 0 successes, held")
+        state.battles.append(f"{attacker.name} against {owner} at {castle}: {battle.target} successes, held")
+        no = f"{attacker.name} rolls no success: " if not battle.target else ""
         yield Tell(
-            f"{attacker.name} rolls no success: {castle} holds. No change on the board.{spent}",
+            f"{no}{castle} holds. No change on the board.{spent}",
             topic="castells.battle.result",
             data=outcome(battle, paid),
             rule=RULE_HELD,
             reason=result_reason(battle),
         )
         return
-    yield from defender_rolls(battle, defender)
-    got = battle.defender.successes()
+    got = battle.defender.total()
     score = f"{attacker.name} {battle.target}, {owner} {got}"
     spent += paid_text(defender, battle.defender)
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
-    if got >= battle.target:
+    if decided(battle) == "held":
         battle.result = "held"
         state.battles.append(f"{attacker.name} against {owner} at {castle}: {score}, held")
         yield Tell(

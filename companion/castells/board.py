@@ -117,6 +117,18 @@ class Board:
         near = self.near.get(place, frozenset())
         return [c for c in self.castles if c in near]
 
+    def within(self, castle: str, steps: int) -> list[str]:
+        """The castles at most ``steps`` near-links from ``castle`` (itself left out), in board
+        order. The file gives no hexes, only which castles are near (adjacent): "within two
+        hexes" is read as two links, walked through castles only (the Saracen's space is none)."""
+        reached, edge = {castle}, {castle}
+        for _ in range(steps):
+            edge = {
+                n for c in edge for n in self.near.get(c, frozenset()) if n in self.territory_of
+            } - reached
+            reached |= edge
+        return [c for c in self.castles if c in reached and c != castle]
+
 
 def build_board(territories: TerritoriesSpec, castles: CastlesSpec, castles_path: Path) -> Board:
     from companion.errors import DataFileError

@@ -5,8 +5,8 @@ army points, the castle owners and the Saracen figure; the players do the rest o
 their board. Each turn: the territory token is drawn (typed from the physical bag or
 drawn by the app); on a token that wakes them the Saracens act first (the active
 player moves them to an empty castle or attacks a castle near them); the player is
-told what to collect; then attacks on other players' castles are offered until the
-player ends the turn.
+told what to collect; then Phase 3's actions are offered (actions.py), 3 at most, until
+the player ends the turn.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.castells import bag as bags
-from companion.castells.battle import Proc, player_battle, saracen_battle
+from companion.castells.actions import ATTACK as ATTACK  # re-exported: the tests and tools name it here
+from companion.castells.actions import actions
+from companion.castells.battle import Proc, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
 from companion.games import Procedure, last_answer
@@ -23,7 +25,6 @@ from companion.prompts import Choose, Enter, Tell
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely
 MOVE = "Move the Saracen to an empty castle"
 ATTACK_NEAR = "Attack a castle near the Saracen"
-ATTACK = "Attack another player's castle"
 #: The codes of the Saracens' two actions, as a Choose's data["options"] gives them.
 ACTION_CODES = {MOVE: "move", ATTACK_NEAR: "attack"}
 NAME_PATTERN = r"[A-Za-zÀ-ÿ0-9][A-Za-zÀ-ÿ0-9 .'-]{0,19}"
@@ -35,17 +36,11 @@ RULE_PREPARATION = "In preparation, place the Saracen figure on its space on the
 RULE_TIME = "Phase 1 — Passage of time"
 RULE_RESOURCES = "Phase 2 — Resources"
 RULE_DRAW = "Phase 2 — Resources — Then he takes a territory token from the bag"
-RULE_ACTIONS = "Phase 3 — Actions"
-RULE_ANNOUNCE = "Phase 3 — Actions — The attacker announces the source castle and the target castle"
 RULE_SARACEN_ACTION = "Active Player Action"
 RULE_SARACEN_MOVE = "Active Player Action — Move the Saracen to any empty castle on the map"
 RULE_SARACEN_ATTACK = (
     "Active Player Action — make an attack on a nearby castle from the Saracen's current position"
 )
-
-
-def end_turn_option(name: str) -> str:
-    return f"End {name}'s turn"
 
 
 def no_more_castles(name: str) -> str:
@@ -72,11 +67,6 @@ def empty_castles(board: Board, state: CastellsState) -> list[str]:
 def saracen_targets(board: Board, state: CastellsState) -> list[str]:
     """Players' castles near the Saracen's position (what it may attack)."""
     return [c for c in board.near_list(state.saracen) if state.owners[c] is not None]
-
-
-def player_targets(state: CastellsState, attacker: str) -> list[str]:
-    """Other players' castles, in board order: the seed gives player attacks no range, the players check it."""
-    return [c for c, o in state.owners.items() if o is not None and o != attacker]
 
 
 # -- setup ----------------------------------------------------------------------------
@@ -323,6 +313,7 @@ def play_turn(board: Board, state: CastellsState) -> Proc:
     assert state.active is not None
     player = state.players[state.active]
     state.attack_won = False
+    state.actions = []
     state.drawn = None
     state.battle = None
     state.phase = "resources"
@@ -337,42 +328,7 @@ def play_turn(board: Board, state: CastellsState) -> Proc:
         data={"player": player.name, "token": token, "castles": held},
         rule=RULE_RESOURCES,
     )
-    state.phase = "actions"
-    while True:
-        options = [end_turn_option(player.name)]
-        if not state.attack_won and player_targets(state, player.name):
-            options.insert(0, ATTACK)
-        picked = yield Choose(
-            options,
-            why=f"Actions of {player.name}: take them on the board; tell the app of an attack on a castle.",
-            topic="castells.actions.next",
-            data={
-                "player": player.name,
-                "options": ["attack" if o == ATTACK else "end" for o in options],
-                "attack_won": state.attack_won,
-            },
-            rule=RULE_ACTIONS,
-        )
-        if picked != ATTACK:
-            return
-        targets = player_targets(state, player.name)
-        if not targets:
-            continue
-        choices = [f"{c} ({state.owners[c]})" for c in targets]
-        target = yield Choose(
-            choices,
-            why=f"{player.name} attacks which castle?",
-            topic="castells.actions.target",
-            data={"player": player.name, "castles": targets, "owners": [state.owners[c] for c in targets]},
-            rule=RULE_ANNOUNCE,
-        )
-        # The option's place, not its text, names the castle (data["castles"] is parallel).
-        castle = targets[choices.index(target)]
-        if state.owners.get(castle) in (None, player.name):
-            continue  # corrected by hand while asked
-        state.phase = "battle"
-        yield from player_battle(state, player, castle)
-        state.phase = "actions"
+    yield from actions(board, state, player)
 
 
 def play(board: Board, state: CastellsState) -> Proc:
@@ -385,7 +341,8 @@ def play(board: Board, state: CastellsState) -> Proc:
         first = state.players[0].name
         yield Tell(
             f"Century {century} begins: {first}, the starting player, advances the passage of time tile "
-            f"to {century} and reveals the century card.",
+            f"to {century} and reveals the century card. If it has a koalata token, place it in "
+            "the centre hex; its effect applies to nearby castles.",
             topic="castells.time.century",
             data={"century": century, "number": index + 1, "starting_player": first},
             rule=RULE_TIME,
@@ -419,7 +376,9 @@ class Castells:
 
     id = "castells"
     title = "Terra de Castells"
-    rules_version = 1
+    #: 2: Phase 3 as the rulebook lists it (the actions menu, 3 actions at most, control of a
+    #: castle recorded), the koalata token in the century reminder, favour cards in battles.
+    rules_version = 2
     #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
 

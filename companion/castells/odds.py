@@ -57,3 +57,35 @@ def reroll_odds_text(need: int, failed: int, rolls_left: int) -> str:
     if rolls_left > 1:
         text += f"; with all {rolls_left} rerolls left (up to {rolls_left} army points) {percent(every)}"
     return text
+
+
+def exactly(k: int, dice: int, rolls: int) -> Fraction:
+    """The chance that ``dice`` dice end with exactly ``k`` successes within ``rolls`` rolls."""
+    if not 0 <= k <= dice:
+        return Fraction(0)
+    p = die_success(rolls)
+    return comb(dice, k) * p**k * (1 - p) ** (dice - k)
+
+
+def attack_wins(successes: int, defender_dice: int, defender_rolls: int) -> Fraction:
+    """The chance an attack with ``successes`` takes the castle: the defender, rolling
+    ``defender_dice`` and rerolling while short up to ``defender_rolls`` rolls, stays below it."""
+    if successes <= 0:
+        return Fraction(0)
+    return 1 - reach(successes, defender_dice, defender_rolls)
+
+
+def attack_odds(
+    successes: int, failed: int, defender_dice: int, defender_rolls: int
+) -> tuple[Fraction, Fraction]:
+    """(stopping now, after one more reroll of the ``failed`` dice): the attacker's chance to take
+    the castle, against a defender who rerolls whenever short while it can pay (its best play)."""
+    stop = attack_wins(successes, defender_dice, defender_rolls)
+    again = sum(
+        (
+            exactly(k, failed, 1) * attack_wins(successes + k, defender_dice, defender_rolls)
+            for k in range(failed + 1)
+        ),
+        Fraction(0),
+    )
+    return stop, again

@@ -13,6 +13,7 @@ SARACENS = "Saracens"
 SUCCESS = 5  # "A success = result of 5 or 6"
 DICE = 5  # "The attacker rolls 5 white dice"
 MAX_ROLLS = 3  # "up to a maximum of 3 total rolls"
+MAX_ACTIONS = 3  # "The active player can take 0 to 3 actions in any order"
 
 
 @dataclass
@@ -35,9 +36,14 @@ class Side:
     rolls: int = 0
     paid: int = 0
     history: list[list[int]] = field(default_factory=list)  # the faces of each roll, in order
+    bonus: int = 0  # successes a favour card with C adds (or takes, below 0)
 
     def successes(self) -> int:
         return sum(1 for d in self.dice if d >= SUCCESS)
+
+    def total(self) -> int:
+        """The successes that count: the dice's and a favour card's, never below 0."""
+        return max(0, self.successes() + self.bonus)
 
     def failed(self) -> list[int]:
         """The positions of the failed dice (what a reroll throws again)."""
@@ -53,6 +59,7 @@ class Side:
             "paid": self.paid,
             "history": [list(h) for h in self.history],
             "successes": self.successes(),
+            "bonus": self.bonus,
         }
 
 
@@ -67,6 +74,9 @@ class Battle:
     target: int | None = None  # the attacker's successes, once it has rolled
     odds: str = ""  # the defender's chance before its reroll, while it decides
     result: str | None = None  # "held" or "taken"
+    forced: str | None = None  # the result a favour card with C decides ("held" or "taken")
+    cards: list[str] = field(default_factory=list)  # the codes of the favour cards' changes, in order
+    cards_asked: bool = False  # the favour card question is open: no roll is being decided
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +87,9 @@ class Battle:
             "target": self.target,
             "odds": self.odds,
             "result": self.result,
+            "forced": self.forced,
+            "cards": list(self.cards),
+            "cards_asked": self.cards_asked,
         }
 
 
@@ -95,6 +108,7 @@ class CastellsState:
     discarded: list[str] = field(default_factory=list)
     battle: Battle | None = None
     attack_won: bool = False  # "cannot attack again this turn"
+    actions: list[str] = field(default_factory=list)  # the codes of this turn's actions counted (3 at most)
     battles: list[str] = field(default_factory=list)  # one line a battle fought, for the record
 
     def player(self, name: str) -> Player:
@@ -116,6 +130,7 @@ class CastellsState:
             "saracen": self.saracen,
             "battle": self.battle.to_json() if self.battle else None,
             "attack_won": self.attack_won,
+            "actions": list(self.actions),
             "battles": list(self.battles),
             "files": [self.territories_file, self.castles_file],
         }

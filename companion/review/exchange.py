@@ -228,13 +228,23 @@ def _when(iso: str | None) -> str:
     return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _step_line(s: dict[str, Any]) -> str:
+def _roll_count(answer: Any, success_at: int | None) -> str:
+    """' (total 9)' after a roll's faces; ' (2 successes)' in a game whose rolls count successes."""
+    if not isinstance(answer, list) or not all(isinstance(d, int) for d in answer):
+        return ""
+    if success_at is not None:
+        n = sum(1 for d in answer if d >= success_at)
+        return f" ({n} success{'' if n == 1 else 'es'})"
+    return f" (total {sum(answer)})" if len(answer) > 1 else ""
+
+
+def _step_line(s: dict[str, Any], success_at: int | None = None) -> str:
     p = s["prompt"] or {}
     kind = p.get("kind")
     answer = s["answer"]
     if kind == "roll":
         dice = answer_text(answer)
-        total = f" (total {sum(answer)})" if isinstance(answer, list) and len(answer) > 1 else ""
+        total = _roll_count(answer, success_at)
         why = f" ({_md(p['why'])})" if p.get("why") else ""
         source = _SOURCE_WORDS.get(s["source"], s["source"] or "")
         return f"- Roll {p.get('n')}d{p.get('sides')}{why}: **{dice}**{total}, {source}"
@@ -280,8 +290,16 @@ def export_markdown(store: Store, session_id: int) -> str:
     except GameNotAvailable:
         known = None
     turn_word = known.turn_word if known else "Turn"
-    phases = {s["phase"] for s in steps}
-    show_phases = len(phases) > 1
+    success_at = known.success_at if known else None
+
+    def title_of(phase: str | None) -> str:
+        if not phase:
+            return ""
+        return known.phase_title(phase) if known else phase[:1].upper() + phase[1:]
+
+    # Phases are headed by their titles: two phases of one title (a battle fought among the
+    # actions) share one heading.
+    show_phases = len({title_of(s["phase"]) for s in steps}) > 1
     turn: Any = object()
     phase: Any = object()
     for s in steps:
@@ -289,15 +307,14 @@ def export_markdown(store: Store, session_id: int) -> str:
             turn, phase = s["turn"], object()
             if turn is not None:
                 lines += ["", f"## {turn_word} {turn}"]
-        if show_phases and s["phase"] != phase:
-            phase = s["phase"]
+        if show_phases and title_of(s["phase"]) != phase:
+            phase = title_of(s["phase"])
             if phase:
-                title = known.phase_title(phase) if known else phase[:1].upper() + phase[1:]
-                lines += ["", f"### {_md(title)}"]
+                lines += ["", f"### {_md(phase)}"]
             lines.append("")
         elif not lines[-1].startswith("- "):
             lines.append("")
-        lines.append(_step_line(s))
+        lines.append(_step_line(s, success_at))
     return visible("\n".join(lines) + "\n")
 
 

@@ -3,8 +3,8 @@
 The players play their euro game on the table; the app runs the Saracen turns. The
 left column shows the state the app keeps (players with army points, the tokens
 left in the bag, who holds each castle, where the Saracen stands); the right one the
-battle being fought (both sides' dice and successes, the odds before a defender's
-reroll) and the question of the moment: a Choose is a list (1-9 pick; a choice of
+battle being fought (both sides' dice and successes, the odds before each decision:
+the attacker's reroll, the defender's first roll and rerolls) and the question of the moment: a Choose is a list (1-9 pick; a choice of
 counts, the player count, is picked with the count's own digit), a Roll takes the dice
 typed or r for the app, a draw from the bag is a field where the territory that came out
 is typed (its name or number; Enter alone: the app draws, so that no letter of "Riu" is a
@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 
 from companion.castells import bag as bags
-from companion.castells.battle import odds_before_reroll
+from companion.castells.battle import odds_now, successes_text
 from companion.castells.board import Board
 from companion.castells.edits import describe, parse_edit_text
 from companion.castells.game import GAME
@@ -46,7 +46,7 @@ PHASES = {
     "resources": "Phase 2: Resources",
     "saracens": "The Saracens act",
     "actions": "Phase 3: Actions",
-    "battle": "Phase 3: Battle",
+    "battle": "Phase 3: Actions",  # a battle is one of the actions
     "over": "Game over",
 }
 
@@ -86,7 +86,7 @@ def dice_text(side: Side) -> Text:
 
 
 def battle_heading(state: CastellsState) -> Text:
-    """'The Saracens attack Tortosa held by Anna: Anna needs 3 hits'."""
+    """'The Saracens attack Tortosa held by Anna: Anna needs 3 successes'."""
     b = state.battle
     assert b is not None
     out = Text()
@@ -96,7 +96,7 @@ def battle_heading(state: CastellsState) -> Text:
         out.append(f"{b.attacker.name} attacks {b.castle}", style="bold")
     out.append(f" held by {b.defender.name}", style="bold")
     if b.target is not None:
-        out.append(f": {b.defender.name} needs {b.target} hit{'s' if b.target != 1 else ''}", style="bold")
+        out.append(f": {b.defender.name} needs {successes_text(b.target)}", style="bold")
     return out
 
 
@@ -119,10 +119,12 @@ def battle_panel(state: CastellsState) -> Text:
 
 
 def side_result(side: Side) -> Text:
-    """'3 hits · roll 3/3 · free': the successes, the rolls made and what they cost."""
+    """'3 successes · roll 3/3 · free': the successes, the rolls made and what they cost."""
     cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
     return Text.assemble(
-        (f"{side.successes()} hit{'s' if side.successes() != 1 else ''}", "bold"),
+        (successes_text(side.total()), "bold"),
+        # A favour card's successes, told apart from the dice's: "3 successes (+1)".
+        (f" ({side.bonus:+d})" if side.bonus else "", "bold"),
         (f" · roll {side.rolls}/{MAX_ROLLS}{cost}", "dim"),
     )
 
@@ -146,19 +148,22 @@ def narrow_battle_panel(state: CastellsState) -> RenderableType:
 
 
 def battle_end(state: CastellsState) -> Text:
-    """Under the dice: the result once the battle is over, else the defender's odds; the legend."""
+    """Under the dice: the result once the battle is over, else the odds of the decision open
+    (the attacker's reroll, the defender's first roll or reroll); the legend."""
     b = state.battle
     assert b is not None
     out = Text()
-    if b.result == "held":
+    if b.result is None and b.forced is not None:
+        out.append(
+            f"A favour card: {b.castle} {'holds' if b.forced == 'held' else 'is taken'}.", style="bold"
+        )
+    elif b.result == "held":
         out.append(f"{b.castle} holds.", style="bold green")
     elif b.result == "taken":
         taker = "the Saracens" if b.kind == "saracen" else b.attacker.name
         out.append(f"{b.castle} is taken by {taker}.", style="bold red")
-    elif (odds := defender_odds(state)) is not None:
-        one, every = odds
-        more = f", every reroll left {every}" if every != one else ""
-        out.append(f"If {b.defender.name} rerolls: this reroll {one}{more}.", style="#ffb347")
+    elif (odds := odds_now(state)) is not None:
+        out.append(odds, style="#ffb347")
     if b.defender.black or b.attacker.black:
         out.append("\nreversed: the black superiority die", style="dim")
     return out
@@ -178,18 +183,6 @@ def castles_by_owner(state: CastellsState, board: Board) -> Text:
     out.append(state.saracen, style="bold red")
     out.append(f"\n{empty} empty castle{'s' if empty != 1 else ''}", style="dim")
     return out
-
-
-def defender_odds(state: CastellsState) -> tuple[str, str] | None:
-    """The defender's chances before it decides on a reroll (None when no reroll is open)."""
-    b = state.battle
-    if b is None or b.result is not None or b.target is None:
-        return None
-    try:
-        defender = state.player(b.defender.name)
-    except KeyError:
-        return None
-    return odds_before_reroll(b, defender)
 
 
 #: Narrower than this, the screen takes its narrow layout; this wide or wider, the wide one.
