@@ -109,10 +109,8 @@ class ReconquistaScreen(GameScreen):
 
     def _lay_out(self, width: int, height: int) -> None:
         chosen = self.layout_for(width, height)
-        if self.has_class(chosen):
+        if not self.use_layout(chosen, self.LAYOUTS):
             return
-        for name in self.LAYOUTS:
-            self.set_class(name == chosen, name)
         self.query_one(BoardView).set_compact(chosen in ("-side", "-narrow"))
         if chosen != "-narrow":
             self.remove_class("-board")

@@ -123,6 +123,17 @@ class GameScreen(Screen[None]):
                 return d is not None and isinstance(d.pending, Roll)
         return True
 
+    def use_layout(self, chosen: str, layouts: Sequence[str]) -> bool:
+        """Put the screen in the layout ``chosen`` of ``layouts`` (each a class its tcss
+        styles; '' none of them: the default); whether it changed, so that what is drawn for
+        a layout is drawn again."""
+        changed = False
+        for name in layouts:
+            if self.has_class(name) != (name == chosen):
+                self.set_class(name == chosen, name)
+                changed = True
+        return changed
+
     # -- what the subclass gives -----------------------------------------------------
 
     def show_game(self, message: str = "", error: bool = False) -> None:

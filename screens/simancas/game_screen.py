@@ -272,12 +272,7 @@ class SimancasScreen(GameScreen):
         """Set the layout of a terminal ``width`` columns wide (a class the tcss styles); whether
         it changed, so that the tables are drawn again for it."""
         layout = "-narrow" if width < NARROW else ("-wide" if width >= WIDE else "")
-        changed = False
-        for name in ("-narrow", "-wide"):
-            if self.has_class(name) != (name == layout):
-                self.set_class(name == layout, name)
-                changed = True
-        return changed
+        return self.use_layout(layout, ("-narrow", "-wide"))
 
     def on_mount(self) -> None:
         for side in SIDES:
