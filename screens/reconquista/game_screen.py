@@ -70,6 +70,7 @@ class ReconquistaScreen(GameScreen):
         self.mode = mode
         self.board = board_of_config({})
         self.done_tells: list[str] = []
+        self._footer_keys: tuple[bool, str] | None = None  # what the footer was last drawn for
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -173,7 +174,13 @@ class ReconquistaScreen(GameScreen):
         if driver is None:
             return
         state = driver.state
-        self.refresh_bindings()  # the footer's keys follow the question (check_action)
+        # The footer's keys follow the question (check_action): "All done" while an instruction
+        # waits, the app's roll unless the dice are physical. Refreshed only when that changes:
+        # a refresh rebuilds the footer, which cost every answer a layout of the whole screen.
+        keys = (isinstance(driver.pending, Tell), self.mode)
+        if keys != self._footer_keys:
+            self._footer_keys = keys
+            self.refresh_bindings()
         self.sub_title = f"Reconquista · session {self.session_id}"
         self.query_one(BoardView).show(state)
         points = (
