@@ -7,6 +7,8 @@ line; the smaller findings of a game played at the table.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,19 @@ from companion.store.db import Store
 from screens.app import CompanionApp
 
 SIZE = (100, 30)
+
+
+@asynccontextmanager
+async def at_the_board(
+    tmp_path: Path, clock: Any, until: Callable[[Any], bool], mode: str = "mixed"
+) -> AsyncIterator[tuple[CompanionApp, Any]]:
+    """The Reconquista screen of a game the bot played (seed 9) up to ``until``: the app and
+    its pilot."""
+    sid = recorded_game(tmp_path / "c.db", clock, 9, until, mode)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        yield app, pilot
 
 
 # -- every session its own dice ----------------------------------------------------------
@@ -119,11 +134,7 @@ async def test_letters_in_the_dice_field_are_the_footers_keys(tmp_path: Path, cl
 
     from screens.shell.dialogs import CorrectionDialog
 
-    db = tmp_path / "c.db"
-    sid = recorded_game(db, clock, 9, asks("Events: 2D6"))
-    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot, sid)
+    async with at_the_board(tmp_path, clock, asks("Events: 2D6")) as (app, pilot):
         field = app.screen.query_one("#pp-dice", Input)
         assert app.screen.focused is field and {"c", "r"} <= footer_keys(app)
         assert "a" not in footer_keys(app)  # "All done" only while an instruction waits
@@ -141,11 +152,7 @@ async def test_letters_in_the_dice_field_are_the_footers_keys(tmp_path: Path, cl
 async def test_physical_dice_offer_no_roll_by_the_app(tmp_path: Path, clock: Any) -> None:
     from textual.widgets import Input, Static
 
-    db = tmp_path / "c.db"
-    sid = recorded_game(db, clock, 9, asks("Rebellions: region die"), mode="physical")
-    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot, sid)
+    async with at_the_board(tmp_path, clock, asks("Rebellions: region die"), mode="physical") as (app, pilot):
         d = driver_of(app)
         steps = len(d.steps)
         assert "r" not in footer_keys(app)
@@ -169,11 +176,7 @@ async def test_an_empty_line_in_the_board_correction_logs_nothing(tmp_path: Path
 
     from screens.reconquista.dialogs import EditAreaDialog
 
-    db = tmp_path / "c.db"
-    sid = recorded_game(db, clock, 9, asks("Phase 3"))
-    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot, sid)
+    async with at_the_board(tmp_path, clock, asks("Phase 3")) as (app, pilot):
         d = driver_of(app)
         steps, toledo = len(d.steps), d.state.areas["Toledo"].total()
         await pilot.press("e")
@@ -238,11 +241,7 @@ async def test_the_phase_3_header_keeps_the_income_as_collected(tmp_path: Path, 
     from companion.reconquista.control import income
     from companion.reconquista.edits import parse_area_text
 
-    db = tmp_path / "c.db"
-    sid = recorded_game(db, clock, 9, asks("Phase 3: spend"))
-    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot, sid)
+    async with at_the_board(tmp_path, clock, asks("Phase 3: spend")) as (app, pilot):
         d = driver_of(app)
         header = str(app.screen.query_one("#pp-odds", Static).render())
         assert "income this turn" in header
@@ -261,11 +260,7 @@ async def test_the_start_of_a_turn_is_not_labelled_phase_7(tmp_path: Path, clock
     """The instruction "Turn 2 begins" opens turn 2; the status line used to call it "Phase 7: End of turn"."""
     from textual.widgets import Static
 
-    db = tmp_path / "c.db"
-    sid = recorded_game(db, clock, 9, asks("Turn 2 begins"))
-    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot, sid)
+    async with at_the_board(tmp_path, clock, asks("Turn 2 begins")) as (app, pilot):
         status = str(app.screen.query_one("#rq-status", Static).render())
         assert "Turn 2 of 20 · Start of turn" in status and "Phase 7" not in status
         await pilot.press("enter")

@@ -38,10 +38,6 @@ def resume_first_session(app: TerminalApp, shows: bytes) -> None:
     time.sleep(0.5)
 
 
-def answers(db: Path) -> list[tuple[int, int, str, str]]:
-    return committed(db)
-
-
 def replayed(db: Path, game: object) -> Driver:
     """The session as the store resumes it: its log replayed."""
     store = Store(str(db))
@@ -61,10 +57,10 @@ def test_a_simancas_match_killed_resumes_where_it_was(tmp_path: Path) -> None:
     try:
         resume_first_session(app, b"to play")
         app.type(b"jund\r")
-        wait_for(lambda: len(answers(db)) == 1, "the card placed")
+        wait_for(lambda: len(committed(db)) == 1, "the card placed")
     finally:
         app.kill()
-    before = answers(db)
+    before = committed(db)
     waiting = replayed(db, SIMANCAS).pending
     assert waiting is not None
     app = TerminalApp(db, seed=10)
@@ -73,10 +69,10 @@ def test_a_simancas_match_killed_resumes_where_it_was(tmp_path: Path) -> None:
         # The question that waited is the one on screen again: the Christians to play.
         assert b"Christians to play" in app.output
         app.type(b"knights\r")
-        wait_for(lambda: len(answers(db)) == 2, "the card placed after the resume")
+        wait_for(lambda: len(committed(db)) == 2, "the card placed after the resume")
     finally:
         app.kill()
-    after = answers(db)
+    after = committed(db)
     assert after[:1] == before and [step for _s, step, _a, _src in after] == [0, 1]
     assert [a for _s, _step, a, _src in after] == ['"Moors place Jund Cavalry"', '"Christians place Knights"']
     table = replayed(db, SIMANCAS).state.table
@@ -89,17 +85,17 @@ def test_a_castells_game_killed_resumes_where_it_was(tmp_path: Path) -> None:
     sid = store.create_session("castells", 4)
     feed(Driver(CASTELLS, 4, recorder=store.recorder(sid)), SETUP)
     store.close()
-    start = len(answers(db))
+    start = len(committed(db))
     pending = replayed(db, CASTELLS).pending
     assert pending is not None and pending.topic == "castells.resources.draw"
     app = TerminalApp(db, seed=9)
     try:
         resume_first_session(app, b"Draw from the bag")
         app.type(b"riu\r")  # the territory that came out of the bag, typed
-        wait_for(lambda: len(answers(db)) > start, "the draw")
+        wait_for(lambda: len(committed(db)) > start, "the draw")
     finally:
         app.kill()
-    before = answers(db)
+    before = committed(db)
     assert before[start][2] == '"Riu"' and before[start][3] == "player"
     waiting = replayed(db, CASTELLS).pending
     assert waiting is not None
@@ -107,10 +103,10 @@ def test_a_castells_game_killed_resumes_where_it_was(tmp_path: Path) -> None:
     try:
         resume_first_session(app, b"Castles")
         app.type(b"\r" if waiting.kind == "tell" else b"1")  # answer what waited, by its key
-        wait_for(lambda: len(answers(db)) > len(before), "an answer after the resume")
+        wait_for(lambda: len(committed(db)) > len(before), "an answer after the resume")
     finally:
         app.kill()
-    after = answers(db)
+    after = committed(db)
     assert after[: len(before)] == before, "an answer committed before the kill was lost or changed"
     assert [step for _s, step, _a, _src in after] == list(range(len(after)))
     assert replayed(db, CASTELLS).state.bag["Riu"] == 3  # the token drawn stays out of the bag

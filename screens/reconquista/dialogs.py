@@ -13,14 +13,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from companion import dice
 from screens.plain import plain
 from screens.shell.dialogs import DIALOG_CSS
 
-DICE_MODES = {
-    "mixed": "Mixed: type each roll from the table, or press r and the app rolls",
-    "physical": "Physical dice: you roll on the table and type every die",
-    "app": "App dice: the app rolls everything; you make the choices",
-}
+#: What each dice mode means (the modes themselves, and their order, are companion.dice's).
+DICE_MODES = dict(
+    zip(
+        dice.DICE_MODES,
+        (
+            "Mixed: type each roll from the table, or press r and the app rolls",
+            "Physical dice: you roll on the table and type every die",
+            "App dice: the app rolls everything; you make the choices",
+        ),
+        strict=True,
+    )
+)
 
 
 class NewGameDialog(ModalScreen[dict[str, Any] | None]):
