@@ -186,7 +186,7 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
             # that has the focus when it arrives, so keys sent in the same instant as a Tab
             # would still go to the field it leaves.)
             page.keyboard.press("Shift+Tab")  # from the values field to the label
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(2000)
             page.keyboard.press("End")
             for _ in "2d6":  # the label the tray proposed
                 page.keyboard.press("Backspace", delay=40)
@@ -195,7 +195,7 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
             until(lambda: seen("Bernat rerolls"), "the label typed, on the page")
             page.wait_for_timeout(500)
             page.keyboard.press("Tab")
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(2000)
             page.keyboard.type("5 6")
             page.keyboard.press("Enter")
             until(lambda: len(committed_rolls(db)) == 3, "the labelled roll in the database")
