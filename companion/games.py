@@ -98,7 +98,8 @@ class GameEntry:
     called ("Turn", "Hand"); ``phases`` the title of each phase ``GAME.where`` reports;
     ``setup`` names the dialog asking a new session's settings, if the game has one;
     ``settings`` are a new session's settings where no dialog asks them (the Battle of
-    Simancas: its hands guided phase by phase, which f4 turns off);
+    Simancas: its hands guided phase by phase, which f4 turns off; Terra de Castells: the favour
+    card question only once favour cards are bought);
     ``success_at`` the lowest face that is a success, for a game whose rolls count successes
     (the report then gives the successes of a roll, not the sum of its faces).
     """
@@ -172,6 +173,9 @@ GAMES: tuple[GameEntry, ...] = (
             ("over", "Game over"),
         ),
         success_at=5,  # "A success = result of 5 or 6"
+        # A new game asks whether a favour card with C changes a battle only once favour cards
+        # have been bought (docs/rules-notes.md, Castells reading 23).
+        settings=(("favour_question", "after_purchase"),),
     ),
     GameEntry(
         "dice",

@@ -4,10 +4,19 @@ or less for a side, or the result as the card says); each change is a recorded s
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import Any
+
 from castells_helpers import drive, table
 
+from companion import games
+from companion.castells import bag as bags
 from companion.castells.battle import ACCEPT, APPLY, CARD, STOP, odds_now, player_battle, saracen_battle
-from companion.prompts import Choose, Roll, Tell
+from companion.castells.game import GAME
+from companion.driver import Driver, verify
+from companion.prompts import Choose, Enter, Roll, Tell
+from companion.store.db import Store
 from screens.castells.game_screen import side_result
 
 
@@ -128,3 +137,78 @@ def test_no_odds_are_shown_while_the_favour_card_question_is_open() -> None:
     assert isinstance(trace.pending, Choose) and trace.pending.topic == "castells.battle.favour"
     assert state.battle is not None and state.battle.cards_asked
     assert odds_now(state) is None
+
+
+def test_no_favour_card_question_until_a_player_buys_favour_cards() -> None:
+    """Rules-notes Castells 23: buying is the only way to get a favour card, so in a new game
+    (the setting on) a battle asks about cards with C only once some player has bought them."""
+    _board, state = table({"Lleida": "Bo"}, {"Anna": 0, "Bo": 0, "Carme": 0})
+    state.favour_after_purchase = True
+    trace = drive(
+        player_battle(state, state.player("Anna"), "Lleida"),
+        ["", "", [5, 5, 1, 1, 1], [5, 5, 5, 1, 1]],
+        cards=True,
+    )
+    assert trace.pending is None and not any(
+        p.topic.startswith("castells.battle.favour") for p in trace.chooses()
+    )
+    assert result_of(trace).data["result"] == "held" and state.owners["Lleida"] == "Bo"
+    # Carme, who is not in the battle, buys favour cards: from then on every battle asks.
+    state.player("Carme").favour = True
+    trace = drive(
+        player_battle(state, state.player("Anna"), "Lleida"),
+        ["", "", [5, 5, 1, 1, 1], [5, 5, 5, 1, 1]],
+        cards=True,
+    )
+    assert isinstance(trace.pending, Choose) and trace.pending.topic == "castells.battle.favour"
+    assert state.snapshot()["players"][2] == {"name": "Carme", "army": 0, "favour": True}
+
+
+def test_a_game_recorded_before_the_setting_asks_in_every_battle() -> None:
+    """A game with no setting (recorded before reading 23) asks as it was played, and its picture
+    has no new key, so the digests its log recorded still match."""
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 0})
+    assert not state.favour_after_purchase
+    trace = drive(
+        saracen_battle(state, "Tortosa"), ["", [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1]], cards=True
+    )
+    assert isinstance(trace.pending, Choose) and trace.pending.topic == "castells.battle.favour"
+    snap = state.snapshot()
+    assert "favour_after_purchase" not in snap and snap["players"] == [{"name": "Anna", "army": 0}]
+
+
+def test_a_new_game_asks_only_after_a_purchase_and_resumes_the_same(tmp_path: Path, clock: Any) -> None:
+    """Whole games with a new game's settings, answered at random: no favour card question comes
+    before some player has bought favour cards, battles before a purchase are fought without it,
+    and each game, reopened from the store, replays to the same states."""
+    config = dict(games.entry("castells").settings)
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    asked_before_buy = asked_after_buy = battles_unasked = 0
+    for seed in range(6):
+        picks = random.Random(seed)
+        sid = store.create_session("castells", seed, config=config)
+        d = Driver(GAME, seed, config, recorder=store.recorder(sid))
+        while d.pending is not None:
+            p = d.pending
+            bought = any(player.favour for player in d.state.players)
+            if isinstance(p, Choose) and p.topic == "castells.battle.favour":
+                asked_before_buy += not bought
+                asked_after_buy += bought
+            if isinstance(p, Tell):
+                battles_unasked += p.topic == "castells.battle.result" and not bought
+                d.ack()
+            elif isinstance(p, Roll):
+                d.roll()
+            elif isinstance(p, Enter):
+                d.type("")
+            elif p.topic == bags.DRAW_TOPIC:
+                d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
+            else:
+                # Purchases and attacks come up often enough in six games to see both sides.
+                d.submit(picks.choice(p.options), "player")
+        log = store.log(sid)
+        assert store.session(sid).config == config
+        again = verify(GAME, seed, store.session(sid).config, log.steps, log.digests, store.state(sid))
+        assert again.snapshot() == d.snapshot() and again.state.favour_after_purchase
+    assert asked_before_buy == 0
+    assert asked_after_buy > 0 and battles_unasked > 0

@@ -168,6 +168,10 @@ def told(state: CastellsState, player: Player, code: str) -> Proc:
     """An action done on the table only: its cost and what to do, told; counted if it counts."""
     rule, what = TOLD[code]
     which = counted(state, code) if code in COUNTED else "not an action"
+    if code == "buy" and state.favour_after_purchase:
+        # From now on a battle asks whether a card with C changes it. Not kept in a game recorded
+        # before the setting: its pictures (and the digests its log holds) stay as they were.
+        player.favour = True
     facts: dict[str, Any] = {"player": player.name, "action": code, "taken": len(state.actions)}
     yield Tell(
         f"{player.name} ({which}): {what}.",

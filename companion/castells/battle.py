@@ -418,12 +418,16 @@ def card_changes(battle: Battle) -> list[tuple[str, str]]:
     return out
 
 
-def favour_cards(battle: Battle, defender: Player) -> Proc:
+def favour_cards(state: CastellsState, battle: Battle, defender: Player) -> Proc:
     """ "Cards with C are only played during combat": before the result is applied, the players
     say whether a favour card changes the battle (a success more or less for a side, or the
     result itself), as often as cards are played; each change a recorded step. A card that gives
     successes to an attacker that had none makes the defender roll, and one that raises the
-    attacker's successes lets a defender short of them reroll on, as the rules of the battle go."""
+    attacker's successes lets a defender short of them reroll on, as the rules of the battle go.
+    Nothing is asked while no player can hold a card (none bought yet; docs/rules-notes.md,
+    Castells reading 23)."""
+    if not state.favour_cards_held():
+        return
     changed = False
     while True:
         battle.cards_asked = False
@@ -496,7 +500,7 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     battle.target = battle.attacker.successes()
     if battle.target:
         yield from defender_rolls(battle, defender)
-    yield from favour_cards(battle, defender)
+    yield from favour_cards(state, battle, defender)
     if decided(battle) == "held" and not battle.defender.rolls:
         battle.result = "held"
         state.battles.append(f"Saracens against {owner} at {castle}: {battle.target} successes, held")
@@ -588,7 +592,7 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
     battle.target = battle.attacker.successes()
     if battle.target:
         yield from defender_rolls(battle, defender)
-    yield from favour_cards(battle, defender)
+    yield from favour_cards(state, battle, defender)
     spent = paid_text(attacker, battle.attacker)
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
     if decided(battle) == "held" and not battle.defender.rolls:

@@ -391,7 +391,11 @@ class Castells:
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")
-        return initial_state(load_board(tfile, cfile), tfile, cfile)
+        state = initial_state(load_board(tfile, cfile), tfile, cfile)
+        # A new game's setting (companion/games.py); a game recorded before it has none and
+        # asks about favour cards in every battle, as it did.
+        state.favour_after_purchase = config.get("favour_question") == "after_purchase"
+        return state
 
     @staticmethod
     def board_of(state: CastellsState) -> Board:

@@ -20,9 +20,13 @@ MAX_ACTIONS = 3  # "The active player can take 0 to 3 actions in any order"
 class Player:
     name: str
     army: int = 0
+    #: Has bought favour cards this game (the only way the rulebook gives one), so may hold a
+    #: card with C for a battle.
+    favour: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "army": self.army}
+        # "favour" only once bought: the picture of a game recorded before it is the one it had.
+        return {"name": self.name, "army": self.army, **({"favour": True} if self.favour else {})}
 
 
 @dataclass
@@ -110,6 +114,9 @@ class CastellsState:
     attack_won: bool = False  # "cannot attack again this turn"
     actions: list[str] = field(default_factory=list)  # the codes of this turn's actions counted (3 at most)
     battles: list[str] = field(default_factory=list)  # one line a battle fought, for the record
+    #: Ask whether a favour card with C changes a battle only once a player has bought favour
+    #: cards (a new game's setting); off, every battle asks (games recorded before it).
+    favour_after_purchase: bool = False
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -133,4 +140,11 @@ class CastellsState:
             "actions": list(self.actions),
             "battles": list(self.battles),
             "files": [self.territories_file, self.castles_file],
+            # Only when on: the picture of a game recorded before the setting is the one it had.
+            **({"favour_after_purchase": True} if self.favour_after_purchase else {}),
         }
+
+    def favour_cards_held(self) -> bool:
+        """Whether a player may hold a favour card with C: every battle asks in a game recorded
+        before the setting; otherwise only once some player has bought favour cards."""
+        return not self.favour_after_purchase or any(p.favour for p in self.players)
