@@ -152,11 +152,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=_serve)
 
-    p = sub.add_parser("export", help="write one session as JSON (to re-import), CSV or a Markdown report")
+    p = sub.add_parser(
+        "export", help="write one session as JSON (to re-import), CSV, a Markdown or a BoardGameGeek report"
+    )
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
     p.add_argument(
-        "--format", choices=["json", "csv", "md"], default="json", help="json (default), csv or md (Markdown)"
+        "--format",
+        choices=["json", "csv", "md", "bbcode"],
+        default="json",
+        help="json (default), csv, md (Markdown) or bbcode (a BoardGameGeek session report)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(handler=_export)

@@ -100,7 +100,11 @@ class GameEntry:
     ``settings`` are a new session's settings where no dialog asks them (the Battle of
     Simancas: its hands guided phase by phase, which f4 turns off);
     ``success_at`` the lowest face that is a success, for a game whose rolls count successes
-    (the report then gives the successes of a roll, not the sum of its faces).
+    (the report then gives the successes of a roll, not the sum of its faces);
+    ``robot`` the side the app plays ("the Moors") and ``robot_topics`` the topic prefixes of
+    the board instructions that are its moves, which a session report names as the robot's;
+    ``turn_name`` (a topic, a format) names a turn in a session report after the facts of the
+    prompt of that topic in it ("century {century}" for a Castells round).
     """
 
     id: str
@@ -114,6 +118,9 @@ class GameEntry:
     setup: str | None = None
     settings: tuple[tuple[str, Any], ...] = ()
     success_at: int | None = None
+    robot: str = ""
+    robot_topics: tuple[str, ...] = ()
+    turn_name: tuple[str, str] | None = None
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -142,6 +149,9 @@ GAMES: tuple[GameEntry, ...] = (
             ("over", "Game over"),
         ),
         setup="screens.reconquista.dialogs:NewGameDialog",
+        # The Muslim reaction and the marches of its force: what the app decides for the Moors.
+        robot="the Moors",
+        robot_topics=("reconquista.reaction.", "reconquista.march."),
     ),
     GameEntry(
         "simancas",
@@ -172,6 +182,9 @@ GAMES: tuple[GameEntry, ...] = (
             ("over", "Game over"),
         ),
         success_at=5,  # "A success = result of 5 or 6"
+        robot="the Saracens",
+        robot_topics=("castells.saracens.",),
+        turn_name=("castells.time.century", "century {century}"),  # one round a century, XI to XV
     ),
     GameEntry(
         "dice",
