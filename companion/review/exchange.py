@@ -3,7 +3,7 @@
 The JSON export is the session itself: its fields, every effective step (prompt,
 answer, source, turn, phase, time and the digest of the state it led to), the
 final state, the rules version it was recorded under, and a format version.
-``import_session`` takes such a file only if it replays: the game must be known,
+``import_session`` takes such a file (or a bug report, for the export it carries) only if it replays: the game must be known,
 every step must be asked as logged and lead to the logged state, and the end must
 be the exported final state. A file that fails any check is refused with one
 sentence and nothing is created; one that passes is stored in one transaction as a
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 FORMAT = "tabletop-companion/session"
 FORMAT_VERSION = 1
+#: The format of a bug report (companion/review/bugreport.py), which imports as the export it carries.
+BUG_REPORT_FORMAT = "tabletop-companion/bug-report"
 FORMATS = ("json", "csv", "md", "bbcode")
 CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "answer", "source", "at")
 
@@ -318,7 +320,8 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def read_export(text: str, name: str = "the file") -> ExportModel:
-    """Parse and validate an export's text; ImportRefused (one sentence) if it is not one."""
+    """Parse and validate an export's text (or a bug report's, for the export it carries);
+    ImportRefused (one sentence) if it is not one."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -331,6 +334,9 @@ def read_export(text: str, name: str = "the file") -> ExportModel:
         raise ImportRefused(
             f"{name} holds a number too long to read, so it is not a session export."
         ) from None
+    if isinstance(raw, dict) and raw.get("format") == BUG_REPORT_FORMAT:
+        # A bug report is read as the export it carries: a maintainer replays it as it came.
+        raw = raw.get("export")
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ImportRefused(f"{name} is not a Tabletop Companion session export.")
     version = raw.get("version")
