@@ -152,14 +152,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=_serve)
 
-    p = sub.add_parser("export", help="write one session as JSON (to re-import), CSV or a Markdown report")
+    p = sub.add_parser(
+        "export", help="write one session as JSON (to re-import), CSV, a Markdown or a BoardGameGeek report"
+    )
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
     p.add_argument(
-        "--format", choices=["json", "csv", "md"], default="json", help="json (default), csv or md (Markdown)"
+        "--format",
+        choices=["json", "csv", "md", "bbcode"],
+        default="json",
+        help="json (default), csv, md (Markdown) or bbcode (a BoardGameGeek session report)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.set_defaults(handler=_export)
+
+    p = sub.add_parser(
+        "bug-report",
+        help="write one file to attach to a bug report: the session's export, the versions and the data files' checksums",
+    )
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE ('-' for stdout; default: companion-bug-ID.json in the current folder)",
+    )
+    p.set_defaults(handler=_bug_report)
 
     p = sub.add_parser("import", help="add a session from a JSON export, once it replays to the same game")
     _db_option(p, top=False)
@@ -390,6 +409,27 @@ def _export(args: argparse.Namespace) -> int:
         return EXIT_OK
     write_atomic(args.output, text)
     print(f"Session {args.id} written to {args.output} ({args.format}).", file=sys.stderr)
+    return EXIT_OK
+
+
+def _bug_report(args: argparse.Namespace) -> int:
+    from companion.files import refuse_database, write_atomic
+    from companion.review.bugreport import bug_report_text, default_name
+
+    store = _open_store(args)
+    store.session(args.id)  # no such session: one sentence, and no file written
+    target = default_name(args.id) if args.output is None else args.output
+    if target != "-":
+        refuse_database(target, store.path)
+    text = bug_report_text(store, args.id)
+    if target == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    write_atomic(target, text)
+    print(
+        f"Bug report of session {args.id} written to {target}: attach this file to your report.",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 

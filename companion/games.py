@@ -101,7 +101,11 @@ class GameEntry:
     Simancas: its hands guided phase by phase, which f4 turns off; Terra de Castells: the favour
     card question only once favour cards are bought);
     ``success_at`` the lowest face that is a success, for a game whose rolls count successes
-    (the report then gives the successes of a roll, not the sum of its faces).
+    (the report then gives the successes of a roll, not the sum of its faces);
+    ``robot`` the side the app plays ("the Moors") and ``robot_topics`` the topic prefixes of
+    the board instructions that are its moves, which a session report names as the robot's;
+    ``turn_name`` (a topic, a format) names a turn in a session report after the facts of the
+    prompt of that topic in it ("century {century}" for a Castells round).
     """
 
     id: str
@@ -115,6 +119,9 @@ class GameEntry:
     setup: str | None = None
     settings: tuple[tuple[str, Any], ...] = ()
     success_at: int | None = None
+    robot: str = ""
+    robot_topics: tuple[str, ...] = ()
+    turn_name: tuple[str, str] | None = None
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -143,6 +150,9 @@ GAMES: tuple[GameEntry, ...] = (
             ("over", "Game over"),
         ),
         setup="screens.reconquista.dialogs:NewGameDialog",
+        # The Muslim reaction and the marches of its force: what the app decides for the Moors.
+        robot="the Moors",
+        robot_topics=("reconquista.reaction.", "reconquista.march."),
     ),
     GameEntry(
         "simancas",
@@ -176,6 +186,9 @@ GAMES: tuple[GameEntry, ...] = (
         # A new game asks whether a favour card with C changes a battle only once favour cards
         # have been bought (docs/rules-notes.md, Castells reading 23).
         settings=(("favour_question", "after_purchase"),),
+        robot="the Saracens",
+        robot_topics=("castells.saracens.",),
+        turn_name=("castells.time.century", "century {century}"),  # one round a century, XI to XV
     ),
     GameEntry(
         "dice",

@@ -189,3 +189,93 @@ def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
     assert str(path) in str(info.value)
     with pytest.raises(DataFileError, match="does not exist"):
         load_model(tmp_path / "nope.toml", dicetray.TrayData)
+
+
+# -- installed as a command of its own: pipx and uv --------------------------------------------------
+
+
+def tool(name: str) -> list[str]:
+    """How to run ``name`` (uv, pipx): on PATH, beside this Python (a venv not activated) or as
+    its module; the test skips, saying so, where it is not installed."""
+    import importlib.util
+
+    found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+    if found:
+        return [found]
+    if importlib.util.find_spec(name) is not None:
+        return [sys.executable, "-m", name]
+    pytest.skip(
+        f"{name} is not installed (it comes with pip install '.[test]'), so '{name}' installs go untested"
+    )
+
+
+def run_tool(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(args, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+def tool_env(**extra: str) -> dict[str, str]:
+    """The environment of an install: no PYTHONPATH (the installed command must not find the
+    checkout) and no pip version check."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return env | {"PIP_DISABLE_PIP_VERSION_CHECK": "1"} | extra
+
+
+def assert_the_command_works(bin_dir: Path, cwd: Path) -> None:
+    """The installed ``companion`` runs from its own environment: its help, and a command that
+    opens a database (the store and its migrations came with it)."""
+    command = bin_dir / "companion"
+    assert command.is_file(), sorted(p.name for p in bin_dir.iterdir())
+    # Its interpreter is the tool's own environment, under the test's folder, not this venv.
+    shebang = command.resolve().read_text(encoding="utf-8").splitlines()[0]
+    assert shebang.startswith(f"#!{bin_dir.parent}"), shebang
+    env = tool_env()
+    env.pop("COMPANION_DB", None)
+    helped = run_tool([str(command), "--help"], env, cwd)
+    assert "bug-report" in helped.stdout and "export" in helped.stdout
+    listed = run_tool([str(command), "history", "--db", ":memory:"], env, cwd)
+    assert listed.stderr == "No sessions yet.\n"
+
+
+def test_uv_tool_install(source: Path, tmp_path: Path) -> None:
+    """`uv tool install .` (README, "Set up"). uv's cache is kept between runs, so a second run
+    installs offline: it is tried first, and the index only when the cache cannot serve it."""
+    uv = tool("uv")
+    env = tool_env(
+        UV_TOOL_DIR=str(tmp_path / "tools"),
+        UV_TOOL_BIN_DIR=str(tmp_path / "bin"),
+        UV_PYTHON_DOWNLOADS="never",  # this Python, never one uv would fetch
+        UV_NO_PROGRESS="1",
+    )
+    install = [*uv, "tool", "install", "--python", sys.executable, str(source)]
+    offline = subprocess.run(
+        [*install, "--offline"],
+        check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if offline.returncode != 0:
+        run_tool(install, env, tmp_path)
+    assert_the_command_works(tmp_path / "bin", tmp_path)
+
+
+def test_pipx_install(source: Path, tmp_path: Path) -> None:
+    """`pipx install .` (README, "Set up") through pip, as a user without uv has it (a pipx that
+    finds uv installs with it, which the test above covers), with pip's settings (its index and the
+    wheels on the machine) as the user has them."""
+    pipx = tool("pipx")
+    env = tool_env(
+        PIPX_HOME=str(tmp_path / "pipx"),
+        PIPX_BIN_DIR=str(tmp_path / "bin"),
+        PIPX_MAN_DIR=str(tmp_path / "man"),
+        PIPX_DEFAULT_BACKEND="pip",
+    )
+    # --no-compile: the command compiles what it imports when it first runs, not every module of
+    # every dependency at install time (half of the install's time).
+    install = [*pipx, "install", "--python", sys.executable, "--pip-args=--no-compile", str(source)]
+    run_tool(install, env, tmp_path)
+    assert_the_command_works(tmp_path / "bin", tmp_path)

@@ -1,9 +1,9 @@
-"""A session out of the store and back in: export as JSON, CSV or Markdown; import JSON.
+"""A session out of the store and back in: export as JSON, CSV, Markdown or BBCode; import JSON.
 
 The JSON export is the session itself: its fields, every effective step (prompt,
 answer, source, turn, phase, time and the digest of the state it led to), the
 final state, the rules version it was recorded under, and a format version.
-``import_session`` takes such a file only if it replays: the game must be known,
+``import_session`` takes such a file (or a bug report, for the export it carries) only if it replays: the game must be known,
 every step must be asked as logged and lead to the logged state, and the end must
 be the exported final state. A file that fails any check is refused with one
 sentence and nothing is created; one that passes is stored in one transaction as a
@@ -15,7 +15,9 @@ replays it as far as it fits (docs/design.md, "The store"). A file of rules newe
 than the app's is refused.
 
 CSV is one row per step; Markdown is a game report, turn by turn and phase by
-phase. Steps are numbered from 1 in every format, as ``companion show`` does.
+phase, and BBCode the same report in BoardGameGeek's forum markup (``bbcode``; the parts
+both share are in ``sections``). Steps are numbered from 1 in every format, as
+``companion show`` does.
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 
 from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode
 from companion.errors import CompanionError
-from companion.games import GameEntry, GameNotAvailable, entry
 from companion.prompts import answer_text
+from companion.review.bbcode import bbcode_report
+from companion.review.sections import SOURCE_WORDS, outline, question, roll_count
 from companion.text import visible
 
 if TYPE_CHECKING:
@@ -40,11 +43,10 @@ if TYPE_CHECKING:
 
 FORMAT = "tabletop-companion/session"
 FORMAT_VERSION = 1
-FORMATS = ("json", "csv", "md")
+#: The format of a bug report (companion/review/bugreport.py), which imports as the export it carries.
+BUG_REPORT_FORMAT = "tabletop-companion/bug-report"
+FORMATS = ("json", "csv", "md", "bbcode")
 CSV_COLUMNS = ("step", "turn", "phase", "kind", "dice", "question", "options", "answer", "source", "at")
-
-_SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
-#: Phase headings of the report, by game; any other phase is shown capitalised.
 
 
 class ImportRefused(CompanionError):
@@ -183,10 +185,6 @@ def export_json(store: Store, session_id: int) -> str:
     return json.dumps(export_data(store, session_id), indent=2, ensure_ascii=False) + "\n"
 
 
-def _question(prompt: dict[str, Any]) -> str:
-    return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
-
-
 def export_csv(store: Store, session_id: int) -> str:
     """The session's effective steps as CSV, one row a step, with a header row (CSV_COLUMNS).
     Control characters in the text are written as visible escapes (``text.visible``): the file
@@ -205,7 +203,7 @@ def export_csv(store: Store, session_id: int) -> str:
                 s["phase"] or "",
                 kind,
                 f"{p.get('n')}d{p.get('sides')}" if kind == "roll" else "",
-                _question(p),
+                question(p),
                 " / ".join(p.get("options", [])) if kind == "choose" else "",
                 answer_text(s["answer"]),
                 s["source"] or "",
@@ -222,40 +220,24 @@ def _md(text: str) -> str:
     return text
 
 
-def _when(iso: str | None) -> str:
-    if not iso:
-        return ""
-    return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _roll_count(answer: Any, success_at: int | None) -> str:
-    """' (total 9)' after a roll's faces; ' (2 successes)' in a game whose rolls count successes."""
-    if not isinstance(answer, list) or not all(isinstance(d, int) for d in answer):
-        return ""
-    if success_at is not None:
-        n = sum(1 for d in answer if d >= success_at)
-        return f" ({n} success{'' if n == 1 else 'es'})"
-    return f" (total {sum(answer)})" if len(answer) > 1 else ""
-
-
 def _step_line(s: dict[str, Any], success_at: int | None = None) -> str:
     p = s["prompt"] or {}
     kind = p.get("kind")
     answer = s["answer"]
     if kind == "roll":
         dice = answer_text(answer)
-        total = _roll_count(answer, success_at)
+        total = roll_count(answer, success_at)
         why = f" ({_md(p['why'])})" if p.get("why") else ""
-        source = _SOURCE_WORDS.get(s["source"], s["source"] or "")
+        source = SOURCE_WORDS.get(s["source"], s["source"] or "")
         return f"- Roll {p.get('n')}d{p.get('sides')}{why}: **{dice}**{total}, {source}"
     if kind == "choose":
-        return f"- Choice ({_md(_question(p))}): **{_md(answer_text(answer))}**"
+        return f"- Choice ({_md(question(p))}): **{_md(answer_text(answer))}**"
     if kind == "enter":
-        return f"- Entered ({_md(_question(p))}): **{_md(answer_text(answer))}**"
+        return f"- Entered ({_md(question(p))}): **{_md(answer_text(answer))}**"
     if kind == "tell":
-        return f"- Board: {_md(_question(p))}"
+        return f"- Board: {_md(question(p))}"
     if kind == "edit":
-        return f"- Correction by hand: {_md(_question(p))}"
+        return f"- Correction by hand: {_md(question(p))}"
     return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(answer_text(answer))}"
 
 
@@ -265,67 +247,38 @@ def export_markdown(store: Store, session_id: int) -> str:
     instruction. Times are in UTC; control characters are written as visible escapes."""
     data = export_data(store, session_id)
     sess = data["session"]
-    steps = data["steps"]
-    status = "finished" if sess["status"] == "finished" else "not finished"
-    lines = [
-        f"# {_md(sess['title'])}: session {sess['id']}",
-        "",
-        f"- Game: {_md(sess['title'])}",
-        f"- Started: {_when(sess['started'])}",
-        (
-            f"- Ended: {_when(sess['ended'])}"
-            if sess["ended"]
-            else f"- Last played: {_when(sess['last_activity'])} ({status})"
-        ),
-        (
-            f"- Result: {_md(sess['summary'])}"
-            if sess["status"] == "finished"
-            else f"- Where it stands: {_md(sess['summary'])}"
-        ),
-        f"- Dice: {sess['dice_mode'] or 'none rolled'}; seed {sess['seed']}; {len(steps)} steps",
-    ]
-    known: GameEntry | None
-    try:
-        known = entry(sess["game"])
-    except GameNotAvailable:
-        known = None
-    turn_word = known.turn_word if known else "Turn"
-    success_at = known.success_at if known else None
-
-    def title_of(phase: str | None) -> str:
-        if not phase:
-            return ""
-        return known.phase_title(phase) if known else phase[:1].upper() + phase[1:]
-
-    # Phases are headed by their titles: two phases of one title (a battle fought among the
-    # actions) share one heading.
-    show_phases = len({title_of(s["phase"]) for s in steps}) > 1
-    turn: Any = object()
-    phase: Any = object()
-    for s in steps:
-        if s["turn"] != turn:
-            turn, phase = s["turn"], object()
-            if turn is not None:
-                lines += ["", f"## {turn_word} {turn}"]
-        if show_phases and title_of(s["phase"]) != phase:
-            phase = title_of(s["phase"])
-            if phase:
-                lines += ["", f"### {_md(phase)}"]
-            lines.append("")
-        elif not lines[-1].startswith("- "):
-            lines.append("")
-        lines.append(_step_line(s, success_at))
+    report = outline(data)
+    lines = [f"# {_md(sess['title'])}: session {sess['id']}", ""]
+    lines += [f"- {label}: {_md(text)}" for label, text in report.facts]
+    for turn in report.turns:
+        if turn.turn is not None:
+            lines += ["", f"## {report.turn_word} {turn.turn}"]
+        for phase in turn.phases:
+            if report.show_phases:
+                if phase.title:
+                    lines += ["", f"### {_md(phase.title)}"]
+                lines.append("")
+            elif not lines[-1].startswith("- "):
+                lines.append("")
+            lines += [_step_line(s, report.success_at) for s in phase.steps]
     return visible("\n".join(lines) + "\n")
 
 
+def export_bbcode(store: Store, session_id: int) -> str:
+    """The session as a BoardGameGeek session report, in BGG's forum markup (companion/review/bbcode.py)."""
+    return bbcode_report(export_data(store, session_id))
+
+
 def export_session(store: Store, session_id: int, fmt: str) -> str:
-    """The session in ``fmt`` ('json', 'csv' or 'md') as text."""
+    """The session in ``fmt`` ('json', 'csv', 'md' or 'bbcode') as text."""
     if fmt == "json":
         return export_json(store, session_id)
     if fmt == "csv":
         return export_csv(store, session_id)
     if fmt == "md":
         return export_markdown(store, session_id)
+    if fmt == "bbcode":
+        return export_bbcode(store, session_id)
     raise ValueError(f"unknown export format {fmt!r}; the formats are {', '.join(FORMATS)}")
 
 
@@ -367,7 +320,8 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def read_export(text: str, name: str = "the file") -> ExportModel:
-    """Parse and validate an export's text; ImportRefused (one sentence) if it is not one."""
+    """Parse and validate an export's text (or a bug report's, for the export it carries);
+    ImportRefused (one sentence) if it is not one."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -380,6 +334,9 @@ def read_export(text: str, name: str = "the file") -> ExportModel:
         raise ImportRefused(
             f"{name} holds a number too long to read, so it is not a session export."
         ) from None
+    if isinstance(raw, dict) and raw.get("format") == BUG_REPORT_FORMAT:
+        # A bug report is read as the export it carries: a maintainer replays it as it came.
+        raw = raw.get("export")
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ImportRefused(f"{name} is not a Tabletop Companion session export.")
     version = raw.get("version")

@@ -371,8 +371,14 @@ def controls_db(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(
     "command",
-    [["show", "1"], ["history"], ["export", "1", "--format", "md"], ["export", "1", "--format", "csv"]],
-    ids=["show", "history", "export md", "export csv"],
+    [
+        ["show", "1"],
+        ["history"],
+        ["export", "1", "--format", "md"],
+        ["export", "1", "--format", "csv"],
+        ["export", "1", "--format", "bbcode"],
+    ],
+    ids=["show", "history", "export md", "export csv", "export bbcode"],
 )
 def test_stored_control_characters_are_printed_as_escapes(
     command: list[str], controls_db: Path, figures: Counter[str]
@@ -382,7 +388,8 @@ def test_stored_control_characters_are_printed_as_escapes(
     assert not UNPRINTABLE.search(out), repr(out)
     for escape in ("\\x1b", "\\x07", "\\x85", "\\u202e", "\\u2066", "\\x0d"):
         assert escape in out
-    if command[-1] != "md":  # the label as written around its escapes (Markdown escapes its brackets)
+    if command[-1] not in ("md", "bbcode"):  # the label as written around its escapes (Markdown
+        # escapes its brackets, BBCode breaks them with a zero-width space)
         assert "a\\x1b]52;c;SGVsbG8=\\x07b \\x1b[2J c\\x85d \\u202eevil\\u2066 e\\x0df" in out
     figures["inputs"] += 1
 

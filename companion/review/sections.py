@@ -1,0 +1,138 @@
+"""The parts of a game report before any markup, shared by the Markdown and BBCode exports.
+
+A report is a header (the game, its dates, its result, its dice), then the session's steps
+grouped turn by turn and, within a turn, phase by phase. Each format (``exchange`` for
+Markdown, ``bbcode`` for BoardGameGeek) lays these parts out in its own markup and escapes
+the text its own way; what is grouped with what, and what the header says, is decided here
+once.
+
+The parts are read from ``exchange.export_data``'s document (plain JSON), not from the
+store, so a report says what the JSON export holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.games import GameEntry, GameNotAvailable, entry
+
+#: How a roll's source reads in a report.
+SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
+
+
+@dataclass(frozen=True)
+class PhaseGroup:
+    """The steps of one phase of a turn, under the phase's title ('' for none)."""
+
+    title: str
+    steps: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class TurnGroup:
+    """The steps of one turn (None: steps outside any turn, such as a setup), phase by phase."""
+
+    turn: int | None
+    phases: list[PhaseGroup]
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        return [s for p in self.phases for s in p.steps]
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A session's report before markup: the header facts, the turns and what they are called."""
+
+    facts: list[tuple[str, str]]
+    turn_word: str
+    #: False when every step falls in one phase (a Simancas hand): no phase headings then.
+    show_phases: bool
+    turns: list[TurnGroup]
+    known: GameEntry | None
+
+    @property
+    def success_at(self) -> int | None:
+        return self.known.success_at if self.known else None
+
+
+def known_game(game_id: str) -> GameEntry | None:
+    """The registry's entry of ``game_id``; None for a game this version does not know."""
+    try:
+        return entry(game_id)
+    except GameNotAvailable:
+        return None
+
+
+def question(prompt: dict[str, Any]) -> str:
+    """A logged prompt's question or instruction, as it was worded."""
+    return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
+
+
+def when(iso: str | None) -> str:
+    """An exported time as a report shows it: '2026-03-14 18:01 UTC' ('' for none)."""
+    if not iso:
+        return ""
+    return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def roll_count(answer: Any, success_at: int | None) -> str:
+    """' (total 9)' after a roll's faces; ' (2 successes)' in a game whose rolls count successes."""
+    if not isinstance(answer, list) or not all(isinstance(d, int) for d in answer):
+        return ""
+    if success_at is not None:
+        n = sum(1 for d in answer if d >= success_at)
+        return f" ({n} success{'' if n == 1 else 'es'})"
+    return f" (total {sum(answer)})" if len(answer) > 1 else ""
+
+
+def header_facts(session: dict[str, Any], steps: int) -> list[tuple[str, str]]:
+    """The header of a report as (label, text) pairs: the game, when it started, when it ended
+    (or was last played), its result (or where it stands) and its dice."""
+    finished = session["status"] == "finished"
+    if session["ended"]:
+        last = ("Ended", when(session["ended"]))
+    else:
+        status = "finished" if finished else "not finished"
+        last = ("Last played", f"{when(session['last_activity'])} ({status})")
+    return [
+        ("Game", session["title"]),
+        ("Started", when(session["started"])),
+        last,
+        ("Result" if finished else "Where it stands", session["summary"]),
+        ("Dice", f"{session['dice_mode'] or 'none rolled'}; seed {session['seed']}; {steps} steps"),
+    ]
+
+
+def outline(data: dict[str, Any]) -> Outline:
+    """The parts of the report of an exported session (``export_data``'s document)."""
+    sess = data["session"]
+    steps = data["steps"]
+    known = known_game(sess["game"])
+
+    def title_of(phase: str | None) -> str:
+        if not phase:
+            return ""
+        return known.phase_title(phase) if known else phase[:1].upper() + phase[1:]
+
+    # Phases are grouped by their titles: two phases of one title (a battle fought among the
+    # actions) share one group.
+    show_phases = len({title_of(s["phase"]) for s in steps}) > 1
+    turns: list[TurnGroup] = []
+    for s in steps:
+        if not turns or s["turn"] != turns[-1].turn:
+            turns.append(TurnGroup(s["turn"], []))
+        title = title_of(s["phase"]) if show_phases else ""
+        phases = turns[-1].phases
+        if not phases or phases[-1].title != title:
+            phases.append(PhaseGroup(title, []))
+        phases[-1].steps.append(s)
+    return Outline(
+        facts=header_facts(sess, len(steps)),
+        turn_word=known.turn_word if known else "Turn",
+        show_phases=show_phases,
+        turns=turns,
+        known=known,
+    )
