@@ -437,13 +437,13 @@ def _dice_mode(steps: list[StepModel], config: dict[str, Any]) -> str:
 
 
 #: Config keys that name files on the machine a session was played on (Reconquista's --map
-#: and --tables).
-PATH_KEYS = ("map", "tables")
+#: and --tables; Terra de Castells' territories and castles files).
+PATH_KEYS = ("map", "tables", "territories", "castles")
 
 
 def _refuse_paths(doc: ExportModel, name: str) -> None:
     """An import never opens a file the export names: a path written on another machine may
-    be anything here (/dev/zero, a pipe, a private file). A session played on its own map or
+    be anything here (/dev/zero, a pipe, a private file). A session played on its own data files
     tables files is refused in one sentence; one on the shipped board imports."""
     named = [key for key in PATH_KEYS if doc.session.config.get(key) is not None]
     if named:

@@ -223,10 +223,18 @@ def test_a_data_file_that_is_not_one_is_one_sentence(how: str, tmp_path: Path, f
 
 
 @pytest.mark.parametrize(
-    "config", [{"map": "/dev/zero"}, {"tables": "/etc/shadow"}, {"map": "x.toml", "tables": "y.toml"}]
+    ("game", "config"),
+    [
+        ("reconquista", {"map": "/dev/zero"}),
+        ("reconquista", {"tables": "/etc/shadow"}),
+        ("reconquista", {"map": "x.toml", "tables": "y.toml"}),
+        # Terra de Castells' own files: its territories and its castle map.
+        ("castells", {"territories": "/dev/zero"}),
+        ("castells", {"castles": "/etc/shadow"}),
+    ],
 )
 def test_an_import_never_opens_a_file_the_export_names(
-    config: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+    game: str, config: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
 ) -> None:
     import json
 
@@ -237,9 +245,12 @@ def test_an_import_never_opens_a_file_the_export_names(
     db = tmp_path / "c.db"
     store = Store(str(db))
     try:
-        sid = store.create_session("reconquista", 4, {})
-        driver = Driver(load("reconquista"), 4, recorder=store.recorder(sid))
-        driver.ack()
+        sid = store.create_session(game, 4, {})
+        driver = Driver(load(game), 4, recorder=store.recorder(sid))
+        if game == "reconquista":
+            driver.ack()
+        else:
+            driver.submit("2", "player")  # how many players
         data = export_data(store, sid)
     finally:
         store.close()
