@@ -444,7 +444,7 @@ PATH_KEYS = ("map", "tables", "territories", "castles")
 def _refuse_paths(doc: ExportModel, name: str) -> None:
     """An import never opens a file the export names: a path written on another machine may
     be anything here (/dev/zero, a pipe, a private file). A session played on its own data files
-    tables files is refused in one sentence; one on the shipped board imports."""
+    (a map, tables, territories or castles file) is refused in one sentence; one on the shipped board imports."""
     named = [key for key in PATH_KEYS if doc.session.config.get(key) is not None]
     if named:
         raise ImportRefused(
