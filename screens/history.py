@@ -149,6 +149,7 @@ class HistoryScreen(Screen[None]):
         Binding("slash", "search", "Search"),
         Binding("t", "statistics", "Statistics"),
         Binding("l", "luck", "Luck ledger"),
+        Binding("g", "story", "Story"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -392,8 +393,30 @@ class HistoryScreen(Screen[None]):
 
         self.app.push_screen(LuckScreen(self.filters()["game"]))
 
+    def action_story(self) -> None:
+        """The selected session's story chart (Reconquista); for another game, one sentence."""
+        session_id = self._selected()
+        if session_id is not None:
+            open_story(self, session_id)
+
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def open_story(screen: Screen[Any], session_id: int) -> None:
+    """Open a session's story chart, or say in one sentence why it has none."""
+    from screens.story import STORY_GAME, StoryScreen, no_story
+
+    app: Any = screen.app
+    try:
+        game = app.store().session(session_id).game
+    except CompanionError as exc:
+        notify_plain(screen, str(exc), severity="error")
+        return
+    if game == STORY_GAME:
+        app.push_screen(StoryScreen(session_id))
+    else:
+        screen.notify(no_story(game), severity="warning")
 
 
 class LogTable(DataTable[Any]):
@@ -425,6 +448,7 @@ class SessionLogScreen(Screen[None]):
         Binding("t", "jump", "Go to turn"),
         Binding("f2,question_mark", "rule", "Rule"),
         Binding("r", "resume", "Resume"),
+        Binding("g", "story", "Story"),
         Binding("escape", "back", "Back"),
         # With the log hidden (v), the arrows still step through the game.
         Binding("up", "step(-1)", show=False),
@@ -529,6 +553,7 @@ class SessionLogScreen(Screen[None]):
             return
         self.steps = log.steps
         self.places = [(ev.turn, ev.phase) for ev in log.events]
+        self.refresh_bindings()  # the story chart's key, for a Reconquista session
         self.query_one("#log-title", Static).update(
             Text.assemble(
                 (f"#{info.id} {game_title(info.game)}", "bold"),
@@ -765,6 +790,15 @@ class SessionLogScreen(Screen[None]):
 
     def action_resume(self) -> None:
         self.app.resume_session(self.session_id)  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The story chart is offered for a Reconquista session only.
+        if action == "story":
+            return self.info is not None and self.info.game == "reconquista"
+        return True
+
+    def action_story(self) -> None:
+        open_story(self, self.session_id)
 
     def action_back(self) -> None:
         field = self.query_one("#log-jump", Input)

@@ -3,7 +3,8 @@
 The figures come from ``companion.review`` (SQL aggregates over the store, effective
 steps only); they are computed in a worker thread, as over a long history they take
 longer than a key press should. A picture is drawn where it says more than a table:
-victory points over time, and each die's faces against a fair die.
+victory points over time, each die's faces against a fair die, and the events' 2D6 and the
+rebellions' D6 against fair dice (screens/charts.py).
 """
 
 from __future__ import annotations
@@ -164,10 +165,15 @@ class StatisticsScreen(ReviewScreen):
 
     def figures(self, store: Any, game: str | None) -> Any:
         from companion.review.stats import statistics
+        from companion.review.table_dice import table_dice
 
-        return statistics(store, game)
+        stats = statistics(store, game)
+        return stats, table_dice(store) if stats.reconquista is not None else None
 
-    def widgets(self, stats: Any) -> list[Any]:
+    def widgets(self, figures: Any) -> list[Any]:
+        from screens.charts import DiceCharts
+
+        stats, dice = figures
         out: list[Any] = []
         if self.game is None:
             out.append(
@@ -197,6 +203,8 @@ class StatisticsScreen(ReviewScreen):
             out.append(Static(counts_table("Events", r.events), classes="review-block"))
             refused = f" ({r.rebellions_refused} refused and rolled again)" if r.rebellions_refused else ""
             out.append(Static(counts_table(f"Rebellions{refused}", r.rebellions), classes="review-block"))
+            if dice is not None:
+                out.append(DiceCharts(dice))  # the events' and rebellions' dice against fair dice
             out.append(
                 Static(
                     counts_table("Muslim reaction: where it rose", r.reaction_regions), classes="review-block"

@@ -512,3 +512,148 @@ def test_snapshot_castells_replay(snap_compare: Any, tmp_path: Path, clock: Any)
         await wait_until(pilot, lambda: screen.at == len(screen.steps))
 
     assert snap_compare(app, terminal_size=WIDE, run_before=before)
+
+
+# -- a game's story in pictures ------------------------------------------------------------
+
+
+def whole_reconquista_session(store: Store, seed: int) -> int:
+    """A Reconquista game played to its end by the bot with app dice."""
+    sid = store.create_session("reconquista", seed, {"dice": "app"})
+    d = Driver(RECONQUISTA, seed, {"dice": "app"}, recorder=store.recorder(sid))
+    bot, board = Bot(seed), RECONQUISTA.board_of(d.state)
+    while d.pending is not None:
+        bot_answer(d, bot, board)
+    return sid
+
+
+def story_db(path: Path, clock: Any) -> Path:
+    """mixed_db, then a whole Reconquista game (session 6) and one with no turn complete (7)."""
+    mixed_db(path, clock)
+    store = Store(str(path), clock=clock)
+    whole_reconquista_session(store, 3)
+    reconquista_session(store, 7, 5)
+    store.close()
+    return path
+
+
+async def open_story(pilot: Pilot[Any], row: int) -> Any:
+    """History, the cursor on ``row`` (0: the newest session), and g."""
+    from screens.story import StoryScreen
+
+    app: Any = pilot.app
+    screen = await open_history(pilot)
+    screen.query_one("#sessions-table", DataTable).move_cursor(row=row)
+    await pilot.press("g")
+    await wait_until(pilot, lambda: isinstance(app.screen, StoryScreen) and app.screen.ready)
+    return app.screen
+
+
+def story_note(screen: Any) -> str:
+    return str(screen.query_one("#story-note", Static).render())
+
+
+async def test_g_opens_the_story_of_a_reconquista_game(tmp_path: Path, clock: Any) -> None:
+    """The figures are those of the game replayed; a short terminal shows one chart at a time
+    (v switches), a tall one both."""
+    from companion.review.story import session_story
+
+    db = story_db(tmp_path / "c.db", clock)
+    story = session_story(Store(str(db)), 6)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_story(pilot, 1)  # session 6
+        assert screen.story == story and len(story.turns) == 20
+        last = story.turns[-1]
+        assert story_note(screen).startswith(
+            f"After turn 20: {last.vp} VP; cities: Christian {last.cities['christian']}"
+        )
+        vp, cities = screen.query_one("#story-vp"), screen.query_one("#story-cities")
+        assert vp.display and not cities.display and screen.check_action("switch", ())
+        await pilot.press("v")
+        assert cities.display and not vp.display
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert vp.display and cities.display and not screen.check_action("switch", ())
+        await pilot.press("escape")
+        assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_a_game_with_no_turn_complete_says_so_in_one_sentence(tmp_path: Path, clock: Any) -> None:
+    from textual_plotext import PlotextPlot
+
+    app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_story(pilot, 0)  # session 7: five steps
+        assert story_note(screen) == (
+            "No turn of this game is complete yet: the story is charted from the end of turn 1."
+        )
+        assert not screen.query(PlotextPlot) and not screen.check_action("switch", ())
+
+
+async def test_another_game_has_no_story_chart(tmp_path: Path, clock: Any) -> None:
+    """From the sessions: g says so in one sentence. In a log: g is not offered, and does nothing."""
+    from screens.story import StoryScreen
+
+    app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        history = await open_history(pilot)
+        history.query_one("#sessions-table", DataTable).move_cursor(row=ids(history).index(4))  # Simancas
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen is history
+        said = [n.message for n in app._notifications]
+        assert said == ["There is no story chart for Battle of Simancas: only Reconquista sessions have one."]
+        log = await open_log(pilot, 4)
+        assert not log.check_action("story", ())
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen is log
+        await pilot.press("escape")
+        log = await open_log(pilot, 5)  # Reconquista: offered, and it opens the story
+        assert log.check_action("story", ())
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, StoryScreen) and app.screen.ready)
+        assert [t.turn for t in app.screen.story.turns] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_story_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
+    """A whole game's story: one chart at 80x24 (v: the other), both from 120x40."""
+    app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_story(pilot, 1)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+def test_snapshot_story_cities_narrow(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    """At 80x24, v: the cities chart, with its legend."""
+    app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_story(pilot, 1)
+        await pilot.press("v")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+def test_snapshot_statistics_dice_charts(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    """The events' 2D6 and the rebellions' D6 beside fair dice, side by side."""
+    from screens.charts import DiceCharts
+    from screens.review import StatisticsScreen
+
+    app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_history(pilot)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen) and app.screen.ready)
+        charts = app.screen.query_one(DiceCharts)
+        app.screen.query_one("#review-body").scroll_to_widget(charts, animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=before)

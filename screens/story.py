@@ -1,0 +1,145 @@
+"""A Reconquista session's story in pictures: the victory points and the cities each side holds,
+turn by turn (History, ``g``).
+
+The figures are ``companion.review.story``'s: the session's log replayed by the driver, the
+engine's state read at the end of each turn. They are worked out in a worker thread (a long
+game replays in a tenth of a second, more than a key press should wait). A terminal of 34
+lines or more shows both charts one above the other; a shorter one shows them side by side
+when it is wide enough, one at a time (``v`` switches) when it is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from companion.errors import CompanionError
+from companion.review.story import Story, side_name
+from screens.charts import cities_chart, vp_chart
+from screens.history import STATUS_SHOWN, game_title, local_time
+from screens.plain import plain
+
+#: The one game whose sessions have a story chart.
+STORY_GAME = "reconquista"
+
+
+def no_story(game: str) -> str:
+    """The sentence for a session of another game."""
+    return f"There is no story chart for {game_title(game)}: only Reconquista sessions have one."
+
+
+def last_turn_text(story: Story) -> str:
+    """'After turn 20: 20 VP; cities: Christian 8, Muslim 3, Rebel 2.'"""
+    last = story.turns[-1]
+    cities = ", ".join(f"{side_name(s)} {last.cities.get(s, 0)}" for s in story.sides)
+    return f"After turn {last.turn}: {last.vp} VP; cities: {cities}."
+
+
+class StoryScreen(Screen[None]):
+    """The story charts of one Reconquista session."""
+
+    CSS_PATH = "story.tcss"
+
+    BINDINGS = [
+        Binding("v", "switch", "VP / cities"),
+        Binding("escape", "back", "Back"),
+    ]
+    #: From this height both charts are shown, one above the other; below it, from WIDE columns,
+    #: side by side; on a smaller terminal one at a time.
+    TALL, WIDE = 34, 160
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.story: Story | None = None
+        self.ready = False
+        self.showing = "vp"  # the chart shown when only one fits
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="story-title")
+        yield Static("Replaying the game…", id="story-note")
+        yield Container(id="story-charts")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Story of session {self.session_id}"
+        self._layout()
+        self._compute()
+
+    def on_resize(self) -> None:
+        self._layout()
+
+    def _layout(self) -> None:
+        """Both charts, or one at a time, by the room the terminal has."""
+        width, height = self.app.size
+        one = height < self.TALL and width < self.WIDE
+        self.set_class(height >= self.TALL, "-stacked")
+        self.set_class(height < self.TALL and width >= self.WIDE, "-side")
+        self.set_class(one, "-one")
+        self.set_class(one and self.showing == "cities", "-cities")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The switch is offered only where one chart is shown at a time, and there are charts.
+        if action == "switch":
+            return self.has_class("-one") and self.story is not None and bool(self.story.turns)
+        return True
+
+    @work(thread=True, exclusive=True)
+    def _compute(self) -> None:
+        from companion.review.story import session_story
+
+        app: Any = self.app
+        try:
+            store = app.store()
+            info = store.session(self.session_id)
+            story = session_story(store, self.session_id) if info.game == STORY_GAME else None
+        except CompanionError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        # mypy cannot match a coroutine function with Textual's Callable[..., T | Awaitable[T]].
+        self.app.call_from_thread(self._fill, info, story)  # type: ignore[arg-type]
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#story-note", Static).update(plain(message, "bold red"))
+        self.ready = True
+
+    async def _fill(self, info: Any, story: Story | None) -> None:
+        self.story = story
+        self.query_one("#story-title", Static).update(
+            Text.assemble(
+                (f"#{info.id} {game_title(info.game)}", "bold"),
+                f" · {STATUS_SHOWN.get(info.status, info.status)} · started {local_time(info.started)} · ",
+                plain(info.summary or "no steps yet"),
+            )
+        )
+        note = self.query_one("#story-note", Static)
+        if story is None:
+            note.update(no_story(info.game))
+        elif not story.turns:
+            note.update("No turn of this game is complete yet: the story is charted from the end of turn 1.")
+        else:
+            said = last_turn_text(story)
+            if story.parting:
+                said += " " + story.parting
+            note.update(plain(said))
+            await self.query_one("#story-charts").mount_all(
+                [vp_chart(story, id="story-vp"), cities_chart(story, id="story-cities")]
+            )
+        self.refresh_bindings()
+        self.ready = True
+
+    def action_switch(self) -> None:
+        self.showing = "cities" if self.showing == "vp" else "vp"
+        self._layout()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
