@@ -234,7 +234,11 @@ def test_a_data_file_that_is_not_one_is_one_sentence(how: str, tmp_path: Path, f
     ],
 )
 def test_an_import_never_opens_a_file_the_export_names(
-    game: str, config: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+    game: str,
+    config: dict[str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    figures: Counter[str],
 ) -> None:
     import json
 
