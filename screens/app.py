@@ -31,7 +31,12 @@ class CompanionApp(App[None]):
     # The first screen's styles only: each game screen and History bring their own file when
     # first shown (Screen.CSS_PATH), so start-up does not parse styles it does not use.
     CSS_PATH = ["app.tcss"]
-    BINDINGS = [Binding("q", "quit", "Quit")]
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        # Every screen's help, dialogs too (priority: a modal's own keys do not hide it). Not in
+        # the footer, which is full at 80 columns; the README and the palette name it.
+        Binding("f1", "help", "Help", show=False, priority=True, id="help"),
+    ]
 
     def __init__(
         self,
@@ -114,6 +119,15 @@ class CompanionApp(App[None]):
         from screens.history import HistoryScreen
 
         self.push_screen(HistoryScreen())
+
+    def action_help(self) -> None:
+        """The help of the screen on top (screens/help.py); F1 again closes it."""
+        from screens.help import HelpDialog, help_for
+
+        if isinstance(self.screen, HelpDialog):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(help_for(self.screen))
 
     def start_game(self, game_id: str, config: dict[str, Any] | None = None) -> None:
         """Open a new session of ``game_id``; a game with a setup dialog (Reconquista: how the dice
@@ -204,6 +218,9 @@ class CompanionApp(App[None]):
         )
         yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)
+        yield SystemCommand(
+            "Help", "This screen's keys, and the rule of the question on it", self.action_help
+        )
         yield from screen_commands(screen)
         yield from super().get_system_commands(screen)
 

@@ -33,6 +33,8 @@ SOURCE_TEXT = {"physical": "table", "app": "app"}
 class DiceTrayScreen(GameScreen):
     """One dice tray session."""
 
+    HELP = "Dice tray: say the dice (NdS) and a label, then type the dice you rolled on the table or let the app roll; every roll is logged."
+
     #: ctrl+z is "Undo roll" here: taking back the last roll is what it says, at once.
     ASK_BEFORE_DICE = False
 

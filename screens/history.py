@@ -140,6 +140,8 @@ def duration_text(start: datetime, end: datetime) -> str:
 class HistoryScreen(Screen[None]):
     """The table of sessions, with filters by game and status, a search and a choice of order."""
 
+    HELP = "History: every session played, to filter, sort, search, read step by step or resume."
+
     CSS_PATH = "history.tcss"
 
     BINDINGS = [
@@ -439,6 +441,8 @@ class SessionLogScreen(Screen[None]):
     """One session's log, turn by turn and phase by phase, beside the table as it stood at
     the highlighted step: step back and forward with the cursor, jump to a turn with t."""
 
+    HELP = "A session's log: the game step by step, with the table as it stood at the step under the cursor and the rule it followed."
+
     CSS_PATH = "history.tcss"
 
     BINDINGS = [
@@ -696,14 +700,21 @@ class SessionLogScreen(Screen[None]):
         if panel.display:
             panel.scroll_relative(y=lines, animate=False)
 
-    def action_rule(self) -> None:
-        """The rule and the reason of the step under the cursor (as replayed, when it has been)."""
+    def rule_of_the_moment(self) -> tuple[str, Text] | None:
+        """The step under the cursor (as replayed, when it has been) and its rule: for the rule
+        key and F1's help (screens/help.py)."""
         row = self.query_one(DataTable).cursor_row
         if not 0 <= row < len(self.steps):
-            return
+            return None
         replayed = self.driver.steps if self.driver is not None else []
         step = replayed[row] if row < len(replayed) else self.steps[row]
-        self.app.push_screen(MessageDialog(f"The rule behind step {row + 1}", rule_text(step.prompt, step)))
+        return f"The rule behind step {row + 1}", rule_text(step.prompt, step)
+
+    def action_rule(self) -> None:
+        """The rule and the reason of the step under the cursor."""
+        moment = self.rule_of_the_moment()
+        if moment is not None:
+            self.app.push_screen(MessageDialog(*moment))
 
     def _parting(self, divergence: ReplayDivergence) -> str:
         """One sentence: at which step and why the game's rules part from the logged steps."""

@@ -24,6 +24,8 @@ from screens.plain import plain
 class HomeScreen(Screen[None]):
     """Pick a game, resume a session, or open the history."""
 
+    HELP = "Home: start a game (on the left) or resume an unfinished session (on the right); History has every session played."
+
     BINDINGS = [
         Binding("d", "app.dice_tray", "Dice tray"),
         Binding("h", "app.history", "History"),

@@ -133,6 +133,8 @@ def plot(title: str, draw: Any, height: int = 14) -> Plot:
 class StatisticsScreen(ReviewScreen):
     """Results, victory points, and how often each table result came up, by game."""
 
+    HELP = "Statistics: the results, the victory points over time and how often each table result came up, game by game."
+
     GAMES_SHOWN = ("reconquista", "simancas", "castells")
 
     def compose(self) -> ComposeResult:
@@ -246,6 +248,8 @@ class StatisticsScreen(ReviewScreen):
 
 class LuckScreen(ReviewScreen):
     """The dice typed from the table against a fair die, beside the app's own dice."""
+
+    HELP = "Luck ledger: the dice typed from the table against a fair die, beside the app's own dice."
 
     GAMES_SHOWN = ("reconquista", "castells", "dice")
 

@@ -432,7 +432,7 @@ async def test_the_reference_panel_toggles(tmp_path: Path, clock: Any) -> None:
         await new_match_screen(pilot)
         reference = app.screen.query_one("#sm-reference")
         assert not reference.display
-        await pilot.press("f1")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert reference.display and not app.screen.query_one("#sm-tables").display
         out = io.StringIO()
@@ -443,7 +443,7 @@ async def test_the_reference_panel_toggles(tmp_path: Path, clock: Any) -> None:
         assert "Infantry No strategic effect. Destroy a placed Terrain." in text
         await type_in(pilot, "jund")  # the input still works with the reference open
         assert driver_of(app).steps[-1].answer == "Moors place Jund Cavalry"
-        await pilot.press("f1")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert not reference.display and app.screen.query_one("#sm-tables").display
 
@@ -648,7 +648,7 @@ def test_snapshot_end_of_the_match(snap_compare: Any, tmp_path: Path, clock: Any
 
 
 def test_snapshot_reference_panel(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["f1"])
+    assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["ctrl+r"])
 
 
 #: The layouts by the terminal's size: narrow (80x24), the usual (120x40), the question beside

@@ -31,6 +31,8 @@ class EditDialog(ModalScreen[str | None]):
     EditDialog .dialog-hint { color: $text-muted; margin-top: 1; }
     EditDialog #ed-error { color: $error; height: auto; }
     """
+    # F1's line (screens/help.py); the field's placeholder is the engine's HELP, imported above.
+    HELP = "Fix by hand: a castle's owner, a player's army points or the Saracen's place, as the table shows."
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, apply: Callable[[str], str | None]) -> None:

@@ -230,6 +230,8 @@ def step_line(step: Step) -> Text:
 class CastellsScreen(GameScreen):
     """One Terra de Castells session at the table."""
 
+    HELP = "Terra de Castells: the app runs the Saracen turns and the battles; answer the question of the moment (dice, an option, a name, army points) and carry out its instructions."
+
     CSS_PATH = "castells.tcss"
 
     BINDINGS = [

@@ -34,6 +34,8 @@ DICE_MODES = dict(
 class NewGameDialog(ModalScreen[dict[str, Any] | None]):
     """How the dice of a new Reconquista game are rolled: the session's settings ({"dice": mode})."""
 
+    HELP = "New Reconquista game: how the dice are rolled (it can be changed at any time in the game)."
+
     DEFAULT_CSS = DIALOG_CSS.format(name="NewGameDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -59,6 +61,7 @@ class EditAreaDialog(ModalScreen[str | None]):
     fixed or left with escape. An empty line logs nothing. The dialog ends with the sentence
     to show on the board screen."""
 
+    HELP = "Fix the board: pick an area and write what your table shows there; the correction is logged."
     DEFAULT_CSS = DIALOG_CSS.format(name="EditAreaDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     HINT = "e.g. city muslim; fortress; M 1A1G; C 2A; siege by C  (sides: C M R F RA; 'no city', 'no siege')"

@@ -46,6 +46,8 @@ def board_of_config(config: dict[str, Any]) -> Board:
 class ReconquistaScreen(GameScreen):
     """One Reconquista session at the table."""
 
+    HELP = "Reconquista: the app plays the robot's side; answer the question of the moment (the dice you rolled, or an option) and make its changes on your board."
+
     CSS_PATH = "reconquista.tcss"
 
     BINDINGS = [

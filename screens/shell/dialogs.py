@@ -30,6 +30,8 @@ DIALOG_CSS = """
 class ConfirmDialog(ModalScreen[bool]):
     """A yes/no question; y or Enter says yes, n or escape no."""
 
+    HELP = "A question: the app asks before it goes on; yes or no."
+
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
     BINDINGS = [
         Binding("y,enter", "answer(True)", "Yes"),
@@ -51,6 +53,8 @@ class ConfirmDialog(ModalScreen[bool]):
 
 class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
     """Pick an earlier roll and type the dice it should have been."""
+
+    HELP = "Correct a die: pick a roll typed earlier, then type the dice it should have been; the game re-runs from it."
 
     DEFAULT_CSS = DIALOG_CSS.format(name="CorrectionDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -135,6 +139,8 @@ def correction_text(driver: Driver, index: int, values: list[int], report: Corre
 
 class MessageDialog(ModalScreen[None]):
     """A few lines to read, closed with Enter or escape."""
+
+    HELP = "A message: lines to read; nothing is asked."
 
     DEFAULT_CSS = DIALOG_CSS.format(name="MessageDialog")
     BINDINGS = [Binding("enter,escape", "close", "Close")]

@@ -264,19 +264,23 @@ class GameScreen(Screen[None]):
 
     # -- the rule behind the step on screen ----------------------------------------------
 
-    def action_rule(self) -> None:
-        """The rulebook section and the reason of the step on screen: the question waiting, or
-        when the game is over, its last step."""
+    def rule_of_the_moment(self) -> tuple[str, Text] | None:
+        """The step on screen and its rule (heading, text): the question waiting, or when the
+        game is over, its last step; for the rule key and F1's help (screens/help.py)."""
         d = self.driver
         if d is None:
-            return
+            return None
         if d.pending is not None:
-            body = rule_text(d.pending)
-        elif d.steps:
-            body = rule_text(d.steps[-1].prompt, d.steps[-1])
-        else:
-            return
-        self.app.push_screen(MessageDialog("The rule behind this step", body))
+            return "The question of the moment", rule_text(d.pending)
+        if d.steps:
+            return "The last step", rule_text(d.steps[-1].prompt, d.steps[-1])
+        return None
+
+    def action_rule(self) -> None:
+        """The rulebook section and the reason of the step on screen."""
+        moment = self.rule_of_the_moment()
+        if moment is not None:
+            self.app.push_screen(MessageDialog("The rule behind this step", moment[1]))
 
     def action_back(self) -> None:
         self.app.pop_screen()

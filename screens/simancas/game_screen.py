@@ -222,13 +222,15 @@ WIDE = 160
 class SimancasScreen(GameScreen):
     """One Battle of Simancas match at the table."""
 
+    HELP = "Battle of Simancas: type what lands on the table (a few letters of a card, destroy, pass, end) and enter; the app adds up the force, the hands and the match."
+
     CSS_PATH = "simancas.tcss"
 
     AUTO_FOCUS = "#pp-dice"
 
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("f1,ctrl+r", "reference", "Card types", priority=True),
+        Binding("ctrl+r", "reference", "Card types", priority=True),
         Binding("f2,question_mark", "rule", "Rule", priority=True),
         Binding("f3", "discard_pile", "Discard pile", priority=True),
         Binding("escape", "back", "Back"),
