@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from companion import __version__
 from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, CompanionError, UsageError
 from companion.text import visible
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Tabletop Companion: the robot's side, the sums and the log of your board games.",
     )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     _db_option(parser, top=True)
     parser.add_argument(
         "--seed",
@@ -203,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", type=_session_id, metavar="ID", help="only session ID")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_luck)
+
+    p = sub.add_parser("config", help="where the settings file is, and the settings and keys in force")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_config)
 
     from companion.castells import calculators as castells_calculators  # the same: argparse only
     from companion.reconquista import calculators  # pure engines and argparse: cheap
@@ -500,14 +506,34 @@ def _luck(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _config(args: argparse.Namespace) -> int:
+    from companion import settings
+
+    found, file = settings.load()  # a mistake in the file: one sentence, exit 2
+    data = settings.report(file, found)
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(visible("\n".join(settings.report_lines(data, settings.origin()))))
+    return EXIT_OK
+
+
 def _run_tui(args: argparse.Namespace) -> int:
+    from companion import settings
     from companion.store import preflight
 
     path = preflight.resolve(args.db)
     preflight.check(path)  # a bad database is one sentence here, before the screen takes over
+    try:
+        settings_path = settings.default_path()
+    except settings.SettingsError as exc:  # COMPANION_SETTINGS names no file: the defaults, and why
+        print(f"companion: {visible(str(exc))} The app runs on the default settings.", file=sys.stderr)
+        settings_path = None
     from screens.app import CompanionApp
 
-    CompanionApp(db_path=path, seed=args.seed).run()
+    # The settings file is read by the app and checked once its first screen is up: a mistake
+    # in it is shown there, on the defaults (`companion config` names it too, and exits 2).
+    CompanionApp(db_path=path, seed=args.seed, settings_path=settings_path).run()
     return EXIT_OK
 
 

@@ -1,7 +1,10 @@
 """The Textual application: screens, the store handle, and the command palette.
 
 The store (SQLAlchemy, SQLModel, Alembic) is opened in a thread after the first
-screen is up, so start-up costs no more than a bare Textual app.
+screen is up, so start-up costs no more than a bare Textual app. The user's settings
+(companion.settings) are read before the first screen, their theme put in force at once, and
+validated in that same thread (pydantic is slow to import): the keys they move and the rest
+come into force then, or, for a file with a mistake, the defaults and the sentence naming it.
 """
 
 from __future__ import annotations
@@ -9,14 +12,18 @@ from __future__ import annotations
 import contextlib
 import gc
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from companion import settings as user_settings
 from companion.errors import CompanionError
+from companion.settings import Settings, SettingsError
 from screens.home import HomeScreen
 from screens.plain import notify_plain
 
@@ -32,10 +39,10 @@ class CompanionApp(App[None]):
     # first shown (Screen.CSS_PATH), so start-up does not parse styles it does not use.
     CSS_PATH = ["app.tcss"]
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", id="app.quit"),
         # Every screen's help, dialogs too (priority: a modal's own keys do not hide it). Not in
         # the footer, which is full at 80 columns; the README and the palette name it.
-        Binding("f1", "help", "Help", show=False, priority=True, id="help"),
+        Binding("f1", "help", "Help", show=False, priority=True, id="app.help"),
     ]
 
     def __init__(
@@ -43,7 +50,10 @@ class CompanionApp(App[None]):
         db_path: str = ":memory:",
         seed: int | None = 0,
         clock: Callable[[], Any] | None = None,
+        settings_path: str | Path | None = None,
     ) -> None:
+        """``settings_path``: the user's settings file (read now, validated once the first
+        screen is up; the theme picked is written to it); None: the defaults, nothing written."""
         super().__init__()
         self.db_path = db_path
         # The seed given (``--seed N``), or None: each new session draws its own at random.
@@ -53,6 +63,22 @@ class CompanionApp(App[None]):
         self._store: Store | None = None
         self._store_error: CompanionError | None = None
         self._store_lock = threading.Lock()
+        self.settings = user_settings.DEFAULTS
+        self.settings_error: str | None = None
+        #: The settings file has been validated (or there is none to validate).
+        self.settings_ready = settings_path is None
+        self.settings_path = None if settings_path is None else Path(settings_path)
+        self._settings_file = None if self.settings_path is None else user_settings.read(self.settings_path)
+        # The theme the settings file gives: written back only when the user picks another.
+        self._saved_theme: str | None = None
+        self._first_theme = self.theme
+        if self._settings_file is not None:
+            raw_theme = (self._settings_file.raw or {}).get("theme")
+            # In force before the first paint (no flash of another theme); the whole file is
+            # validated in the background, and a mistake in it brings back the default.
+            theme = raw_theme if isinstance(raw_theme, str) and raw_theme in self.available_themes else None
+            self._saved_theme = self._first_theme = theme or self.settings.theme
+            self.theme = self._saved_theme
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
@@ -62,9 +88,38 @@ class CompanionApp(App[None]):
         )
 
     def _open_store_in_background(self) -> None:
+        if self._settings_file is not None:
+            try:
+                checked, error = user_settings.validate(self._settings_file), None
+            except SettingsError as exc:
+                checked, error = user_settings.DEFAULTS, str(exc)
+            self.call_from_thread(self._settings_checked, checked, error)
         with contextlib.suppress(CompanionError):  # kept in _store_error; the home screen shows it
             self.store()
         self.call_from_thread(self._store_opened)
+
+    def _settings_checked(self, checked: Settings, error: str | None) -> None:
+        """The settings validated: in force now; or the defaults, and the sentence saying why."""
+        self.settings, self.settings_error = checked, error
+        self.settings_ready = True
+        if checked.keys:
+            self.set_keymap(dict(checked.keys))
+        if self.theme != checked.theme and self.theme == self._first_theme:  # (not one picked meanwhile)
+            self._saved_theme = checked.theme  # back to the default: nothing to write
+            self.theme = checked.theme
+        if error is not None:
+            notify_plain(self, f"{error} The app runs on the default settings.", severity="error", timeout=30)
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme picked (the command palette's "Theme"): kept in the settings file."""
+        if self.settings_path is None or self._saved_theme is None or theme == self._saved_theme:
+            return
+        self._saved_theme = theme
+        self.settings = replace(self.settings, theme=theme)
+        try:
+            user_settings.save_theme(self.settings_path, theme)
+        except SettingsError as exc:
+            notify_plain(self, str(exc), severity="error", timeout=15)
 
     def _store_opened(self) -> None:
         # Everything loaded so far lives as long as the app: keep it out of the garbage
@@ -106,11 +161,16 @@ class CompanionApp(App[None]):
         self.start_game("reconquista")
 
     def action_simancas(self) -> None:
-        self.start_game("simancas")
+        """A Simancas match, its hands guided or not as the settings say (simancas_guide)."""
+        self.start_game("simancas", self.new_session_settings("simancas"))
 
     def action_simancas_unguided(self) -> None:
         """A Simancas match for players who know the turn: no phase told (f4 turns it on)."""
         self.start_game("simancas", {"guide": False})
+
+    def action_simancas_guided(self) -> None:
+        """A Simancas match with each hand's phases told, whatever the settings say."""
+        self.start_game("simancas", {"guide": True})
 
     def action_castells(self) -> None:
         self.start_game("castells")
@@ -138,7 +198,7 @@ class CompanionApp(App[None]):
         dialog = setup_dialog(game_id) if config is None else None
         if config is None and dialog is None:
             try:
-                config = dict(games.entry(game_id).settings)  # a new session's settings
+                config = self.new_session_settings(game_id)
             except CompanionError as exc:
                 notify_plain(self, str(exc), severity="error")
                 return
@@ -148,7 +208,7 @@ class CompanionApp(App[None]):
                 if settings is not None:
                     self.start_game(game_id, settings)
 
-            self.push_screen(dialog(), chosen)
+            self.push_screen(dialog(self.settings), chosen)  # it preselects what the settings say
             return
         try:
             # The game's first state reads its data files: a broken one is a sentence, not an empty session.
@@ -161,6 +221,13 @@ class CompanionApp(App[None]):
             return
         self.sessions_started += 1
         self.open_session(session_id)
+
+    def new_session_settings(self, game_id: str) -> dict[str, Any]:
+        """A new session's settings where no dialog asks them: the game's own, as the user's
+        settings file changes them (a Simancas match guided or not)."""
+        from companion import games
+
+        return {**dict(games.entry(game_id).settings), **self.settings.session_settings(game_id)}
 
     def next_seed(self) -> int:
         """The seed of the next new session: every session rolls its own dice (``--seed N``
@@ -201,16 +268,25 @@ class CompanionApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
+        guided = self.settings.simancas_guide
         yield SystemCommand(
             "New Simancas match",
-            "The 2-player card game: force totals, hands, the match; each hand's phases guided",
+            "The 2-player card game: force totals, hands, the match; "
+            + ("each hand's phases guided" if guided else "no phase told (simancas_guide = false)"),
             self.action_simancas,
         )
-        yield SystemCommand(
-            "New Simancas match, unguided",
-            "For players who know the turn: no phase told (f4 in the match turns the guide on)",
-            self.action_simancas_unguided,
-        )
+        if guided:
+            yield SystemCommand(
+                "New Simancas match, unguided",
+                "For players who know the turn: no phase told (f4 in the match turns the guide on)",
+                self.action_simancas_unguided,
+            )
+        else:
+            yield SystemCommand(
+                "New Simancas match, guided",
+                "Each hand's phases told, from the Fate to the Retreat (f4 in the match turns it off)",
+                self.action_simancas_guided,
+            )
         yield SystemCommand(
             "New Terra de Castells game",
             "The euro game: the app runs the Saracen turns",
@@ -221,12 +297,15 @@ class CompanionApp(App[None]):
         yield SystemCommand(
             "Help", "This screen's keys, and the rule of the question on it", self.action_help
         )
-        yield from screen_commands(screen)
+        yield from screen_commands(screen, self.settings.keys)
+        # Textual's own, "Theme" among them: the theme picked is kept in the settings file.
         yield from super().get_system_commands(screen)
 
 
-def screen_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """The palette entries of the current screen's own key bindings, so every action is reachable."""
+def screen_commands(screen: Screen[Any], keys: Mapping[str, str] | None = None) -> Iterable[SystemCommand]:
+    """The palette entries of the current screen's own key bindings, so every action is
+    reachable; each names its key as the settings' ``keys`` have moved it."""
+    keys = keys or {}
     for binding in getattr(screen, "BINDINGS", []):
         if isinstance(binding, Binding) and binding.description and binding.show:
             action = binding.action
@@ -234,4 +313,5 @@ def screen_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
             async def run(action: str = action) -> None:
                 await screen.run_action(action)
 
-            yield SystemCommand(binding.description, f"Key: {binding.key}", run)
+            key = keys.get(binding.id, binding.key) if binding.id else binding.key
+            yield SystemCommand(binding.description, f"Key: {key}", run)

@@ -65,7 +65,7 @@ class ThemedPlot(PlotextPlot):
         try:
             return Color.parse(variables.get(name) or variables["foreground"]).rgb
         except Exception:  # noqa: BLE001 -- a theme's odd value draws in the foreground, not a crash
-            return Color.parse(variables.get("foreground", "white")).rgb
+            return Color.parse(variables["foreground"]).rgb  # every theme of Textual has one
 
     def redraw(self) -> None:
         self.plt.clear_figure()

@@ -45,11 +45,11 @@ class DiceTrayScreen(GameScreen):
         return True
 
     BINDINGS = [
-        Binding("r", "roll", "Roll (app)"),
-        Binding("ctrl+z", "undo", "Undo roll", priority=True),
-        Binding("ctrl+o", "end_session", "End session", priority=True),
-        Binding("f2,question_mark", "rule", "Rule", show=False, priority=True),
-        Binding("escape", "back", "Back"),
+        Binding("r", "roll", "Roll (app)", id="game.roll"),
+        Binding("ctrl+z", "undo", "Undo roll", priority=True, id="game.undo"),
+        Binding("ctrl+o", "end_session", "End session", priority=True, id="dice.end_session"),
+        Binding("f2,question_mark", "rule", "Rule", show=False, priority=True, id="game.rule"),
+        Binding("escape", "back", "Back", id="game.back"),
         *(Binding(str(i), f"preset({i})", show=False) for i in range(1, 10)),
     ]
 

@@ -28,6 +28,7 @@ from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
 from companion.games import GAMES
 from companion.prompts import Choose, Prompt
+from screens.colours import tone
 from screens.plain import notify_plain, plain
 from screens.shell.dialogs import MessageDialog
 from screens.shell.game_screen import rule_line, rule_text
@@ -145,14 +146,14 @@ class HistoryScreen(Screen[None]):
     CSS_PATH = "history.tcss"
 
     BINDINGS = [
-        Binding("enter", "open_log", "Read log"),
-        Binding("r", "resume", "Resume"),
-        Binding("s", "sort", "Sort"),
-        Binding("slash", "search", "Search"),
-        Binding("t", "statistics", "Statistics"),
-        Binding("l", "luck", "Luck ledger"),
-        Binding("g", "story", "Story"),
-        Binding("escape", "back", "Back"),
+        Binding("enter", "open_log", "Read log", id="history.open"),
+        Binding("r", "resume", "Resume", id="history.resume"),
+        Binding("s", "sort", "Sort", id="history.sort"),
+        Binding("slash", "search", "Search", id="history.search"),
+        Binding("t", "statistics", "Statistics", id="history.statistics"),
+        Binding("l", "luck", "Luck ledger", id="history.luck"),
+        Binding("g", "story", "Story", id="history.story"),
+        Binding("escape", "back", "Back", id="history.back"),
     ]
 
     def __init__(self) -> None:
@@ -255,7 +256,7 @@ class HistoryScreen(Screen[None]):
             self.total = store.count_sessions(**filters)
             sessions = store.sessions(**filters, sort=self.order, limit=max(PAGE, row + NEAR_END))
         except CompanionError as exc:
-            self.query_one("#history-status", Static).update(plain(exc, "bold red"))
+            self.query_one("#history-status", Static).update(plain(exc, tone(self, "error", "bold")))
             return
         table.clear()
         self.shown = 0
@@ -273,7 +274,7 @@ class HistoryScreen(Screen[None]):
         try:
             sessions = app.store().sessions(**self.filters(), sort=self.order, limit=PAGE, offset=self.shown)
         except CompanionError as exc:
-            self.query_one("#history-status", Static).update(plain(exc, "bold red"))
+            self.query_one("#history-status", Static).update(plain(exc, tone(self, "error", "bold")))
             return
         self._add(sessions)
         self._say()
@@ -446,14 +447,14 @@ class SessionLogScreen(Screen[None]):
     CSS_PATH = "history.tcss"
 
     BINDINGS = [
-        Binding("v", "toggle_view", "Log / table"),
-        Binding("left_square_bracket", "phase(-1)", "Previous phase"),
-        Binding("right_square_bracket", "phase(1)", "Next phase"),
-        Binding("t", "jump", "Go to turn"),
-        Binding("f2,question_mark", "rule", "Rule"),
-        Binding("r", "resume", "Resume"),
-        Binding("g", "story", "Story"),
-        Binding("escape", "back", "Back"),
+        Binding("v", "toggle_view", "Log / table", id="log.view"),
+        Binding("left_square_bracket", "phase(-1)", "Previous phase", id="log.previous_phase"),
+        Binding("right_square_bracket", "phase(1)", "Next phase", id="log.next_phase"),
+        Binding("t", "jump", "Go to turn", id="log.turn"),
+        Binding("f2,question_mark", "rule", "Rule", id="game.rule"),
+        Binding("r", "resume", "Resume", id="history.resume"),
+        Binding("g", "story", "Story", id="history.story"),
+        Binding("escape", "back", "Back", id="history.back"),
         # With the log hidden (v), the arrows still step through the game.
         Binding("up", "step(-1)", show=False),
         Binding("down", "step(1)", show=False),
@@ -553,7 +554,7 @@ class SessionLogScreen(Screen[None]):
             log = store.log(self.session_id)
             withdrawn = store.answer_count(self.session_id) - len(log.steps)
         except CompanionError as exc:
-            self.query_one("#log-status", Static).update(plain(exc, "bold red"))
+            self.query_one("#log-status", Static).update(plain(exc, tone(self, "error", "bold")))
             return
         self.steps = log.steps
         self.places = [(ev.turn, ev.phase) for ev in log.events]
@@ -637,7 +638,7 @@ class SessionLogScreen(Screen[None]):
                 game = games.load(self.info.game)
                 self.driver = Driver(game, self.info.seed, self.info.config)
             except CompanionError as exc:
-                await panel.mount(Static(plain(exc, "bold red")))
+                await panel.mount(Static(plain(exc, tone(self, "error", "bold"))))
                 return
             parting = Static(id="log-parting")
             parting.display = False
@@ -662,7 +663,7 @@ class SessionLogScreen(Screen[None]):
                     self.fits = divergence.step
                     self.parting = self._parting(divergence)
         except CompanionError as exc:
-            self.query_one("#log-status", Static).update(plain(exc, "bold red"))
+            self.query_one("#log-status", Static).update(plain(exc, tone(self, "error", "bold")))
             return
         self.at = count
         shown = len(self.driver.steps)
@@ -681,7 +682,8 @@ class SessionLogScreen(Screen[None]):
         parting_view = self.query_one("#log-parting", Static)
         parting_view.display = count > shown
         if count > shown:
-            parting_view.update(plain(self.parting, "bold yellow"))  # it quotes the logged answers
+            # plain: it quotes the logged answers
+            parting_view.update(plain(self.parting, tone(self, "warning", "bold")))
         # The rule the step shown follows, from the prompt as the game asks it now (a step
         # logged before prompts cited rules gets its citation on replay).
         rule_view = self.query_one("#log-rule", Static)

@@ -16,8 +16,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from companion import __version__
 from companion.errors import CompanionError
 from companion.games import GAMES
+from screens.colours import tone
 from screens.plain import plain
 
 
@@ -27,8 +29,8 @@ class HomeScreen(Screen[None]):
     HELP = "Home: start a game (on the left) or resume an unfinished session (on the right); History has every session played."
 
     BINDINGS = [
-        Binding("d", "app.dice_tray", "Dice tray"),
-        Binding("h", "app.history", "History"),
+        Binding("d", "app.dice_tray", "Dice tray", id="home.dice_tray"),
+        Binding("h", "app.history", "History", id="home.history"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -52,6 +54,7 @@ class HomeScreen(Screen[None]):
         return options
 
     def on_mount(self) -> None:
+        self.sub_title = f"version {__version__}"
         games = self.query_one("#games", OptionList)
         games.focus()
         games.highlighted = next(i for i, g in enumerate(GAMES) if g.module)
@@ -67,14 +70,14 @@ class HomeScreen(Screen[None]):
         # The errors name the database file, and a summary may hold a player's or an import's
         # text: shown as written, never read as markup.
         if app.store_error is not None:
-            status.update(plain(app.store_error, "bold red"))
+            status.update(plain(app.store_error, tone(self, "error", "bold")))
             return
         if not app.store_ready:
             return  # still opening; the app calls back when it is ready
         try:
             sessions = app.store().sessions(status="active")
         except CompanionError as exc:
-            status.update(plain(exc, "bold red"))
+            status.update(plain(exc, tone(self, "error", "bold")))
             return
         # The highlight stays on the session it was on (the one just resumed, say), not the first.
         was = listing.highlighted

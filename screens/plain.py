@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.widget import Widget
@@ -21,7 +22,7 @@ from textual.widget import Widget
 from companion.text import visible
 
 
-def plain(text: object, style: str = "") -> Text:
+def plain(text: object, style: str | Style = "") -> Text:
     """``text`` (anything, as ``str()`` writes it) to show as written, in ``style``."""
     return Text(visible(str(text)), style=style)
 

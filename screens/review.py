@@ -23,6 +23,7 @@ from textual_plotext import PlotextPlot
 
 from companion.errors import CompanionError
 from companion.games import GAMES
+from screens.colours import tone
 from screens.plain import plain
 
 
@@ -49,7 +50,7 @@ class ReviewScreen(Screen[None]):
 
     CSS_PATH = "review.tcss"
 
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [Binding("escape", "back", "Back", id="history.back")]
     GAMES_SHOWN: tuple[str, ...] = ()
 
     def __init__(self, game: str | None = None) -> None:
@@ -94,7 +95,7 @@ class ReviewScreen(Screen[None]):
     def _failed(self, message: str) -> None:
         body = self.query_one("#review-body")
         body.remove_children()
-        body.mount(Static(plain(message, "bold red")))
+        body.mount(Static(plain(message, tone(self, "error", "bold"))))
         self.ready = True
 
     async def _fill(self, figures: Any) -> None:

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Header, Static
 from companion.errors import CompanionError
 from companion.review.story import Story, side_name
 from screens.charts import cities_chart, vp_chart
+from screens.colours import tone
 from screens.history import STATUS_SHOWN, game_title, local_time
 from screens.plain import plain
 
@@ -109,7 +110,7 @@ class StoryScreen(Screen[None]):
         self.app.call_from_thread(self._fill, info, story)  # type: ignore[arg-type]
 
     def _failed(self, message: str) -> None:
-        self.query_one("#story-note", Static).update(plain(message, "bold red"))
+        self.query_one("#story-note", Static).update(plain(message, tone(self, "error", "bold")))
         self.ready = True
 
     async def _fill(self, info: Any, story: Story | None) -> None:

@@ -9,6 +9,7 @@ pyproject's ``addopts``, where ``-n`` would break ``pytest -p no:xdist``). ``pyt
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -27,6 +28,13 @@ SNAPSHOTS = ROOT / "snapshots"
 # so the xdist workers (started after this) and every subprocess of a test inherit it too.
 os.environ["TZ"] = "UTC"
 time.tzset()
+
+# The user's own settings file (a theme, keys moved) must not reach the tests, nor a theme picked
+# in a test reach it: every process of the run reads (and would write) a file of its own that
+# does not exist until then. A test of the settings points COMPANION_SETTINGS at its tmp_path.
+os.environ["COMPANION_SETTINGS"] = os.path.join(
+    tempfile.gettempdir(), f"companion-tests-{os.getpid()}", "settings.toml"
+)
 
 
 # -- parallel by default -----------------------------------------------------------------------

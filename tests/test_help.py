@@ -247,7 +247,7 @@ async def test_a_remapped_help_key_shows_its_new_key(tmp_path: Path, clock: Any)
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.set_keymap({"help": "f10"})  # the binding's id (screens/app.py)
+        app.set_keymap({"app.help": "f10"})  # the binding's id (screens/app.py)
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)  # f1 no longer opens it

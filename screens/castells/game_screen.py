@@ -235,13 +235,13 @@ class CastellsScreen(GameScreen):
     CSS_PATH = "castells.tcss"
 
     BINDINGS = [
-        Binding("r", "roll", "Roll / draw (app)"),
-        Binding("enter", "confirm", "Done", show=False),
-        Binding("e", "edit", "Fix by hand"),
-        Binding("c", "correct", "Correct a die"),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("f2,question_mark", "rule", "Rule", priority=True),
-        Binding("escape", "back", "Back"),
+        Binding("r", "roll", "Roll / draw (app)", id="game.roll"),
+        Binding("enter", "confirm", "Done", show=False, id="game.done"),
+        Binding("e", "edit", "Fix by hand", id="game.edit"),
+        Binding("c", "correct", "Correct a die", id="game.correct"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
+        Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
+        Binding("escape", "back", "Back", id="game.back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]
 

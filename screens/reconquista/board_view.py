@@ -3,30 +3,33 @@
 Each region is a panel in its colour; each area is one line: its die faces, its
 name, its marks (city and religion, fortress, mountain, port) and the counters
 on it by side. A siege, El Cid and the region in revolt are marked.
+
+The regions' colours are the map file's; the sides' and the marks' are the board's own
+(screens.colours.BOARD: one for a dark theme, one for a light), a siege and a revolt the
+theme's error colour.
 """
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Grid
+from textual.widget import Widget
 from textual.widgets import Static
 
 from companion.reconquista.board import Board
 from companion.reconquista.state import GameState
 from companion.reconquista.units import Kind
+from screens.colours import board_marks, tone
 from screens.plain import plain
 
-SIDE_STYLE = {
-    "christian": "bold #7fb2ff",
-    "muslim": "bold #6fd47a",
-    "rebel": "bold #ff6b6b",
-    "french": "bold #ffb347",
-    "rebel_army": "bold #ff8fd8",
-}
+#: The board's colours of the moment (screens.colours.board_marks) and the theme's for a siege.
+Marks = dict[str, Style]
+
 #: The side of a counter, where its kind does not name it (Rebels and French read as words).
 SIDE_TAG = {"christian": "C", "muslim": "M"}
-CITY_MARK = {"christian": ("✝", "bold #7fb2ff"), "muslim": ("☪", "bold #6fd47a")}
+CITY_MARK = {"christian": "✝", "muslim": "☪"}
 KIND_ORDER = (
     Kind.ARMY,
     Kind.ORDER,
@@ -45,20 +48,27 @@ WORDS = {
 }
 ROAD = "→"
 
-# Three lines that fit the 78 columns of the narrowest screen.
-LEGEND = Text.assemble(
-    ("✝", CITY_MARK["christian"][1]), " Christian ",
-    ("☪", CITY_MARK["muslim"][1]), " Muslim city  ",
-    ("♜", "bold"), " fortress  ",
-    ("▲", "#c8a878"), " mountain  ",
-    ("≈n", "#6fc3df"), " port  ",
-    ("⚔", "bold #ff6b6b"), " siege  ",
-    ("★", "bold #ffd75f"), " El Cid\n",
-    (SIDE_TAG["christian"], SIDE_STYLE["christian"]), " Christian ",
-    (SIDE_TAG["muslim"], SIDE_STYLE["muslim"]), " Muslim: ",
-    "1A army 1G garrison 1MO Order 1MC mercenary 1CR crusader\n",
-    (ROAD, "bold"), " a road to another region;  the areas of a region all join (marches step up)",
-)  # fmt: skip
+
+def marks_of(widget: Widget) -> Marks:
+    """The colours the board is drawn in, for the theme in force."""
+    return {**board_marks(widget), "siege": tone(widget, "error", "bold")}
+
+
+def legend(marks: Marks) -> Text:
+    """Three lines that fit the 78 columns of the narrowest screen."""
+    return Text.assemble(
+        ("✝", marks["christian"]), " Christian ",
+        ("☪", marks["muslim"]), " Muslim city  ",
+        ("♜", "bold"), " fortress  ",
+        ("▲", marks["mountain"]), " mountain  ",
+        ("≈n", marks["port"]), " port  ",
+        ("⚔", marks["siege"]), " siege  ",
+        ("★", marks["el_cid"]), " El Cid\n",
+        (SIDE_TAG["christian"], marks["christian"]), " Christian ",
+        (SIDE_TAG["muslim"], marks["muslim"]), " Muslim: ",
+        "1A army 1G garrison 1MO Order 1MC mercenary 1CR crusader\n",
+        (ROAD, "bold"), " a road to another region;  the areas of a region all join (marches step up)",
+    )  # fmt: skip
 
 
 def faces_text(faces: tuple[int, ...]) -> str:
@@ -89,22 +99,27 @@ def roads_text(board: Board, name: str) -> Text:
 
 
 def area_line(
-    board: Board, state: GameState, name: str, width: int = 11, roads_width: int = 0, gap: str = "  "
+    board: Board,
+    state: GameState,
+    name: str,
+    marks: Marks,
+    width: int = 11,
+    roads_width: int = 0,
+    gap: str = "  ",
 ) -> Text:
-    """One area: faces, name, marks, the roads from it and the counters on it."""
+    """One area: faces, name, marks, the roads from it and the counters on it, in ``marks``."""
     area, here = board.areas[name], state.areas[name]
     line = Text()
     line.append(f"{faces_text(area.faces):>3} ", style="dim")
     line.append(f"{name:<{width}}", style="bold" if here.total() else "")
     if here.city:
-        mark, style = CITY_MARK[here.city]
-        line.append(mark, style=style)
+        line.append(CITY_MARK[here.city], style=marks[here.city])
     else:
         line.append(" ")
     line.append("♜" if here.fortress else " ", style="bold")
-    line.append("▲" if area.mountain else " ", style="#c8a878")
-    line.append(f"≈{area.port}" if area.port else "  ", style="#6fc3df")
-    line.append("⚔" if here.besieger else " ", style="bold #ff6b6b")
+    line.append("▲" if area.mountain else " ", style=marks["mountain"])
+    line.append(f"≈{area.port}" if area.port else "  ", style=marks["port"])
+    line.append("⚔" if here.besieger else " ", style=marks["siege"])
     if roads_width:
         roads = roads_text(board, name)
         line.append(" ")
@@ -115,13 +130,11 @@ def area_line(
         units = force_text(here.units[side])
         besieging = "⚔" if side == here.besieger else ""
         line.append(
-            f"{gap}{tag} {units}{besieging}" if tag else f"{gap}{units}{besieging}", style=SIDE_STYLE[side]
+            f"{gap}{tag} {units}{besieging}" if tag else f"{gap}{units}{besieging}", style=marks[side]
         )
     if state.el_cid_area == name:
-        line.append(" ★", style="bold #ffd75f")
-        line.append(
-            SIDE_TAG.get(state.el_cid_side or "", ""), style=SIDE_STYLE.get(state.el_cid_side or "", "")
-        )
+        line.append(" ★", style=marks["el_cid"])
+        line.append(SIDE_TAG.get(state.el_cid_side or "", ""), style=marks.get(state.el_cid_side or "", ""))
     return line
 
 
@@ -178,17 +191,18 @@ class RegionPanel(Static):
         names = self.board.all_areas() if self.compact else region.areas
         width = max(len(a) for a in names) + 1
         roads_width = max(roads_text(self.board, a).cell_len for a in names) + 1
-        lines = [area_line(self.board, state, a, width, roads_width) for a in region.areas]
+        marks = marks_of(self)  # the theme's of the moment: a theme picked redraws the board
+        lines = [area_line(self.board, state, a, marks, width, roads_width) for a in region.areas]
         room = self.content_size.width - (self.label_width() if self.compact else 0)
         if 0 < room < max(line.cell_len for line in lines):
             # Too narrow for the roads (a replay's side panel): the counters keep their line.
-            lines = [area_line(self.board, state, a, width - 1, gap=" ") for a in region.areas]
+            lines = [area_line(self.board, state, a, marks, width - 1, gap=" ") for a in region.areas]
         if self.compact:
             labels = [f"{region.number} {region.name}", "IN REVOLT" if revolt else ""]
-            colour = region.colour if not revolt else "bold #ff6b6b"
+            label_style = marks["siege"] if revolt else Style.parse(f"bold {region.colour}")
             lines = [
                 Text.assemble(
-                    (f"{labels[i] if i < len(labels) else '':<{self.label_width()}}", f"bold {colour}"), line
+                    (f"{labels[i] if i < len(labels) else '':<{self.label_width()}}", label_style), line
                 )
                 for i, line in enumerate(lines)
             ]

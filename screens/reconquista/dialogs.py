@@ -14,6 +14,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import dice
+from companion.settings import DEFAULTS, Settings
+from screens.colours import tone
 from screens.plain import plain
 from screens.shell.dialogs import DIALOG_CSS
 
@@ -32,12 +34,17 @@ DICE_MODES = dict(
 
 
 class NewGameDialog(ModalScreen[dict[str, Any] | None]):
-    """How the dice of a new Reconquista game are rolled: the session's settings ({"dice": mode})."""
+    """How the dice of a new Reconquista game are rolled: the session's settings ({"dice": mode}).
+    The mode of the user's settings (``dice_mode``) is highlighted first."""
 
     HELP = "New Reconquista game: how the dice are rolled (it can be changed at any time in the game)."
 
     DEFAULT_CSS = DIALOG_CSS.format(name="NewGameDialog")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, settings: Settings = DEFAULTS) -> None:
+        super().__init__()
+        self.preselected = settings.dice_mode
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -45,6 +52,11 @@ class NewGameDialog(ModalScreen[dict[str, Any] | None]):
             yield Static("How are the dice rolled? (ctrl+d changes it at any time in the game)")
             yield OptionList(*(Option(text, id=mode) for mode, text in DICE_MODES.items()))
             yield Static("Enter starts the game; escape goes back.", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        modes = list(DICE_MODES)
+        if self.preselected in modes:
+            self.query_one(OptionList).highlighted = modes.index(self.preselected)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss({"dice": event.option.id})
@@ -114,7 +126,7 @@ class EditAreaDialog(ModalScreen[str | None]):
         self.dismiss(f"{area} corrected.")
 
     def show_error(self, text: str) -> None:
-        self.query_one("#edit-message", Static).update(plain(text, "bold red"))
+        self.query_one("#edit-message", Static).update(plain(text, tone(self, "error", "bold")))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

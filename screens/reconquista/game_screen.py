@@ -29,8 +29,9 @@ from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import forecast_move, forecast_siege
 from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
 from companion.reconquista.units import SpecError, parse_spec
+from screens.colours import tone
 from screens.plain import notify_plain
-from screens.reconquista.board_view import LEGEND, BoardView
+from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, EditAreaDialog
 from screens.shell.dialogs import MessageDialog
 from screens.shell.game_screen import GameScreen
@@ -53,17 +54,17 @@ class ReconquistaScreen(GameScreen):
     BINDINGS = [
         # First, so the narrow footer shows it: there the board and the question take turns.
         # Tab as well as b, and with priority: b is a letter where text is typed.
-        Binding("tab,b", "toggle_board", "Board/Now", priority=True),
-        Binding("r", "roll", "Roll (app)"),
-        Binding("enter", "confirm", "Done", show=False),
-        Binding("a", "confirm_all", "All done"),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("c", "correct", "Correct a die"),
-        Binding("w", "why_not", "Why not?"),
-        Binding("e", "edit", "Fix board"),
-        Binding("ctrl+d", "dice_mode", "Dice mode", priority=True),
-        Binding("f2,question_mark", "rule", "Rule", priority=True),
-        Binding("escape", "back", "Back"),
+        Binding("tab,b", "toggle_board", "Board/Now", priority=True, id="reconquista.board"),
+        Binding("r", "roll", "Roll (app)", id="game.roll"),
+        Binding("enter", "confirm", "Done", show=False, id="game.done"),
+        Binding("a", "confirm_all", "All done", id="reconquista.all_done"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
+        Binding("c", "correct", "Correct a die", id="game.correct"),
+        Binding("w", "why_not", "Why not?", id="reconquista.why_not"),
+        Binding("e", "edit", "Fix board", id="game.edit"),
+        Binding("ctrl+d", "dice_mode", "Dice mode", priority=True, id="reconquista.dice_mode"),
+        Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
+        Binding("escape", "back", "Back", id="game.back"),
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]
 
@@ -81,7 +82,7 @@ class ReconquistaScreen(GameScreen):
             with Vertical(id="rq-left"):
                 yield BoardView(self.board, id="rq-board")
                 yield Static(id="rq-turns")
-                yield Static(LEGEND, id="rq-legend")
+                yield Static(legend(marks_of(self)), id="rq-legend")
             with Vertical(id="rq-right"):
                 yield PromptPanel(id="rq-prompt")
                 yield RichLog(id="rq-log", wrap=True, markup=False, max_lines=400, min_width=20)
@@ -140,6 +141,8 @@ class ReconquistaScreen(GameScreen):
 
     def on_mount(self) -> None:
         app: Any = self.app
+        # The board and its legend in the theme's colours: drawn again when another is picked.
+        app.theme_changed_signal.subscribe(self, self._retheme)
         self._lay_out(*app.size)
         self.query_one("#rq-log", RichLog).border_title = "Log"
         try:
@@ -165,11 +168,18 @@ class ReconquistaScreen(GameScreen):
         for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:
             self._log(step, ev.turn, ev.phase)
         if resumed.notice:
-            self.query_one("#rq-log", RichLog).write(Text(resumed.notice, style="bold yellow"))
+            self.query_one("#rq-log", RichLog).write(
+                Text(resumed.notice, style=tone(self, "warning", "bold"))
+            )
         self._auto()
         self._show()
 
     # -- showing ------------------------------------------------------------------
+
+    def _retheme(self, _theme: object) -> None:
+        self.query_one("#rq-legend", Static).update(legend(marks_of(self)))
+        if self.driver is not None:
+            self.query_one(BoardView).show(self.driver.state)
 
     def _show(self, message: str = "", error: bool = False) -> None:
         driver = self.driver
@@ -280,9 +290,9 @@ class ReconquistaScreen(GameScreen):
         where = f"T{turn} " if turn is not None else ""
         answer = step.answer
         if isinstance(step.prompt, Edit):
-            line = Text.assemble((where, "dim"), ("✎ ", "yellow"), step.prompt.describe())
+            line = Text.assemble((where, "dim"), ("✎ ", tone(self, "warning")), step.prompt.describe())
         elif isinstance(step.prompt, Tell):
-            line = Text.assemble((where, "dim"), ("✓ ", "green"), step.prompt.text)
+            line = Text.assemble((where, "dim"), ("✓ ", tone(self, "success")), step.prompt.text)
         elif isinstance(step.prompt, Roll):
             who = "app" if step.source == "app" else "table"
             line = Text.assemble(
@@ -324,7 +334,9 @@ class ReconquistaScreen(GameScreen):
 
     def after_undo(self, taken: list[Step]) -> None:
         self.done_tells = []
-        self.query_one("#rq-log", RichLog).write(Text(f"↶ took back {len(taken)} step(s)", style="yellow"))
+        self.query_one("#rq-log", RichLog).write(
+            Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning"))
+        )
 
     def _auto(self) -> None:
         """In app-dice mode the app rolls every die itself, until a question needs the player."""
@@ -393,7 +405,9 @@ class ReconquistaScreen(GameScreen):
     def action_correct(self) -> None:
         def corrected(index: int) -> None:
             self.done_tells = []
-            self.query_one("#rq-log", RichLog).write(Text(f"✎ corrected step {index + 1}", style="yellow"))
+            self.query_one("#rq-log", RichLog).write(
+                Text(f"✎ corrected step {index + 1}", style=tone(self, "warning"))
+            )
             self._show()
 
         correct_a_die(self, self.driver, self._show, corrected)

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from companion.driver import Correction, Driver, Step
 from companion.prompts import BadAnswer, Roll, Tell
+from screens.colours import tone
 from screens.plain import plain
 
 DIALOG_CSS = """
@@ -22,7 +23,7 @@ DIALOG_CSS = """
     border: thick $accent; background: $surface; padding: 1 2;
 }}
 {name} OptionList {{ height: auto; max-height: 16; }}
-{name} .dialog-title {{ text-style: bold; color: $accent; margin-bottom: 1; }}
+{name} .dialog-title {{ text-style: bold; color: $text-accent; margin-bottom: 1; }}
 {name} .dialog-hint {{ color: $text-muted; margin-top: 1; }}
 """
 
@@ -106,7 +107,7 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
         try:
             values = self._roll().parse(event.value)
         except BadAnswer as exc:
-            self.query_one("#corr-message", Static).update(plain(exc, "bold red"))
+            self.query_one("#corr-message", Static).update(plain(exc, tone(self, "error", "bold")))
             return
         self.dismiss((self.picked, values))
 

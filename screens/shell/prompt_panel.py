@@ -27,6 +27,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.prompts import Choose, Enter, Prompt, Roll, Tell
+from screens.colours import tone
 from screens.plain import plain
 
 #: What a die field takes as typed: digits and the separators Roll.parse reads. Any other key
@@ -122,9 +123,9 @@ class PromptPanel(Vertical):
 
     DEFAULT_CSS = """
     PromptPanel { height: 1fr; border: round $accent; padding: 0 1; }
-    PromptPanel #pp-title { text-style: bold; color: $accent; }
+    PromptPanel #pp-title { text-style: bold; color: $text-accent; }
     PromptPanel #pp-why { margin-bottom: 1; }
-    PromptPanel #pp-odds { color: $warning; height: auto; margin-bottom: 1; }
+    PromptPanel #pp-odds { color: $text-warning; height: auto; margin-bottom: 1; }
     PromptPanel #pp-options { height: 1fr; border: none; background: transparent; }
     PromptPanel #pp-checklist { height: auto; max-height: 9; }
     PromptPanel #pp-checklist.-pending { height: 1fr; max-height: 100%; }
@@ -243,7 +244,7 @@ class PromptPanel(Vertical):
                     Text.assemble(
                         key_label(i, o, keys, numbered),
                         o,
-                        (f"\n  {notes[o]}" if o in notes else "", "italic #ffb347"),
+                        (f"\n  {notes[o]}" if o in notes else "", tone(self, "warning", "italic")),
                     ),
                     id=str(i - 1),
                 )
@@ -271,8 +272,10 @@ class PromptPanel(Vertical):
             why.update(over if over is not None else Text("Victory points:", style="bold"))
             self.focus_checklist()
         checklist.set_lines(
-            [Text.assemble(("✓ ", "green"), (t, "dim")) for t in done_tells[-6:]],
-            Text.assemble(("▸ ", "bold yellow"), (prompt.text, "bold")) if isinstance(prompt, Tell) else None,
+            [Text.assemble(("✓ ", tone(self, "success")), (t, "dim")) for t in done_tells[-6:]],
+            Text.assemble(("▸ ", tone(self, "warning", "bold")), (prompt.text, "bold"))
+            if isinstance(prompt, Tell)
+            else None,
         )
 
     def show_search(
@@ -330,4 +333,6 @@ class PromptPanel(Vertical):
         self.screen.set_focus(None)
 
     def message(self, text: str, error: bool = False) -> None:
-        self.query_one("#pp-message", Static).update(plain(text, "bold red" if error else "green"))
+        self.query_one("#pp-message", Static).update(
+            plain(text, tone(self, "error", "bold") if error else tone(self, "success"))
+        )

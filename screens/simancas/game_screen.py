@@ -229,13 +229,13 @@ class SimancasScreen(GameScreen):
     AUTO_FOCUS = "#pp-dice"
 
     BINDINGS = [
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+r", "reference", "Card types", priority=True),
-        Binding("f2,question_mark", "rule", "Rule", priority=True),
-        Binding("f3", "discard_pile", "Discard pile", priority=True),
-        Binding("escape", "back", "Back"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
+        Binding("ctrl+r", "reference", "Card types", priority=True, id="simancas.cards"),
+        Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
+        Binding("f3", "discard_pile", "Discard pile", priority=True, id="simancas.discards"),
+        Binding("escape", "back", "Back", id="game.back"),
         # Not in the footer: an unguided match looks as it always has (README lists the key).
-        Binding("f4", "guide", "Guide on/off", show=False, priority=True),
+        Binding("f4", "guide", "Guide on/off", show=False, priority=True, id="simancas.guide"),
     ]
 
     def __init__(self, session_id: int) -> None:
