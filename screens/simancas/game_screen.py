@@ -32,7 +32,7 @@ from companion.errors import CompanionError
 from companion.prompts import Choose, Tell, edit_prompt
 from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
-from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
+from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, ROUT_TOPIC, Match
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
@@ -117,23 +117,39 @@ def side_table(table: Table, side: Side) -> RenderableType:
         if s.destroyed:
             gone = "strike dim"
             out.add_row(
-                Text.assemble((s.name, gone), (f"\n  {how_destroyed(table, s.name)}", "italic red")),
+                Group(
+                    Text.assemble((s.name, gone)),
+                    indented(Text(how_destroyed(table, s.name), style="italic red")),
+                ),
                 Text(type_text(card.types), style=gone),
                 Text(str(s.base), style=gone),
                 Text("0", style="bold red"),
             )
             continue
-        name = Text()
-        name.append(s.name, style="bold")
+        lines: list[RenderableType] = [Text(s.name, style="bold")]
         for b in s.modifiers:
-            name.append(f"\n  {b.amount:+d} ", style="green" if b.amount > 0 else "red")
-            name.append(b.source)
+            lines.append(
+                indented(Text.assemble((f"{b.amount:+d} ", "green" if b.amount > 0 else "red"), b.source))
+            )
         if s.floored:
-            name.append("\n  below 0 counts as 0", style="dim")
+            lines.append(indented(Text("below 0 counts as 0", style="dim")))
         out.add_row(
-            name, Text(type_text(card.types), style="dim"), str(s.base), Text(str(s.score), style="bold")
+            Group(*lines),
+            Text(type_text(card.types), style="dim"),
+            str(s.base),
+            Text(str(s.score), style="bold"),
         )
     return out
+
+
+def indented(line: Text) -> RichTable:
+    """A line under a card's name, two columns in: where it wraps it wraps under itself, not back
+    under the names ('destroyed by the Christians' / Skirmisher tactic' read as a card)."""
+    row = RichTable.grid(expand=True)
+    row.add_column(width=2, no_wrap=True)
+    row.add_column(ratio=1)
+    row.add_row("", line)
+    return row
 
 
 #: The widths of the narrow table's type and score columns, the same on every card's line.
@@ -295,13 +311,13 @@ class SimancasScreen(GameScreen):
 
     def hand_just_ended(self) -> bool:
         """The hand's result (or, guided, its Retreat) waits to be confirmed: the engine clears
-        the table once it is."""
+        the table once it is. The last hand's too: its result said 'ahead by 5' and 'Hand 7'
+        while it told the match won."""
         d = self.driver
         return (
             d is not None
             and isinstance(d.pending, Tell)
             and d.pending.topic in (RESULT_TOPIC, GUIDE_TOPICS["retreat"])
-            and self.match.winner is None
         )
 
     def shown_table(self) -> Table:
@@ -449,14 +465,17 @@ class SimancasScreen(GameScreen):
             return Text.assemble(
                 ("▸ ", "bold yellow"),
                 (strategy_line(p.data["first"]), "bold"),
-                ("  Enter when done (or to skip it); f4 turns the guide off.", "dim"),
+                (f"  Enter when done (or to skip it); {self._guide_key()}.", "dim"),
             )
         if isinstance(p, Tell) and p.topic in GUIDE_TOPICS.values():
             return Text.assemble(
                 ("▸ ", "bold yellow"),
                 (p.text, "bold"),
-                ("  Enter when done (or to skip it), or type the first card; f4 turns the guide off.", "dim"),
+                (f"  Enter when done (or to skip it), or type the first card; {self._guide_key()}.", "dim"),
             )
+        if isinstance(p, Tell) and p.topic == RESULT_TOPIC and self.match.winner is not None:
+            # The match is won: no card comes next.
+            return Text.assemble(("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter ends the match.", "dim"))
         if isinstance(p, Tell):
             return Text.assemble(
                 ("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter when done, or type the next card.", "dim")
@@ -468,6 +487,10 @@ class SimancasScreen(GameScreen):
                 (f"{SIDE_NAMES[self.next_side()]} to play.", "dim"),
             )
         return Text(getattr(p, "why", ""), style="bold")
+
+    def _guide_key(self) -> str:
+        """What f4 does now: turned off, the phase already told stays, and f4 turns it on again."""
+        return "f4 turns the guide off" if self.match.guide else "guide off: f4 turns it on again"
 
     def _fill_suggestions(self) -> None:
         d = self.driver
@@ -547,7 +570,10 @@ class SimancasScreen(GameScreen):
 
     def _take(self, option: str, done: list[str] | None = None) -> None:
         """Answer the waiting question with ``option``, committed by the store before it is shown."""
-        self._done = [*(done or []), option]
+        d = self.driver
+        rout = d is not None and isinstance(d.pending, Choose) and d.pending.topic == ROUT_TOPIC
+        # Rout's question is answered with a card alone: 'Done: Jund Cavalry.' said nothing.
+        self._done = [*(done or []), f"Rout discards {option}" if rout else option]
         self.choose(option)
 
     def answered(self, step: Step) -> str:
