@@ -888,3 +888,34 @@ async def test_the_undo_dialog_names_a_turn_of_many_actions_by_its_question(
         body = str(app.screen.body)  # type: ignore[attr-defined]
         assert "The game now asks: Hand 1: what happens on the table?" in body
         assert "answers, on the screen)" in body and "Moors place Caliph" not in body
+
+
+async def test_the_strategy_phase_shows_every_types_strategic_effect_at_80x24(
+    tmp_path: Path, clock: Any
+) -> None:
+    """The guide's Strategy Phase at 80x24: the panel lists the strategic effects alone, all of
+    them without scrolling (the Weapon's, which searches the discard pile, was below the edge);
+    confirmed, f1 shows both effects again."""
+    from textual.containers import VerticalScroll
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await store_ready(pilot)
+        app.action_simancas()  # guided
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("enter", "enter")  # Fate, Reserve
+        await pilot.pause()
+        panel = app.screen.query_one("#sm-reference", VerticalScroll)
+        assert panel.display and panel.max_scroll_y == 0
+        out = io.StringIO()
+        Console(file=out, width=76, color_system=None).print(
+            app.screen.query_one("#sm-reference-text", Static).content
+        )
+        assert "Search the discard pile" in out.getvalue() and "Tactical effect" not in out.getvalue()
+        await pilot.press("enter", "f1")  # the Strategy Phase confirmed, then the panel by hand
+        await pilot.pause()
+        out = io.StringIO()
+        Console(file=out, width=76, color_system=None).print(
+            app.screen.query_one("#sm-reference-text", Static).content
+        )
+        assert panel.display and "Tactical effect" in out.getvalue()

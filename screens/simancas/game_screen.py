@@ -212,10 +212,17 @@ def narrow_side_table(table: Table, side: Side) -> RenderableType:
     return Group(*lines)
 
 
-def reference_table() -> RenderableType:
+def reference_table(strategy: bool = False) -> RenderableType:
+    """Each card type's effects (f1). For the guide's Strategy Phase (``strategy``) its strategic
+    effects alone: at 80x24 the whole table needed scrolling, and the Weapon's, the one that
+    searches the discard pile, was below the panel's edge."""
     table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
     table.add_column("Type", style="bold", no_wrap=True)
     table.add_column("Strategic effect (Strategy Phase)", ratio=3)
+    if strategy:
+        for kind, strategic, _ in REFERENCE:
+            table.add_row(kind, strategic)
+        return table
     table.add_column("Tactical effect (Battle Phase)", ratio=2)
     for row in REFERENCE:
         table.add_row(*row)
@@ -392,11 +399,14 @@ class SimancasScreen(GameScreen):
             d is not None and isinstance(d.pending, Tell) and d.pending.topic == GUIDE_TOPICS["strategy"]
         )
         reference = self.query_one("#sm-reference")
+        text = self.query_one("#sm-reference-text", Static)
         if strategy and not reference.display:
             self._reference_for_strategy = True
+            text.update(reference_table(strategy=True))
             self.action_reference()
         elif not strategy and self._reference_for_strategy:
             self._reference_for_strategy = False
+            text.update(reference_table())  # f1 shows both effects again
             if reference.display:
                 self.action_reference()
 
