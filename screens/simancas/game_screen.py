@@ -98,11 +98,13 @@ def how_destroyed(table: Table, name: str) -> str:
     return f"discarded by {d.means}" if d.means else "destroyed"
 
 
-def side_table(table: Table, side: Side) -> RenderableType:
+def side_table(table: Table, side: Side, hanging: bool = False) -> RenderableType:
     """One side's placed cards: name, type, base and score, each modifier on a line under the name.
 
     The modifiers go under the name rather than in a column of their own: half of a
-    100-column terminal leaves a column too narrow for "+1 Cavalry Detachments".
+    100-column terminal leaves a column too narrow for "+1 Cavalry Detachments". ``hanging``
+    (the game screen): each line under a name wraps under itself, two columns in; without it
+    (History's replay, as it always was) a line that wraps goes back under the names.
     """
     scores = [table.score(n) for n in table.placed[side]]
     if not scores:
@@ -117,28 +119,35 @@ def side_table(table: Table, side: Side) -> RenderableType:
         if s.destroyed:
             gone = "strike dim"
             out.add_row(
-                Group(
-                    Text.assemble((s.name, gone)),
-                    indented(Text(how_destroyed(table, s.name), style="italic red")),
-                ),
+                name_cell((s.name, gone), [Text(how_destroyed(table, s.name), style="italic red")], hanging),
                 Text(type_text(card.types), style=gone),
                 Text(str(s.base), style=gone),
                 Text("0", style="bold red"),
             )
             continue
-        lines: list[RenderableType] = [Text(s.name, style="bold")]
-        for b in s.modifiers:
-            lines.append(
-                indented(Text.assemble((f"{b.amount:+d} ", "green" if b.amount > 0 else "red"), b.source))
-            )
+        under = [
+            Text.assemble((f"{b.amount:+d} ", "green" if b.amount > 0 else "red"), b.source)
+            for b in s.modifiers
+        ]
         if s.floored:
-            lines.append(indented(Text("below 0 counts as 0", style="dim")))
+            under.append(Text("below 0 counts as 0", style="dim"))
         out.add_row(
-            Group(*lines),
+            name_cell((s.name, "bold"), under, hanging),
             Text(type_text(card.types), style="dim"),
             str(s.base),
             Text(str(s.score), style="bold"),
         )
+    return out
+
+
+def name_cell(name: tuple[str, str], under: list[Text], hanging: bool) -> RenderableType:
+    """A card's name and the lines under it (its modifiers, or why it was destroyed)."""
+    if hanging:
+        return Group(Text.assemble(name), *(indented(line) for line in under))
+    out = Text.assemble(name)
+    for line in under:
+        out.append("\n  ")
+        out.append_text(line)
     return out
 
 
@@ -424,7 +433,7 @@ class SimancasScreen(GameScreen):
             panel.border_subtitle = f"total {totals[side]}"
             other_total = totals["christians" if side == "moors" else "moors"]
             panel.set_class(totals[side] > other_total, "ahead")
-            cards = narrow_side_table(table, side) if narrow else side_table(table, side)
+            cards = narrow_side_table(table, side) if narrow else side_table(table, side, hanging=True)
             self.query_one(f"#sm-{side}-cards", Static).update(cards)
         self.query_one("#sm-status", Static).update(self._status_text(short=narrow))
         self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
