@@ -47,7 +47,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("game.correct", "c", "Correct a die", "Reconquista, Terra de Castells"),
     KeyBinding("game.edit", "e", "Fix the board by hand", "Reconquista, Terra de Castells"),
     KeyBinding("reconquista.board", "tab,b", "Board / Now (a narrow terminal)", "Reconquista"),
-    KeyBinding("reconquista.all_done", "a", "All done", "Reconquista"),
+    KeyBinding(
+        "game.all_done",
+        "a",
+        "All done (every instruction up to the next question)",
+        "Reconquista, Terra de Castells",
+    ),
     KeyBinding("reconquista.why_not", "w", "Why not? (purchases refused)", "Reconquista"),
     KeyBinding("reconquista.dice_mode", "ctrl+d", "Dice mode", "Reconquista"),
     KeyBinding("simancas.cards", "ctrl+r", "Card types", "Battle of Simancas"),

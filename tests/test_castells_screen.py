@@ -548,3 +548,111 @@ async def test_a_resize_keeps_the_text_typed_and_changes_the_layout(tmp_path: Pa
         Console(file=out, width=80, color_system=None).print(s.query_one("#cs-log-text", Static).content)
         assert "1 Setup: how many players? → 2" in out.getvalue()
         assert s.query_one("#pp-dice", Input).value == "ri" and len(driver_of(app).steps) == steps
+
+
+# -- found playing at the table (issue #19) ----------------------------------------------------
+
+
+def footer_keys(app: CompanionApp) -> list[str]:
+    from textual.widgets._footer import FooterKey
+
+    return [k.key for k in app.screen.query(FooterKey)]
+
+
+async def test_a_confirms_every_instruction_up_to_the_next_question(tmp_path: Path, clock: Any) -> None:
+    """The panel says 'a: all done' under an instruction: a confirms the Saracen's place and
+    the century's reminder at once, and the draw is asked."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP, ack_last=False)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Tell)
+        told = len(d.steps)
+        await pilot.press("a")
+        assert isinstance(d.pending, Choose) and "Draw a territory token" in d.pending.why
+        assert len(d.steps) == told + 2 and all(isinstance(s.prompt, Tell) for s in d.steps[told:])
+
+
+async def test_the_footer_offers_the_roll_once_the_army_is_typed(tmp_path: Path, clock: Any) -> None:
+    """The army points typed (r is a letter there, off the footer), the dice are asked in the
+    same field: the footer shows r, e and c again, as the keys do."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, [*SETUP, "Migdia", ATTACK_NEAR, "Tortosa (Anna)"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Enter)
+        await pilot.pause()
+        assert "r" not in footer_keys(app)
+        await pilot.press("enter")
+        assert isinstance(d.pending, Roll)
+        await pilot.pause()
+        assert {"r", "e", "c"} <= set(footer_keys(app))
+
+
+async def test_a_digit_past_the_list_says_which_keys_pick(tmp_path: Path, clock: Any) -> None:
+    """The Saracens' two options: 5 answers nothing and says so, in place of doing nothing unsaid."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, [*SETUP, "Migdia"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose) and len(d.pending.options) == 2
+        steps = len(d.steps)
+        await pilot.press("5")
+        assert len(d.steps) == steps
+        assert "Press 1 or 2." in str(screen(app).query_one("#pp-message", Static).render())
+
+
+async def test_a_territory_is_drawn_by_its_first_letters(tmp_path: Path, clock: Any) -> None:
+    """'munt' is Muntanya; 'm' could be Migdia or Muntanya, and the screen says so, drawing nothing."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        await pilot.press("m", "enter")
+        assert len(d.steps) == steps
+        said = str(screen(app).query_one("#pp-message", Static).render())
+        assert "could be Migdia or Muntanya" in said
+        await pilot.press(*"unt", "enter")
+        assert d.steps[steps].answer == "Muntanya" and d.steps[steps].source == "player"
+
+
+#: Anna attacks Lleida and rolls no success: Lleida holds without a defence roll, then the menu.
+ATTACK_LOST = [*SETUP, "Riu", ATTACK, "Lleida (Bo)", "", "", [1, 1, 1, 1, 1, 1], STOP, APPLY]
+
+
+async def test_a_battle_over_is_the_last_battle_and_gives_way_on_the_narrow_screen(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Once its result is confirmed, the battle stays in view as 'Last battle' (its heading says
+    there is no success to match, not 'needs 0 successes'); at 80x24 it gives its rows to the
+    actions menu, which shows every option."""
+    from textual.widgets import OptionList
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, ATTACK_LOST)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose) and d.pending.topic == "castells.actions.next"
+        battle = screen(app).query_one("#cs-battle", Static)
+        assert battle.display and battle.border_title == "Last battle"
+        out = io.StringIO()
+        Console(file=out, width=52, color_system=None).print(battle.content)
+        shown = " ".join(out.getvalue().split())
+        assert "no success for Bo to match" in shown and "needs 0" not in shown
+        assert "1 1 1 1 1 1 → 0 successes" in shown
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not battle.display
+        options = screen(app).query_one("#pp-options", OptionList)
+        assert options.size.height >= options.option_count

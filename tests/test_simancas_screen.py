@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from pilot_helpers import store_ready, wait_until
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.pilot import Pilot
@@ -184,12 +184,17 @@ async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, cloc
         await pilot.press("enter")
         await pilot.pause()
         assert card_line(app, "moors", "Cavalry Detachments")[-1] == "0"
-        assert "destroyed by the Christians' Terrain tactic" in " ".join(side_lines(app, "moors"))
+        # (the reason wraps under itself, two columns in: the words are compared, not the spaces)
+        assert "destroyed by the Christians' Terrain tactic" in " ".join(
+            " ".join(side_lines(app, "moors")).split()
+        )
         # Its bonus goes with it: Jund Cavalry is back to its base 5.
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
         assert side_total(app, "moors") == "total 5"
         name_cell = next(iter(_table(app, "moors").columns[0].cells))
-        assert isinstance(name_cell, Text) and "strike" in str(name_cell.get_style_at_offset(Console(), 0))
+        # The name, then the reason on a line of its own under it.
+        assert isinstance(name_cell, Group) and isinstance(name := name_cell.renderables[0], Text)
+        assert "strike" in str(name.get_style_at_offset(Console(), 0))
     assert (
         Store(str(db)).log(sid).steps[-1].answer
         == "Christians discard Terrain to destroy Cavalry Detachments"
@@ -796,3 +801,121 @@ async def test_f3_shows_the_discard_pile_of_the_match(tmp_path: Path, clock: Any
         body = " ".join(str(w.content) for w in app.screen.query(Static))
         assert "Hand 1 · Christians · a Terrain card, discarded for a tactic" in body
         assert "Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed" in body
+
+
+# -- found playing a match at the table (issue #19) ---------------------------------------------
+
+
+async def test_a_reason_or_a_modifier_wraps_under_itself_not_under_the_names(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Beside the other side (100 columns and more) a destroyed card's reason that wraps went on
+    under the names ('Terrain tactic' read as one more card): every line is a card, the heading,
+    or indented under its card."""
+    db = tmp_path / "c.db"
+    actions = ["Moors place Cavalry Detachments", "Christians discard Terrain to destroy Cavalry Detachments"]
+    sid = recorded_match(db, clock, actions)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        lines = side_lines(app, "moors")
+        assert len(lines) > 3  # the reason does wrap at this width
+        assert all(line.startswith(("Card, modifiers", "Cavalry Detachments", "  ")) for line in lines), lines
+
+
+async def test_the_last_hands_result_tells_the_hand_won_and_enter_ends_the_match(
+    tmp_path: Path, clock: Any
+) -> None:
+    """The fifth hand won: the status says the hand is over and the totals who won it (they said
+    'Hand 5' and 'ahead by 5'), and no card is asked for after it."""
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END] * 5, ack_last=False)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        assert "Hand 5 is over" in shown(app, "#sm-status")
+        assert "the Moors win the hand" in shown(app, "#sm-totals")
+        asked = shown(app, "#pp-why")
+        assert "Enter ends the match." in asked and "type the next card" not in asked
+        await pilot.press("enter")
+        await pilot.pause()
+        assert driver_of(app).finished
+
+
+async def test_once_the_guide_is_off_the_phase_waiting_says_f4_turns_it_on(
+    tmp_path: Path, clock: Any
+) -> None:
+    """f4 on the Fate Phase: the phase stays, and its line no longer says f4 turns the guide off."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        app.action_simancas()  # guided
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.pause()
+        assert "f4 turns the guide off" in shown(app, "#pp-why")
+        await pilot.press("f4")
+        await pilot.pause()
+        asked = shown(app, "#pp-why")
+        assert (
+            "Fate Phase" in asked and "f4 turns it on again" in asked and "turns the guide off" not in asked
+        )
+
+
+async def test_the_troop_rout_discards_is_said_as_rout_discarding_it(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Christians place Rout"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await type_in(pilot, "jund")
+        assert message(app) == "Done: Rout discards Jund Cavalry."
+
+
+async def test_the_undo_dialog_names_a_turn_of_many_actions_by_its_question(
+    tmp_path: Path, clock: Any
+) -> None:
+    """After an undo the dialog said the turn's question with its 130 actions, and its own last
+    line was off the screen: the question alone, and how many answers it has."""
+    from screens.shell.dialogs import MessageDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await pilot.press("ctrl+z")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        body = str(app.screen.body)  # type: ignore[attr-defined]
+        assert "The game now asks: Hand 1: what happens on the table?" in body
+        assert "answers, on the screen)" in body and "Moors place Caliph" not in body
+
+
+async def test_the_strategy_phase_shows_every_types_strategic_effect_at_80x24(
+    tmp_path: Path, clock: Any
+) -> None:
+    """The guide's Strategy Phase at 80x24: the panel lists the strategic effects alone, all of
+    them without scrolling (the Weapon's, which searches the discard pile, was below the edge);
+    confirmed, f1 shows both effects again."""
+    from textual.containers import VerticalScroll
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await store_ready(pilot)
+        app.action_simancas()  # guided
+        await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+        await pilot.press("enter", "enter")  # Fate, Reserve
+        await pilot.pause()
+        panel = app.screen.query_one("#sm-reference", VerticalScroll)
+        assert panel.display and panel.max_scroll_y == 0
+        out = io.StringIO()
+        Console(file=out, width=76, color_system=None).print(
+            app.screen.query_one("#sm-reference-text", Static).content
+        )
+        assert "Search the discard pile" in out.getvalue() and "Tactical effect" not in out.getvalue()
+        await pilot.press("enter", "f1")  # the Strategy Phase confirmed, then the panel by hand
+        await pilot.pause()
+        out = io.StringIO()
+        Console(file=out, width=76, color_system=None).print(
+            app.screen.query_one("#sm-reference-text", Static).content
+        )
+        assert panel.display and "Tactical effect" in out.getvalue()

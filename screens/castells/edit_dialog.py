@@ -11,7 +11,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from companion.castells.edits import HELP
 from screens.plain import plain
 
 
@@ -52,10 +51,13 @@ class EditDialog(ModalScreen[str | None]):
                     ("  army Anna 4", "bold"),
                     "           Anna has 4 army points\n",
                     ("  saracen Miravet", "bold"),
-                    "       the Saracen figure is on Miravet (or: saracen start)",
+                    "       the Saracen figure is on Miravet\n",
+                    ("  saracen start", "bold"),
+                    "         it is back on its own space",
                 )
             )
-            yield Input(placeholder=HELP, id="ed-line")
+            # HELP is longer than the field at 80 columns: the examples above say it whole.
+            yield Input(placeholder="castle …, army … or saracen …, as above", id="ed-line")
             yield Static(id="ed-error")
             yield Static(
                 "Enter applies it (logged as a step of its own); escape cancels.", classes="dialog-hint"

@@ -7,9 +7,10 @@ battle being fought (both sides' dice and successes, the odds before each decisi
 the attacker's reroll, the defender's first roll and rerolls) and the question of the moment: a Choose is a list (1-9 pick; a choice of
 counts, the player count, is picked with the count's own digit), a Roll takes the dice
 typed or r for the app, a draw from the bag is a field where the territory that came out
-is typed (its name or number; Enter alone: the app draws, so that no letter of "Riu" is a
-key), an instruction is confirmed with Enter. Every answer goes through the driver with
-the store's recorder, so the session resumes as it was.
+is typed (its name, its first letters or its number; Enter alone: the app draws, so that no
+letter of "Riu" is a key), an instruction is confirmed with Enter (a: every one waiting).
+Every answer goes through the driver with the store's recorder, so the session resumes as it
+was.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ PHASES = {
 DRAW_FIELD = "name or number; Enter alone: app draws"
 DRAW_HINT = "Type the territory that came out of the bag (its name or number below) and press Enter; Enter alone: the app draws."
 
+#: The topic of the instruction that applies a battle's result (the battle is on until it is confirmed).
+RESULT_TOPIC = "castells.battle.result"
+
 #: Under a choice of counts: the key is the count.
 COUNTS_HINT = "Press the count (or arrows + Enter)."
 
@@ -95,13 +99,17 @@ def battle_heading(state: CastellsState) -> Text:
     else:
         out.append(f"{b.attacker.name} attacks {b.castle}", style="bold")
     out.append(f" held by {b.defender.name}", style="bold")
-    if b.target is not None:
+    if b.target == 0:
+        # Nothing to match ("needs 0 successes" reads as a roll to make): no defence roll.
+        out.append(f": no success for {b.defender.name} to match", style="bold")
+    elif b.target is not None:
         out.append(f": {b.defender.name} needs {successes_text(b.target)}", style="bold")
     return out
 
 
 def battle_panel(state: CastellsState) -> Text:
-    """The battle: who attacks what, each side's dice and result a line, the result or the odds."""
+    """The battle: who attacks what, each side's dice and result a line, the result or the odds
+    (History's replay; the game screen draws ``battle_grid``)."""
     b = state.battle
     assert b is not None
     out = battle_heading(state)
@@ -129,9 +137,11 @@ def side_result(side: Side) -> Text:
     )
 
 
-def narrow_battle_panel(state: CastellsState) -> RenderableType:
-    """The battle in a narrow column: each side a row of a grid (name, dice, result), so that a
-    result too long for the line wraps inside its own column and stays with its side."""
+def battle_grid(state: CastellsState) -> RenderableType:
+    """The battle on the game screen, at every width: each side a row of a grid (name, dice, an
+    arrow, the result), so that a result too long for the line wraps inside its own column and
+    stays with its side, and the count of successes is not read as one more die ('6 1 1 1 1 1
+    success' was six dice to a player)."""
     b = state.battle
     assert b is not None
     heading = battle_heading(state)
@@ -141,10 +151,14 @@ def narrow_battle_panel(state: CastellsState) -> RenderableType:
     grid.add_column(ratio=1)
     for side in (b.attacker, b.defender):
         if side.rolls:
-            grid.add_row(side.name[:10], dice_text(side), side_result(side))
+            dice = dice_text(side)
+            dice.append("→", style="dim")
+            grid.add_row(side.name[:10], dice, side_result(side))
         else:
             grid.add_row(side.name[:10], Text("not rolled yet", style="dim"), "")
-    return Group(heading, grid, battle_end(state))
+    end = battle_end(state)
+    # No empty last line when there is neither a result nor odds to show.
+    return Group(heading, grid, end) if end.plain else Group(heading, grid)
 
 
 def battle_end(state: CastellsState) -> Text:
@@ -167,6 +181,17 @@ def battle_end(state: CastellsState) -> Text:
     if b.defender.black or b.attacker.black:
         out.append("\nreversed: the black superiority die", style="dim")
     return out
+
+
+def battle_over(state: CastellsState, pending: Any) -> bool:
+    """Whether the battle on screen is over and its result confirmed: the game has moved on to
+    another question (the next action, the resources)."""
+    b = state.battle
+    return (
+        b is not None
+        and b.result is not None
+        and not (isinstance(pending, Tell) and pending.topic == RESULT_TOPIC)
+    )
 
 
 def castles_by_owner(state: CastellsState, board: Board) -> Text:
@@ -227,6 +252,24 @@ def step_line(step: Step) -> Text:
     )
 
 
+def territory_typed(options: Sequence[str], text: str) -> tuple[str | None, str]:
+    """The territory a few letters typed on the draw name ("munt": Muntanya), and the sentence
+    that refuses them when they could be several ("m": Migdia or Muntanya); (None, "") when
+    they are no start of a territory (the choice's own parsing says why: a number, a typo)."""
+    typed = text.strip().casefold()
+    if not typed or typed.isdigit():
+        return None, ""
+    starting = [o for o in options if o.casefold().startswith(typed)]
+    if len(starting) == 1:
+        return starting[0], ""
+    if len(starting) > 1 and typed not in (o.casefold() for o in options):
+        return (
+            None,
+            f"'{text.strip()}' could be {', '.join(starting[:-1])} or {starting[-1]}: type more of it.",
+        )
+    return None, ""
+
+
 class CastellsScreen(GameScreen):
     """One Terra de Castells session at the table."""
 
@@ -234,9 +277,14 @@ class CastellsScreen(GameScreen):
 
     CSS_PATH = "castells.tcss"
 
+    #: What the footer was last drawn for (the kind of question, a draw's field): see _prompt.
+    _footer_keys: tuple[str, bool] | None = None
+
     BINDINGS = [
         Binding("r", "roll", "Roll / draw (app)", id="game.roll"),
         Binding("enter", "confirm", "Done", show=False, id="game.done"),
+        # What the panel says under an instruction ("a: all done"); off the footer, which is full at 80.
+        Binding("a", "confirm_all", "All done", show=False, id="game.all_done"),
         Binding("e", "edit", "Fix by hand", id="game.edit"),
         Binding("c", "correct", "Correct a die", id="game.correct"),
         Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
@@ -323,9 +371,13 @@ class CastellsScreen(GameScreen):
         castles = castles_by_owner(state, board) if narrow else self.castles_text(state, board)
         self.query_one("#cs-castles", Static).update(castles)
         battle = self.query_one("#cs-battle", Static)
-        battle.display = state.battle is not None
+        over = battle_over(state, d.pending)
+        # A battle over stays in view as the last one; on the narrow screen it gives its rows
+        # back to the question (at 80x24 the actions menu after it lost its last options).
+        battle.display = state.battle is not None and not (over and narrow)
         if state.battle is not None:
-            battle.update(narrow_battle_panel(state) if narrow else battle_panel(state))
+            battle.border_title = "Last battle" if over else "Battle"
+            battle.update(battle_grid(state))
         if self.has_class("-wide"):
             self.query_one("#cs-log-text", Static).update(log_text(d.steps[-LOG_STEPS:], len(d.steps)))
             self.query_one("#cs-log", VerticalScroll).scroll_end(animate=False)
@@ -428,6 +480,12 @@ class CastellsScreen(GameScreen):
             ),
         )
         panel.message(message, error)
+        # The footer's keys follow the question (r, e, c are off while a name is typed): it is
+        # not redrawn when the focus stays in the same field (a Roll after an army typed).
+        keys = (type(p).__name__, draw)
+        if keys != self._footer_keys:
+            self._footer_keys = keys
+            self.refresh_bindings()
 
     # -- answering -----------------------------------------------------------------------
 
@@ -443,6 +501,14 @@ class CastellsScreen(GameScreen):
         if d is not None and is_draw(d.pending) and not event.value.strip():
             self.action_roll()  # Enter alone on the draw: the app draws
             return
+        if d is not None and isinstance(d.pending, Choose) and is_draw(d.pending):
+            picked, refusal = territory_typed(d.pending.options, event.value)
+            if refusal:
+                self._show(refusal, error=True)
+                return
+            if picked is not None:
+                self.choose(picked)
+                return
         self.type_text(event.value)
 
     @on(OptionList.OptionSelected, "#pp-options")
@@ -462,7 +528,28 @@ class CastellsScreen(GameScreen):
         self._pick_index(number - 1)
 
     def _pick_index(self, index: int) -> None:
+        d = self.driver
+        if d is not None and isinstance(d.pending, Choose) and not 0 <= index < len(d.pending.options):
+            # A digit past the list (the menu shrinks after the 3rd action) would do nothing, unsaid.
+            n = min(len(d.pending.options), 9)
+            self._show({1: "Press 1.", 2: "Press 1 or 2."}.get(n, f"Press 1 to {n}."), error=True)
+            return
         self.choose_index(index)
+
+    def action_confirm_all(self) -> None:
+        """a: confirm every instruction waiting, up to the next question."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Tell):
+            return
+        told: Any = d.pending
+        try:
+            while isinstance(told, Tell):
+                d.ack()
+                told = d.pending
+        except CompanionError as exc:
+            self._show(str(exc), error=True)
+            return
+        self._show()
 
     def action_roll(self) -> None:
         """r: the app rolls the dice asked, or draws the token from the bag."""

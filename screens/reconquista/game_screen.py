@@ -57,7 +57,7 @@ class ReconquistaScreen(GameScreen):
         Binding("tab,b", "toggle_board", "Board/Now", priority=True, id="reconquista.board"),
         Binding("r", "roll", "Roll (app)", id="game.roll"),
         Binding("enter", "confirm", "Done", show=False, id="game.done"),
-        Binding("a", "confirm_all", "All done", id="reconquista.all_done"),
+        Binding("a", "confirm_all", "All done", id="game.all_done"),
         Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
         Binding("c", "correct", "Correct a die", id="game.correct"),
         Binding("w", "why_not", "Why not?", id="reconquista.why_not"),

@@ -98,6 +98,18 @@ def rule_line(prompt: Prompt) -> Text:
     return out
 
 
+#: A choice with more options than this is named by its question alone in a dialog.
+LISTED_OPTIONS = 9
+
+
+def asked_now(prompt: Prompt) -> str:
+    """The question waiting, for a dialog: a long choice (a Simancas turn offers 130 actions,
+    which pushed the dialog's own last line off the screen) by its question alone."""
+    if isinstance(prompt, Choose) and len(prompt.options) > LISTED_OPTIONS:
+        return f"{prompt.why or 'Choose'} (one of {len(prompt.options)} answers, on the screen)"
+    return prompt.describe()
+
+
 class GameScreen(Screen[None]):
     """One session of a game at the table: the subclass draws it (``show_game``) and binds its
     keys to the actions here (``undo``, ``rule``, ``back``)."""
@@ -259,7 +271,7 @@ class GameScreen(Screen[None]):
             for line in changes:
                 body.append(f"  • {line}\n", style="")
             if d.pending is not None:
-                body.append(f"\nThe game now asks: {d.pending.describe()}")
+                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
             self.app.push_screen(MessageDialog("Undone", body))
 
     # -- the rule behind the step on screen ----------------------------------------------

@@ -32,7 +32,7 @@ from companion.errors import CompanionError
 from companion.prompts import Choose, Tell, edit_prompt
 from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
-from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, Match
+from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, ROUT_TOPIC, Match
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.shell.game_screen import GameScreen
@@ -98,11 +98,13 @@ def how_destroyed(table: Table, name: str) -> str:
     return f"discarded by {d.means}" if d.means else "destroyed"
 
 
-def side_table(table: Table, side: Side) -> RenderableType:
+def side_table(table: Table, side: Side, hanging: bool = False) -> RenderableType:
     """One side's placed cards: name, type, base and score, each modifier on a line under the name.
 
     The modifiers go under the name rather than in a column of their own: half of a
-    100-column terminal leaves a column too narrow for "+1 Cavalry Detachments".
+    100-column terminal leaves a column too narrow for "+1 Cavalry Detachments". ``hanging``
+    (the game screen): each line under a name wraps under itself, two columns in; without it
+    (History's replay, as it always was) a line that wraps goes back under the names.
     """
     scores = [table.score(n) for n in table.placed[side]]
     if not scores:
@@ -117,23 +119,46 @@ def side_table(table: Table, side: Side) -> RenderableType:
         if s.destroyed:
             gone = "strike dim"
             out.add_row(
-                Text.assemble((s.name, gone), (f"\n  {how_destroyed(table, s.name)}", "italic red")),
+                name_cell((s.name, gone), [Text(how_destroyed(table, s.name), style="italic red")], hanging),
                 Text(type_text(card.types), style=gone),
                 Text(str(s.base), style=gone),
                 Text("0", style="bold red"),
             )
             continue
-        name = Text()
-        name.append(s.name, style="bold")
-        for b in s.modifiers:
-            name.append(f"\n  {b.amount:+d} ", style="green" if b.amount > 0 else "red")
-            name.append(b.source)
+        under = [
+            Text.assemble((f"{b.amount:+d} ", "green" if b.amount > 0 else "red"), b.source)
+            for b in s.modifiers
+        ]
         if s.floored:
-            name.append("\n  below 0 counts as 0", style="dim")
+            under.append(Text("below 0 counts as 0", style="dim"))
         out.add_row(
-            name, Text(type_text(card.types), style="dim"), str(s.base), Text(str(s.score), style="bold")
+            name_cell((s.name, "bold"), under, hanging),
+            Text(type_text(card.types), style="dim"),
+            str(s.base),
+            Text(str(s.score), style="bold"),
         )
     return out
+
+
+def name_cell(name: tuple[str, str], under: list[Text], hanging: bool) -> RenderableType:
+    """A card's name and the lines under it (its modifiers, or why it was destroyed)."""
+    if hanging:
+        return Group(Text.assemble(name), *(indented(line) for line in under))
+    out = Text.assemble(name)
+    for line in under:
+        out.append("\n  ")
+        out.append_text(line)
+    return out
+
+
+def indented(line: Text) -> RichTable:
+    """A line under a card's name, two columns in: where it wraps it wraps under itself, not back
+    under the names ('destroyed by the Christians' / Skirmisher tactic' read as a card)."""
+    row = RichTable.grid(expand=True)
+    row.add_column(width=2, no_wrap=True)
+    row.add_column(ratio=1)
+    row.add_row("", line)
+    return row
 
 
 #: The widths of the narrow table's type and score columns, the same on every card's line.
@@ -196,10 +221,17 @@ def narrow_side_table(table: Table, side: Side) -> RenderableType:
     return Group(*lines)
 
 
-def reference_table() -> RenderableType:
+def reference_table(strategy: bool = False) -> RenderableType:
+    """Each card type's effects (f1). For the guide's Strategy Phase (``strategy``) its strategic
+    effects alone: at 80x24 the whole table needed scrolling, and the Weapon's, the one that
+    searches the discard pile, was below the panel's edge."""
     table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
     table.add_column("Type", style="bold", no_wrap=True)
     table.add_column("Strategic effect (Strategy Phase)", ratio=3)
+    if strategy:
+        for kind, strategic, _ in REFERENCE:
+            table.add_row(kind, strategic)
+        return table
     table.add_column("Tactical effect (Battle Phase)", ratio=2)
     for row in REFERENCE:
         table.add_row(*row)
@@ -297,13 +329,13 @@ class SimancasScreen(GameScreen):
 
     def hand_just_ended(self) -> bool:
         """The hand's result (or, guided, its Retreat) waits to be confirmed: the engine clears
-        the table once it is."""
+        the table once it is. The last hand's too: its result said 'ahead by 5' and 'Hand 7'
+        while it told the match won."""
         d = self.driver
         return (
             d is not None
             and isinstance(d.pending, Tell)
             and d.pending.topic in (RESULT_TOPIC, GUIDE_TOPICS["retreat"])
-            and self.match.winner is None
         )
 
     def shown_table(self) -> Table:
@@ -378,11 +410,14 @@ class SimancasScreen(GameScreen):
             d is not None and isinstance(d.pending, Tell) and d.pending.topic == GUIDE_TOPICS["strategy"]
         )
         reference = self.query_one("#sm-reference")
+        text = self.query_one("#sm-reference-text", Static)
         if strategy and not reference.display:
             self._reference_for_strategy = True
+            text.update(reference_table(strategy=True))
             self.action_reference()
         elif not strategy and self._reference_for_strategy:
             self._reference_for_strategy = False
+            text.update(reference_table())  # f1 shows both effects again
             if reference.display:
                 self.action_reference()
 
@@ -400,7 +435,7 @@ class SimancasScreen(GameScreen):
             panel.border_subtitle = f"total {totals[side]}"
             other_total = totals["christians" if side == "moors" else "moors"]
             panel.set_class(totals[side] > other_total, "ahead")
-            cards = narrow_side_table(table, side) if narrow else side_table(table, side)
+            cards = narrow_side_table(table, side) if narrow else side_table(table, side, hanging=True)
             self.query_one(f"#sm-{side}-cards", Static).update(cards)
         self.query_one("#sm-status", Static).update(self._status_text(short=narrow))
         self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
@@ -451,14 +486,17 @@ class SimancasScreen(GameScreen):
             return Text.assemble(
                 ("▸ ", "bold yellow"),
                 (strategy_line(p.data["first"]), "bold"),
-                ("  Enter when done (or to skip it); f4 turns the guide off.", "dim"),
+                (f"  Enter when done (or to skip it); {self._guide_key()}.", "dim"),
             )
         if isinstance(p, Tell) and p.topic in GUIDE_TOPICS.values():
             return Text.assemble(
                 ("▸ ", "bold yellow"),
                 (p.text, "bold"),
-                ("  Enter when done (or to skip it), or type the first card; f4 turns the guide off.", "dim"),
+                (f"  Enter when done (or to skip it), or type the first card; {self._guide_key()}.", "dim"),
             )
+        if isinstance(p, Tell) and p.topic == RESULT_TOPIC and self.match.winner is not None:
+            # The match is won: no card comes next.
+            return Text.assemble(("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter ends the match.", "dim"))
         if isinstance(p, Tell):
             return Text.assemble(
                 ("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter when done, or type the next card.", "dim")
@@ -470,6 +508,10 @@ class SimancasScreen(GameScreen):
                 (f"{SIDE_NAMES[self.next_side()]} to play.", "dim"),
             )
         return Text(getattr(p, "why", ""), style="bold")
+
+    def _guide_key(self) -> str:
+        """What f4 does now: turned off, the phase already told stays, and f4 turns it on again."""
+        return "f4 turns the guide off" if self.match.guide else "guide off: f4 turns it on again"
 
     def _fill_suggestions(self) -> None:
         d = self.driver
@@ -549,7 +591,10 @@ class SimancasScreen(GameScreen):
 
     def _take(self, option: str, done: list[str] | None = None) -> None:
         """Answer the waiting question with ``option``, committed by the store before it is shown."""
-        self._done = [*(done or []), option]
+        d = self.driver
+        rout = d is not None and isinstance(d.pending, Choose) and d.pending.topic == ROUT_TOPIC
+        # Rout's question is answered with a card alone: 'Done: Jund Cavalry.' said nothing.
+        self._done = [*(done or []), f"Rout discards {option}" if rout else option]
         self.choose(option)
 
     def answered(self, step: Step) -> str:
