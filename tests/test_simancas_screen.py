@@ -912,7 +912,7 @@ async def test_the_strategy_phase_shows_every_types_strategic_effect_at_80x24(
             app.screen.query_one("#sm-reference-text", Static).content
         )
         assert "Search the discard pile" in out.getvalue() and "Tactical effect" not in out.getvalue()
-        await pilot.press("enter", "f1")  # the Strategy Phase confirmed, then the panel by hand
+        await pilot.press("enter", "ctrl+r")  # the Strategy Phase confirmed, then the panel by hand
         await pilot.pause()
         out = io.StringIO()
         Console(file=out, width=76, color_system=None).print(

@@ -222,7 +222,7 @@ def narrow_side_table(table: Table, side: Side) -> RenderableType:
 
 
 def reference_table(strategy: bool = False) -> RenderableType:
-    """Each card type's effects (f1). For the guide's Strategy Phase (``strategy``) its strategic
+    """Each card type's effects (ctrl+r). For the guide's Strategy Phase (``strategy``) its strategic
     effects alone: at 80x24 the whole table needed scrolling, and the Weapon's, the one that
     searches the discard pile, was below the panel's edge."""
     table = RichTable(box=None, expand=True, pad_edge=False, header_style="bold underline")
@@ -417,7 +417,7 @@ class SimancasScreen(GameScreen):
             self.action_reference()
         elif not strategy and self._reference_for_strategy:
             self._reference_for_strategy = False
-            text.update(reference_table())  # f1 shows both effects again
+            text.update(reference_table())  # ctrl+r shows both effects again
             if reference.display:
                 self.action_reference()
 
