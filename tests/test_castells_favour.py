@@ -94,6 +94,8 @@ def test_a_card_may_decide_the_result_as_the_players_tell_it() -> None:
     result = result_of(trace)
     assert result.data["result"] == "held" and result.data["cards"] == ["held"]
     assert result.reason == "a favour card decides it: Lleida holds"
+    # 4 against 0 would take it: the instruction says what decided it, not the successes alone.
+    assert result.text.startswith("Lleida holds (Anna 4, Bo 0, as a favour card says): no change")
     assert state.owners["Lleida"] == "Bo" and not state.attack_won
     # Once a card has said the result, a further card may only say the other one.
     trace = drive(

@@ -518,12 +518,13 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
         return
     got = battle.defender.total()
     score = f"{owner} {got} against the Saracens' {battle.target}"
+    told = score + (", as a favour card says" if battle.forced else "")  # as for a player's battle
     paid = {owner: battle.defender.paid} if battle.defender.paid else {}
     if decided(battle) == "held":
         battle.result = "held"
         state.battles.append(f"Saracens against {owner} at {castle}: {score}, held")
         yield Tell(
-            f"{castle} holds ({score}): no change on the board.{paid_text(defender, battle.defender)}",
+            f"{castle} holds ({told}): no change on the board.{paid_text(defender, battle.defender)}",
             topic="castells.battle.result",
             data=outcome(battle, paid),
             rule=RULE_HELD,
@@ -535,7 +536,7 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     state.saracen = castle
     state.battles.append(f"Saracens against {owner} at {castle}: {score}, taken")
     yield Tell(
-        f"The Saracens take {castle} ({score}): return {owner}'s castle on {castle} to {owner}'s reserve "
+        f"The Saracens take {castle} ({told}): return {owner}'s castle on {castle} to {owner}'s reserve "
         f"and move the Saracen figure to {castle}.{paid_text(defender, battle.defender)}",
         topic="castells.battle.result",
         data=outcome(battle, paid),
@@ -609,13 +610,16 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
         return
     got = battle.defender.total()
     score = f"{attacker.name} {battle.target}, {owner} {got}"
+    # The instruction says what decided a result the successes did not (or 4 seems to beat 5);
+    # the record of battles (in the state, and so in the logged digests) stays as it was.
+    told = score + (", as a favour card says" if battle.forced else "")
     spent += paid_text(defender, battle.defender)
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
     if decided(battle) == "held":
         battle.result = "held"
         state.battles.append(f"{attacker.name} against {owner} at {castle}: {score}, held")
         yield Tell(
-            f"{castle} holds ({score}): no change on the board.{spent}",
+            f"{castle} holds ({told}): no change on the board.{spent}",
             topic="castells.battle.result",
             data=outcome(battle, paid),
             rule=RULE_HELD,
@@ -627,7 +631,7 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
     state.attack_won = True
     state.battles.append(f"{attacker.name} against {owner} at {castle}: {score}, taken")
     yield Tell(
-        f"{attacker.name} takes {castle} ({score}): return {owner}'s castle to {owner}'s reserve and place "
+        f"{attacker.name} takes {castle} ({told}): return {owner}'s castle to {owner}'s reserve and place "
         f"a castle of {attacker.name}'s on {castle}. {attacker.name} cannot attack again this turn.{spent}",
         topic="castells.battle.result",
         data=outcome(battle, paid),
