@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import DataTable, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.dicetray import GAME, parse_spec, presets, roll_for
@@ -23,6 +23,7 @@ from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import plain
 from screens.shell.dialogs import ConfirmDialog
+from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
@@ -75,7 +76,7 @@ class DiceTrayScreen(GameScreen):
                 yield PromptPanel(id="tray-prompt")
                 yield DataTable(id="rolls", cursor_type="row", zebra_stripes=True)
                 yield Static(id="tray-summary")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"Dice tray · session {self.session_id}"

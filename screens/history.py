@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.widgets import DataTable, Header, Input, Select, Static
 
 from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
@@ -31,6 +31,7 @@ from companion.prompts import Choose, Prompt
 from screens.colours import tone
 from screens.plain import notify_plain, plain
 from screens.shell.dialogs import MessageDialog
+from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
@@ -183,7 +184,7 @@ class HistoryScreen(Screen[None]):
         yield Static(id="history-help")
         yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "History"
@@ -496,7 +497,7 @@ class SessionLogScreen(Screen[None]):
                 yield Input(placeholder="turn (or hand) number, Enter to go", id="log-jump")
             yield VerticalScroll(id="log-state", can_focus=False)
         yield Static(id="log-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= self.WIDE, "-wide")

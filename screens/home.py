@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import __version__
@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 from companion.games import GAMES
 from screens.colours import tone
 from screens.plain import plain
+from screens.shell.footer import KeysFooter
 
 
 class HomeScreen(Screen[None]):
@@ -43,7 +44,7 @@ class HomeScreen(Screen[None]):
                 yield Static("Unfinished sessions", classes="panel-title")
                 yield OptionList(id="sessions")
                 yield Static("Opening the database…", id="home-status")
-        yield Footer()
+        yield KeysFooter()
 
     @staticmethod
     def _game_options() -> list[Option]:

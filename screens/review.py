@@ -18,13 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Select, Static
+from textual.widgets import Header, Select, Static
 from textual_plotext import PlotextPlot
 
 from companion.errors import CompanionError
 from companion.games import GAMES
 from screens.colours import tone
 from screens.plain import plain
+from screens.shell.footer import KeysFooter
 
 
 def plural(n: int, one: str, many: str = "") -> str:
@@ -63,7 +64,7 @@ class ReviewScreen(Screen[None]):
         options = [("Every game", "")] + [(g.title, g.id) for g in GAMES if g.id in self.GAMES_SHOWN]
         yield Select(options, value=self.game or "", allow_blank=False, id="review-game")
         yield VerticalScroll(id="review-body")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.refresh_figures()

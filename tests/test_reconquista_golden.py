@@ -53,8 +53,13 @@ STRUCTURE_GOLDEN = {
 STRUCTURE = ("topic", "data", "rule", "reason", "legacy")
 
 
-def wording(prompt: Any) -> dict[str, Any]:
-    return {k: v for k, v in prompt.to_dict().items() if k not in STRUCTURE}
+#: One encoder for every step: ``json.dumps(x, ensure_ascii=False)`` builds a new one a call.
+ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def wording(prompt: Any, logged: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The prompt's logged form (``logged``, when the caller has it already) without its structure."""
+    return {k: v for k, v in (logged or prompt.to_dict()).items() if k not in STRUCTURE}
 
 
 def block_hash(first: int, games: int = 100) -> tuple[str, str]:
@@ -68,14 +73,15 @@ def block_hash(first: int, games: int = 100) -> tuple[str, str]:
         while driver.pending is not None:
             assert len(driver.steps) < MAX_PROMPTS
             bot_answer(driver, bot, board)
+        # A hash fed the steps' texts one by one is the hash of their concatenation: each
+        # game's are joined and fed at once. Each prompt's logged form is built once, for both.
+        said, what = [], []
         for step in driver.steps:
-            h.update(
-                json.dumps([wording(step.prompt), step.answer, step.source], ensure_ascii=False).encode()
-            )
             logged = step.prompt.to_dict()
-            about.update(json.dumps([logged.get(k) for k in STRUCTURE], ensure_ascii=False).encode())
-        h.update(f"|{seed}|".encode())
-        about.update(f"|{seed}|".encode())
+            said.append(ENCODE([wording(step.prompt, logged), step.answer, step.source]))
+            what.append(ENCODE([logged.get(k) for k in STRUCTURE]))
+        h.update(("".join(said) + f"|{seed}|").encode())
+        about.update(("".join(what) + f"|{seed}|").encode())
     return h.hexdigest(), about.hexdigest()
 
 

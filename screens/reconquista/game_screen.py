@@ -14,7 +14,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets import Header, Input, OptionList, RichLog, Static
 
 from companion.dice import chosen_dice_mode
 from companion.driver import Step
@@ -34,6 +34,7 @@ from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, EditAreaDialog
 from screens.shell.dialogs import MessageDialog
+from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
@@ -86,7 +87,7 @@ class ReconquistaScreen(GameScreen):
             with Vertical(id="rq-right"):
                 yield PromptPanel(id="rq-prompt")
                 yield RichLog(id="rq-log", wrap=True, markup=False, max_lines=400, min_width=20)
-        yield Footer()
+        yield KeysFooter()
 
     # -- the layout of the moment ---------------------------------------------------
     #
