@@ -17,16 +17,12 @@ import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.review.exchange import BUG_REPORT_FORMAT, export_data
+from companion.review.exchange import BUG_REPORT_FORMAT, PATH_KEYS, export_data
 
 if TYPE_CHECKING:
     from companion.store.db import Store
 
 BUG_REPORT_VERSION = 1
-
-#: Config keys that name a data file on the user's machine: Reconquista's --map and --tables,
-#: Terra de Castells' territories and castles files.
-SESSION_FILE_KEYS = ("map", "tables", "territories", "castles")
 
 
 def default_name(session_id: int) -> str:
@@ -56,7 +52,7 @@ def session_files(config: dict[str, Any]) -> list[dict[str, str | None]]:
     """The user's own data files the session was played on, each with its checksum (None
     when it is no longer a readable file there)."""
     found: list[dict[str, str | None]] = []
-    for key in SESSION_FILE_KEYS:
+    for key in PATH_KEYS:  # the config keys that name a data file of the user's (exchange.py)
         value = config.get(key)
         if not isinstance(value, str):
             continue
