@@ -6,9 +6,10 @@ the table nearly every answer moves the focus (from the instructions to the dice
 options), and the keys offered either stay the same or lose and regain one or two: "All done"
 while an instruction waits, the letters a text field takes as typed. Here the footer is left as
 it is when its keys are the same; hides or shows again the keys it has built when only which of
-them are offered, or enabled, changes; and is rebuilt only for a key it has not built. On the
-Reconquista screen at 80x24 the rebuilds were more than half the CPU time of an answer (a game
-of 40 steps by keys: 6.1 s, 2.7 s without them).
+them are offered, or enabled, changes (at once, in the layout the change of keys comes with);
+and is rebuilt only for a key it has not built. On the Reconquista screen at 80x24 the rebuilds
+were more than half the CPU time of an answer: 40 answers by keys took 6.1 s of CPU with
+Textual's Footer, 2.7 s with none, 2.2-2.6 s with this one.
 """
 
 from __future__ import annotations
