@@ -26,7 +26,7 @@ async def footer_row(pilot: Any) -> str:
 async def test_the_footer_shows_what_a_rebuilt_one_shows_and_keeps_its_keys(
     tmp_path: Path, clock: Any
 ) -> None:
-    """Thirty answers by keys at 80x24 (the footer gains and loses "All done" and the letters the
+    """Twenty-four answers by keys at 80x24 (the footer gains and loses "All done" and the letters the
     dice field takes, and "Dice mode" moves to the front while that field has the focus): at
     every third the footer reads as a Footer of Textual's built then for the same screen, laid
     over it; and its keys are the ones it built when the screen opened (Textual's Footer builds
@@ -48,7 +48,7 @@ async def test_the_footer_shows_what_a_rebuilt_one_shows_and_keeps_its_keys(
         await wait_until(pilot, lambda: any(k.key == "a" for k in footer.query(FooterKey)))
         built = {id(k) for k in footer.query(FooterKey)}
         rows: set[str] = set()
-        for step in range(30):
+        for step in range(24):
             p = driver.pending
             if isinstance(p, Tell):
                 await pilot.press("enter")
