@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from companion.errors import CompanionError
 from companion.review.story import Story, side_name
@@ -26,6 +26,7 @@ from screens.charts import cities_chart, vp_chart
 from screens.colours import tone
 from screens.history import STATUS_SHOWN, game_title, local_time
 from screens.plain import plain
+from screens.shell.footer import KeysFooter
 
 #: The one game whose sessions have a story chart.
 STORY_GAME = "reconquista"
@@ -68,7 +69,7 @@ class StoryScreen(Screen[None]):
         yield Static(id="story-title")
         yield Static("Replaying the game…", id="story-note")
         yield Container(id="story-charts")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"Story of session {self.session_id}"

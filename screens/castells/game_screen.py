@@ -25,7 +25,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Header, Input, OptionList, Static
 
 from companion.castells import bag as bags
 from companion.castells.battle import odds_now, successes_text
@@ -37,6 +37,7 @@ from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
+from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, open_driver
@@ -307,7 +308,7 @@ class CastellsScreen(GameScreen):
             # Shown on a wide terminal only: what was answered, the last line the newest.
             with VerticalScroll(id="cs-log", can_focus=False):
                 yield Static(id="cs-log-text")
-        yield Footer()
+        yield KeysFooter()
 
     def on_resize(self) -> None:
         if self.layout_for(self.size.width):

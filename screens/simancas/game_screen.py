@@ -25,7 +25,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Header, Input, OptionList, Static
 
 from companion.driver import Step
 from companion.errors import CompanionError
@@ -35,6 +35,7 @@ from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, ROUT_TOPIC, Match
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
+from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import open_driver
@@ -296,7 +297,7 @@ class SimancasScreen(GameScreen):
             # The question, the field the card is typed in and the actions it matches. The actions
             # name the cards of the data file: shown as written (their text is the answer).
             yield PromptPanel(search=True, id="sm-prompt")
-        yield Footer()
+        yield KeysFooter()
 
     def on_resize(self) -> None:
         if self.layout_for(self.size.width) and self.driver is not None:
