@@ -207,7 +207,7 @@ class HelpDialog(ModalScreen[None]):
     }
     HelpDialog #help-body { height: auto; }
     HelpDialog #help-body > Static:last-child { margin-bottom: 1; }
-    HelpDialog .help-title { text-style: bold; color: $accent; }
+    HelpDialog .help-title { text-style: bold; color: $text-accent; }
     HelpDialog .help-heading { text-style: bold; margin-top: 1; }
     HelpDialog #help-hint { color: $text-muted; }
     """

@@ -114,7 +114,7 @@ class SimancasView(StateView):
             panel = self.query_one(f"#sv-{side}")
             panel.border_title = title
             panel.border_subtitle = f"total {totals[side]}"
-            self.query_one(f"#sv-{side}-cards", Static).update(side_table(match.table, side))
+            self.query_one(f"#sv-{side}-cards", Static).update(side_table(self, match.table, side))
         m, c = match.wins["moors"], match.wins["christians"]
         self.query_one("#sv-status", Static).update(
             Text.assemble(
@@ -137,18 +137,18 @@ class CastellsView(StateView):
         yield Static(id="cv-battle", classes="cv-block")
 
     def show(self, driver: Driver) -> None:
-        from screens.castells.game_screen import CastellsScreen, battle_panel
+        from screens.castells.game_screen import CastellsScreen, battle_grid
 
         state = driver.state
         board = Castells.board_of(state)
-        self.query_one("#cv-status", Static).update(CastellsScreen.status_text(state, board))
+        self.query_one("#cv-status", Static).update(CastellsScreen.status_text(self, state, board))
         self.query_one("#cv-players", Static).update(CastellsScreen.players_table(state))
-        self.query_one("#cv-bag", Static).update(CastellsScreen.bag_text(state, board))
-        self.query_one("#cv-castles", Static).update(CastellsScreen.castles_text(state, board))
+        self.query_one("#cv-bag", Static).update(CastellsScreen.bag_text(self, state, board))
+        self.query_one("#cv-castles", Static).update(CastellsScreen.castles_text(self, state, board))
         battle = self.query_one("#cv-battle", Static)
         battle.display = state.battle is not None
         if state.battle is not None:
-            battle.update(battle_panel(state))
+            battle.update(battle_grid(self, state))
 
 
 class DiceView(StateView):

@@ -8,6 +8,7 @@ from fractions import Fraction
 from itertools import product
 
 from castells_helpers import drive, feed, new_driver, setup_answers, table
+from textual.app import App
 
 from companion.castells.actions import ATTACK
 from companion.castells.battle import STOP, odds_now, player_battle, saracen_battle
@@ -90,7 +91,7 @@ def test_one_success_is_said_in_the_singular() -> None:
     assert "hit" not in side_result(Side("Bo", dice=[5, 6], rolls=1)).plain
 
 
-def test_a_battle_among_the_actions_shows_phase_3_actions() -> None:
+async def test_a_battle_among_the_actions_shows_phase_3_actions() -> None:
     """A battle is one of Phase 3's actions: its status line says "Phase 3: Actions"."""
     board, state = table({"Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
     state.bag = {"Levant": 0, "Migdia": 0, "Ponent": 0, "Riu": 1, "Bosc": 0, "Muntanya": 0}
@@ -98,7 +99,8 @@ def test_a_battle_among_the_actions_shows_phase_3_actions() -> None:
 
     drive(play_turn(board, state), ["Riu", ATTACK, "Lleida (Bo)"])
     assert state.phase == "battle" and PHASES["battle"] == "Phase 3: Actions"
-    assert "Phase 3: Actions" in CastellsScreen.status_text(state, board).plain
+    async with App().run_test() as pilot:  # the status line takes its colours from an app's theme
+        assert "Phase 3: Actions" in CastellsScreen.status_text(pilot.app.screen, state, board).plain
 
 
 def test_the_century_reminder_tells_of_the_koalata_token() -> None:

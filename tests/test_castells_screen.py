@@ -409,10 +409,13 @@ def snapshot_of(
     seed: int = 4,
     ack_last: bool = True,
     size: tuple[int, int] = SIZE,
+    theme: str | None = None,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, answers, seed, ack_last)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    if theme is not None:
+        app.theme = theme
 
     async def before(pilot: Pilot[Any]) -> None:
         await open_session(pilot, sid)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import wait_until
+from pilot_helpers import screen_text, wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
@@ -495,8 +495,15 @@ async def test_a_castells_log_replays_the_bag_and_the_battle(tmp_path: Path, clo
         bag = str(screen.query_one("#cv-bag", Static).render())
         assert "Migdia 3" in bag  # one Migdia token drawn of the default four
         assert "Tortosa Anna" in castles  # the defender still to decide on a reroll: the castle holds so far
-        battle = str(screen.query_one("#cv-battle", Static).render())
-        assert "The Saracens attack Tortosa" in battle and "Anna needs 3 successes" in battle
+        shown = screen_text(pilot)
+        assert "The Saracens attack Tortosa" in shown and "Anna needs 3 successes" in shown
+        # The battle as the game screen draws it: the dice set apart from their count, not run together.
+        row = next(
+            line
+            for line in shown.splitlines()
+            if "Saracens " in line and "success" in line and "attack" not in line
+        )
+        assert "→" in row and row.index("→") < row.index("success")
         await pilot.press("home")
         await wait_until(pilot, lambda: screen.at == 1)
         assert "Migdia 4" in str(screen.query_one("#cv-bag", Static).render())

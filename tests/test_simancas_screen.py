@@ -614,10 +614,13 @@ def snapshot_of(
     keys: Sequence[str] = (),
     ack_last: bool = True,
     size: tuple[int, int] = SIZE,
+    theme: str | None = None,
 ) -> bool:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, actions, ack_last)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    if theme is not None:
+        app.theme = theme
 
     async def before(pilot: Pilot[Any]) -> None:
         await open_match(pilot, sid)

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from screens.plain import plain
+from screens.shell.dialogs import DIALOG_CSS
 
 
 class EditDialog(ModalScreen[str | None]):
@@ -21,15 +22,14 @@ class EditDialog(ModalScreen[str | None]):
     then the dialog stays open with the line as typed and the reason under it. An empty line
     logs nothing. The dialog ends with the sentence to show on the screen (None: escape)."""
 
-    DEFAULT_CSS = """
-    EditDialog { align: center middle; }
-    EditDialog > Vertical {
-        width: 76; height: auto; border: thick $accent; background: $surface; padding: 1 2;
-    }
-    EditDialog .dialog-title { text-style: bold; color: $accent; margin-bottom: 1; }
-    EditDialog .dialog-hint { color: $text-muted; margin-top: 1; }
-    EditDialog #ed-error { color: $error; height: auto; }
+    # The app's dialog frame, a little wider for the examples, and the refusal in the theme's colour.
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="EditDialog")
+        + """
+    EditDialog > Vertical { width: 76; }
+    EditDialog #ed-error { color: $text-error; height: auto; }
     """
+    )
     # F1's line (screens/help.py); the field's placeholder is the engine's HELP, imported above.
     HELP = "Fix by hand: a castle's owner, a player's army points or the Saracen's place, as the table shows."
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

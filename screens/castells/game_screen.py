@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.widgets import Header, Input, OptionList, Static
 
 from companion.castells import bag as bags
@@ -37,6 +39,7 @@ from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
+from screens.colours import tone
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -77,14 +80,15 @@ def counts(prompt: Any) -> tuple[str, ...] | None:
     return options if all(len(o) == 1 and o in "123456789" for o in options) else None
 
 
-def dice_text(side: Side) -> Text:
-    """The dice as they stand: a success bold green, a failure dim, the black die on black."""
+def dice_text(node: DOMNode, side: Side) -> Text:
+    """The dice as they stand: a success bold in the theme's success colour, a failure dim, the
+    black die reversed (``node``: the widget the text is for, whose theme gives the colours)."""
     out = Text()
     for i, face in enumerate(side.dice):
         black = side.black and i == len(side.dice) - 1
-        style = "bold green" if face >= SUCCESS else "dim"
+        style = tone(node, "success", "bold") if face >= SUCCESS else Style(dim=True)
         if black:
-            style += " reverse"
+            style += Style(reverse=True)
         out.append(str(face), style=style)
         out.append(" ")
     return out
@@ -108,25 +112,6 @@ def battle_heading(state: CastellsState) -> Text:
     return out
 
 
-def battle_panel(state: CastellsState) -> Text:
-    """The battle: who attacks what, each side's dice and result a line, the result or the odds
-    (History's replay; the game screen draws ``battle_grid``)."""
-    b = state.battle
-    assert b is not None
-    out = battle_heading(state)
-    out.append("\n")
-    for side in (b.attacker, b.defender):
-        out.append(f"{side.name[:10]:<10} ", style="bold")
-        if not side.rolls:
-            out.append("not rolled yet\n", style="dim")
-            continue
-        out.append_text(dice_text(side))
-        out.append_text(side_result(side))
-        out.append("\n")
-    out.append_text(battle_end(state))
-    return out
-
-
 def side_result(side: Side) -> Text:
     """'3 successes · roll 3/3 · free': the successes, the rolls made and what they cost."""
     cost = " · free" if side.name == SARACENS else (f" · paid {side.paid}" if side.paid else "")
@@ -138,7 +123,7 @@ def side_result(side: Side) -> Text:
     )
 
 
-def battle_grid(state: CastellsState) -> RenderableType:
+def battle_grid(node: DOMNode, state: CastellsState) -> RenderableType:
     """The battle on the game screen, at every width: each side a row of a grid (name, dice, an
     arrow, the result), so that a result too long for the line wraps inside its own column and
     stays with its side, and the count of successes is not read as one more die ('6 1 1 1 1 1
@@ -152,17 +137,17 @@ def battle_grid(state: CastellsState) -> RenderableType:
     grid.add_column(ratio=1)
     for side in (b.attacker, b.defender):
         if side.rolls:
-            dice = dice_text(side)
+            dice = dice_text(node, side)
             dice.append("→", style="dim")
             grid.add_row(side.name[:10], dice, side_result(side))
         else:
             grid.add_row(side.name[:10], Text("not rolled yet", style="dim"), "")
-    end = battle_end(state)
+    end = battle_end(node, state)
     # No empty last line when there is neither a result nor odds to show.
     return Group(heading, grid, end) if end.plain else Group(heading, grid)
 
 
-def battle_end(state: CastellsState) -> Text:
+def battle_end(node: DOMNode, state: CastellsState) -> Text:
     """Under the dice: the result once the battle is over, else the odds of the decision open
     (the attacker's reroll, the defender's first roll or reroll); the legend."""
     b = state.battle
@@ -173,12 +158,12 @@ def battle_end(state: CastellsState) -> Text:
             f"A favour card: {b.castle} {'holds' if b.forced == 'held' else 'is taken'}.", style="bold"
         )
     elif b.result == "held":
-        out.append(f"{b.castle} holds.", style="bold green")
+        out.append(f"{b.castle} holds.", style=tone(node, "success", "bold"))
     elif b.result == "taken":
         taker = "the Saracens" if b.kind == "saracen" else b.attacker.name
-        out.append(f"{b.castle} is taken by {taker}.", style="bold red")
+        out.append(f"{b.castle} is taken by {taker}.", style=tone(node, "error", "bold"))
     elif (odds := odds_now(state)) is not None:
-        out.append(odds, style="#ffb347")
+        out.append(odds, style=tone(node, "warning"))
     if b.defender.black or b.attacker.black:
         out.append("\nreversed: the black superiority die", style="dim")
     return out
@@ -195,7 +180,7 @@ def battle_over(state: CastellsState, pending: Any) -> bool:
     )
 
 
-def castles_by_owner(state: CastellsState, board: Board) -> Text:
+def castles_by_owner(node: DOMNode, state: CastellsState, board: Board) -> Text:
     """The castles in a narrow column: each player's castles on a line of their own, where the
     Saracen stands, and how many castles are empty (the board on the table shows which)."""
     out = Text()
@@ -206,7 +191,7 @@ def castles_by_owner(state: CastellsState, board: Board) -> Text:
         out.append("\n")
     empty = sum(1 for c in board.castles if state.owners[c] is None and c != state.saracen)
     out.append("☾ Saracen: ", style="bold")
-    out.append(state.saracen, style="bold red")
+    out.append(state.saracen, style=tone(node, "error", "bold"))
     out.append(f"\n{empty} empty castle{'s' if empty != 1 else ''}", style="dim")
     return out
 
@@ -218,7 +203,7 @@ WIDE = 160
 LOG_STEPS = 200
 
 
-def log_text(steps: Sequence[Step], total: int) -> RenderableType:
+def log_text(node: DOMNode, steps: Sequence[Step], total: int) -> RenderableType:
     """The log of the answers: each step numbered, its question and its answer, who gave it (a
     grid, so that a long line wraps under its own text, not under the numbers)."""
     if not steps:
@@ -227,17 +212,17 @@ def log_text(steps: Sequence[Step], total: int) -> RenderableType:
     grid.add_column(justify="right", style="dim", no_wrap=True)
     grid.add_column(ratio=1)
     for n, step in enumerate(steps, start=total - len(steps) + 1):
-        grid.add_row(str(n), step_line(step))
+        grid.add_row(str(n), step_line(node, step))
     return grid
 
 
-def step_line(step: Step) -> Text:
+def step_line(node: DOMNode, step: Step) -> Text:
     """One answered step: '✓ an instruction', 'a roll: 3 5 (app)', 'a question → its answer'."""
     p = step.prompt
     if isinstance(p, Tell):
-        return Text.assemble(("✓ ", "green"), p.text)
+        return Text.assemble(("✓ ", tone(node, "success")), p.text)
     if isinstance(p, Edit):
-        return Text.assemble(("✎ ", "yellow"), p.describe())
+        return Text.assemble(("✎ ", tone(node, "warning")), p.describe())
     if isinstance(p, Roll):
         return Text.assemble(
             p.why or p.label,
@@ -364,12 +349,12 @@ class CastellsScreen(GameScreen):
             return
         state, board = self.state, self.board
         narrow = self.has_class("-narrow")
-        self.query_one("#cs-status", Static).update(self.status_text(state, board))
+        self.query_one("#cs-status", Static).update(self.status_text(self, state, board))
         self.query_one("#cs-players", Static).update(self.players_table(state, castles=not narrow))
         bag = self.query_one("#cs-bag", Static)
-        bag.update(self.bag_text(state, board, narrow=narrow))
+        bag.update(self.bag_text(self, state, board, narrow=narrow))
         bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
-        castles = castles_by_owner(state, board) if narrow else self.castles_text(state, board)
+        castles = castles_by_owner(self, state, board) if narrow else self.castles_text(self, state, board)
         self.query_one("#cs-castles", Static).update(castles)
         battle = self.query_one("#cs-battle", Static)
         over = battle_over(state, d.pending)
@@ -378,13 +363,13 @@ class CastellsScreen(GameScreen):
         battle.display = state.battle is not None and not (over and narrow)
         if state.battle is not None:
             battle.border_title = "Last battle" if over else "Battle"
-            battle.update(battle_grid(state))
+            battle.update(battle_grid(self, state))
         if self.has_class("-wide"):
-            self.query_one("#cs-log-text", Static).update(log_text(d.steps[-LOG_STEPS:], len(d.steps)))
+            self.query_one("#cs-log-text", Static).update(log_text(self, d.steps[-LOG_STEPS:], len(d.steps)))
             self.query_one("#cs-log", VerticalScroll).scroll_end(animate=False)
 
     @staticmethod
-    def status_text(state: CastellsState, board: Board) -> Text:
+    def status_text(node: DOMNode, state: CastellsState, board: Board) -> Text:
         out = Text()
         if 0 <= state.century < len(board.centuries):
             out.append(f"Century {board.centuries[state.century]}", style="bold")
@@ -396,7 +381,8 @@ class CastellsScreen(GameScreen):
             out.append(f"{state.players[state.active].name}'s turn", style="bold")
         out.append(f" · {PHASES.get(state.phase, state.phase)}")
         if state.drawn and state.phase not in ("time", "over"):
-            out.append(f" · token: {state.drawn}", style="bold yellow" if board.wakes(state.drawn) else "")
+            wakes = board.wakes(state.drawn)
+            out.append(f" · token: {state.drawn}", style=tone(node, "warning", "bold") if wakes else "")
         return out
 
     @staticmethod
@@ -421,36 +407,42 @@ class CastellsScreen(GameScreen):
         return table
 
     @staticmethod
-    def bag_text(state: CastellsState, board: Board, narrow: bool = False) -> Text:
+    def bag_text(node: DOMNode, state: CastellsState, board: Board, narrow: bool = False) -> Text:
         """The tokens left of each territory, three territories a line (``narrow``: two)."""
         per_line = 2 if narrow else 3
         out = Text()
         width = max(len(f"{t.name} {state.bag.get(t.name, 0)}") for t in board.territories)
         for i, t in enumerate(board.territories):
             n = state.bag.get(t.name, 0)
-            style = "dim" if n == 0 else ("bold yellow" if t.wakes_saracens else "bold")
+            style = (
+                Style(dim=True)
+                if n == 0
+                else (tone(node, "warning", "bold") if t.wakes_saracens else Style(bold=True))
+            )
             last = i % per_line == per_line - 1 or i == len(board.territories) - 1
             # Two columns line up; three keep the spacing they always had.
             item = f"{t.name} {n}" if per_line == 3 or last else f"{t.name} {n}".ljust(width)
             out.append(item, style=style)
             out.append("\n" if last else "   ")
-        out.append(
-            "yellow: wakes the Saracens" if narrow else "yellow: the token wakes the Saracens", style="dim"
-        )
+        # A swatch of the colour, not its name: the theme decides what the colour is.
+        out.append("■", style=tone(node, "warning", "bold"))
+        out.append(" wakes the Saracens" if narrow else " the token wakes the Saracens", style="dim")
         return out
 
     @staticmethod
-    def castles_text(state: CastellsState, board: Board) -> Text:
+    def castles_text(node: DOMNode, state: CastellsState, board: Board) -> Text:
         out = Text()
         width = max(len(t.name) for t in board.territories)
         for t in board.territories:
-            out.append(f"{t.name:<{width}} ", style="bold yellow" if t.wakes_saracens else "bold")
+            out.append(
+                f"{t.name:<{width}} ", style=tone(node, "warning", "bold") if t.wakes_saracens else "bold"
+            )
             for j, c in enumerate(board.castles_in(t.name)):
                 if j:
                     out.append("  ")
                 owner = state.owners[c]
                 if c == state.saracen:
-                    out.append(f"{c} ☾", style="bold red")
+                    out.append(f"{c} ☾", style=tone(node, "error", "bold"))
                 elif owner is None:
                     out.append(f"{c} —", style="dim")
                 else:
@@ -458,7 +450,7 @@ class CastellsScreen(GameScreen):
             out.append("\n")
         where = state.saracen
         out.append("☾ Saracen figure: ", style="bold")
-        out.append(where, style="bold red")
+        out.append(where, style=tone(node, "error", "bold"))
         out.append("\n— marks an empty castle", style="dim")  # a legend, not about the figure's place
         return out
 

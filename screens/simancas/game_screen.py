@@ -19,12 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.widgets import Header, Input, OptionList, Static
 
 from companion.driver import Step
@@ -35,6 +37,7 @@ from companion.simancas.cards import TYPE_NAMES
 from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, ROUT_TOPIC, Match
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
+from screens.colours import tone
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -99,13 +102,14 @@ def how_destroyed(table: Table, name: str) -> str:
     return f"discarded by {d.means}" if d.means else "destroyed"
 
 
-def side_table(table: Table, side: Side, hanging: bool = False) -> RenderableType:
+def side_table(node: DOMNode, table: Table, side: Side, hanging: bool = False) -> RenderableType:
     """One side's placed cards: name, type, base and score, each modifier on a line under the name.
 
     The modifiers go under the name rather than in a column of their own: half of a
     100-column terminal leaves a column too narrow for "+1 Cavalry Detachments". ``hanging``
     (the game screen): each line under a name wraps under itself, two columns in; without it
-    (History's replay, as it always was) a line that wraps goes back under the names.
+    (History's replay, as it always was) a line that wraps goes back under the names. ``node``:
+    the widget the table is for, whose theme gives the colours.
     """
     scores = [table.score(n) for n in table.placed[side]]
     if not scores:
@@ -120,15 +124,18 @@ def side_table(table: Table, side: Side, hanging: bool = False) -> RenderableTyp
         if s.destroyed:
             gone = "strike dim"
             out.add_row(
-                name_cell((s.name, gone), [Text(how_destroyed(table, s.name), style="italic red")], hanging),
+                name_cell(
+                    (s.name, gone),
+                    [Text(how_destroyed(table, s.name), style=tone(node, "error", "italic"))],
+                    hanging,
+                ),
                 Text(type_text(card.types), style=gone),
                 Text(str(s.base), style=gone),
-                Text("0", style="bold red"),
+                Text("0", style=tone(node, "error", "bold")),
             )
             continue
         under = [
-            Text.assemble((f"{b.amount:+d} ", "green" if b.amount > 0 else "red"), b.source)
-            for b in s.modifiers
+            Text.assemble((f"{b.amount:+d} ", amount_style(node, b.amount)), b.source) for b in s.modifiers
         ]
         if s.floored:
             under.append(Text("below 0 counts as 0", style="dim"))
@@ -139,6 +146,11 @@ def side_table(table: Table, side: Side, hanging: bool = False) -> RenderableTyp
             Text(str(s.score), style="bold"),
         )
     return out
+
+
+def amount_style(node: DOMNode, amount: int) -> Style:
+    """A modifier's amount: a gain in the theme's success colour, a loss in its error colour."""
+    return tone(node, "success") if amount > 0 else tone(node, "error")
 
 
 def name_cell(name: tuple[str, str], under: list[Text], hanging: bool) -> RenderableType:
@@ -188,7 +200,7 @@ def under_card(line: Text) -> RichTable:
     return row
 
 
-def narrow_side_table(table: Table, side: Side) -> RenderableType:
+def narrow_side_table(node: DOMNode, table: Table, side: Side) -> RenderableType:
     """One side's placed cards in a narrow column: a line a card (name, type, score) and under
     it, on a line marked ↳, its base and every modifier with the card it comes from."""
     scores = [table.score(n) for n in table.placed[side]]
@@ -203,9 +215,13 @@ def narrow_side_table(table: Table, side: Side) -> RenderableType:
         if s.destroyed:
             gone = "strike dim"
             lines.append(
-                card_row(Text(s.name, style=gone), Text(kind, style=gone), Text("0", style="bold red"))
+                card_row(
+                    Text(s.name, style=gone),
+                    Text(kind, style=gone),
+                    Text("0", style=tone(node, "error", "bold")),
+                )
             )
-            lines.append(under_card(Text(how_destroyed(table, s.name), style="italic red")))
+            lines.append(under_card(Text(how_destroyed(table, s.name), style=tone(node, "error", "italic"))))
             continue
         lines.append(
             card_row(Text(s.name, style="bold"), Text(kind, style="dim"), Text(str(s.score), style="bold"))
@@ -214,7 +230,7 @@ def narrow_side_table(table: Table, side: Side) -> RenderableType:
             line = Text(f"base {s.base}", style="dim")
             for b in s.modifiers:
                 line.append(", ")
-                line.append(f"{b.amount:+d} ", style="green" if b.amount > 0 else "red")
+                line.append(f"{b.amount:+d} ", style=amount_style(node, b.amount))
                 line.append(b.source)
             if s.floored:
                 line.append(", below 0 counts as 0", style="dim")
@@ -436,7 +452,11 @@ class SimancasScreen(GameScreen):
             panel.border_subtitle = f"total {totals[side]}"
             other_total = totals["christians" if side == "moors" else "moors"]
             panel.set_class(totals[side] > other_total, "ahead")
-            cards = narrow_side_table(table, side) if narrow else side_table(table, side, hanging=True)
+            cards = (
+                narrow_side_table(self, table, side)
+                if narrow
+                else side_table(self, table, side, hanging=True)
+            )
             self.query_one(f"#sm-{side}-cards", Static).update(cards)
         self.query_one("#sm-status", Static).update(self._status_text(short=narrow))
         self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
@@ -479,28 +499,32 @@ class SimancasScreen(GameScreen):
         p = d.pending
         if p is None:
             return Text.assemble(
-                (GAME.summary(self.match), "bold yellow"),
+                (GAME.summary(self.match), tone(self, "warning", "bold")),
                 ("  ctrl+z takes back the last hand; escape goes back.", "dim"),
             )
         if isinstance(p, Tell) and p.topic == GUIDE_TOPICS["strategy"]:
             # The effects of each type are in the panel above (_show_strategy_effects).
             return Text.assemble(
-                ("▸ ", "bold yellow"),
+                ("▸ ", tone(self, "warning", "bold")),
                 (strategy_line(p.data["first"]), "bold"),
                 (f"  Enter when done (or to skip it); {self._guide_key()}.", "dim"),
             )
         if isinstance(p, Tell) and p.topic in GUIDE_TOPICS.values():
             return Text.assemble(
-                ("▸ ", "bold yellow"),
+                ("▸ ", tone(self, "warning", "bold")),
                 (p.text, "bold"),
                 (f"  Enter when done (or to skip it), or type the first card; {self._guide_key()}.", "dim"),
             )
         if isinstance(p, Tell) and p.topic == RESULT_TOPIC and self.match.winner is not None:
             # The match is won: no card comes next.
-            return Text.assemble(("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter ends the match.", "dim"))
+            return Text.assemble(
+                ("▸ ", tone(self, "warning", "bold")), (p.text, "bold"), ("  Enter ends the match.", "dim")
+            )
         if isinstance(p, Tell):
             return Text.assemble(
-                ("▸ ", "bold yellow"), (p.text, "bold"), ("  Enter when done, or type the next card.", "dim")
+                ("▸ ", tone(self, "warning", "bold")),
+                (p.text, "bold"),
+                ("  Enter when done, or type the next card.", "dim"),
             )
         if is_menu(p):
             return Text.assemble(
