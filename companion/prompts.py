@@ -248,7 +248,18 @@ class Edit:
         return {"kind": self.kind, "what": self.what, "change": json.loads(self.change)}
 
     def describe(self) -> str:
-        return self.what
+        return correction_text(self.what)
+
+
+#: What every display calls an Edit: "Correction by hand: Tortosa is now Anna's". The logged
+#: text is the change alone ("Tortosa is now Anna's"); the displays add the label.
+CORRECTION = "Correction by hand"
+
+
+def correction_text(what: str) -> str:
+    """An Edit's logged text, without the label a log written before 0.1.0 also carried in the
+    text itself (so that no display shows "Correction by hand: Correction by hand: ...")."""
+    return what.removeprefix(f"{CORRECTION}: ")
 
 
 def edit_prompt(what: str, change: dict[str, Any]) -> Edit:

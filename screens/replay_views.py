@@ -105,16 +105,17 @@ class SimancasView(StateView):
                 yield Static(id="sv-christians-cards")
 
     def show(self, driver: Driver) -> None:
-        from screens.simancas.game_screen import side_table
+        from screens.simancas.game_screen import side_table, table_shown
 
         match = driver.state
-        totals = match.table.totals()
+        table = table_shown(driver)
+        totals = table.totals()
         for side in SIDES:
             title = SIDE_NAMES[side]
             panel = self.query_one(f"#sv-{side}")
             panel.border_title = title
             panel.border_subtitle = f"total {totals[side]}"
-            self.query_one(f"#sv-{side}-cards", Static).update(side_table(self, match.table, side))
+            self.query_one(f"#sv-{side}-cards", Static).update(side_table(self, table, side))
         m, c = match.wins["moors"], match.wins["christians"]
         self.query_one("#sv-status", Static).update(
             Text.assemble(

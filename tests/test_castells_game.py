@@ -181,7 +181,7 @@ def test_corrections_by_hand_are_logged_steps_replayed_in_place() -> None:
     assert d.state.owners["Tortosa"] == "Bo" and d.state.owners["Mora"] is None
     assert d.state.player("Anna").army == 7 and d.state.saracen == "Miravet"
     assert [s.source for s in d.steps[-4:]] == ["edit"] * 4
-    assert d.steps[-4].prompt.describe() == "Correction by hand: Tortosa is now Bo's"
+    assert d.steps[-4].prompt.describe() == "Tortosa is now Bo's"
     replayed = Driver.resume(GAME, d.seed, {}, d.steps)
     assert replayed.snapshot() == d.snapshot()
     d.undo()

@@ -240,9 +240,7 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         await pilot.press(*"army Anna 5", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         assert d.state.player("Anna").army == 5 and d.steps[-1].source == "edit"
-        assert (
-            app.store().log(sid).steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
-        )
+        assert app.store().log(sid).steps[-1].prompt.describe() == "Anna has 5 army points"
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, EditDialog))
         await pilot.press(*"castle Atlantis Anna", "enter")
@@ -251,7 +249,7 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         assert isinstance(app.screen, EditDialog)
         assert "'Atlantis' is not a castle" in str(app.screen.query_one("#ed-error").render())
         assert app.screen.query_one("#ed-line", Input).value == "castle Atlantis Anna"
-        assert d.steps[-1].prompt.describe() == "Correction by hand: Anna has 5 army points"
+        assert d.steps[-1].prompt.describe() == "Anna has 5 army points"
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
 

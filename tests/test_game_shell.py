@@ -75,13 +75,14 @@ def test_undo_asks_before_it_takes_back_more_than_one_answer_dice_or_a_correctio
     assert needs_asking([Step(ROLL, [3], "physical")])
     assert not needs_asking([Step(ROLL, [3], "physical")], dice=False)
     assert needs_asking([*one, Step(ROLL, [4], "app")], dice=False)
+    # Logged as a log before 0.1.0 wrote it, with the label in its text: the label shows once.
     edit = Step(edit_prompt("Correction by hand: Galicia is now M 2A", {"area": "Galicia"}), None, "edit")
     assert needs_asking([edit], dice=False)
     lines = taken_back_lines([*one, Step(ROLL, [4], "app"), edit])
     assert lines == [
         "the answer 'a' to Which? (a / b)",
         "the dice 4 (rolled by the app) for Region die",
-        "your correction by hand: Correction by hand: Galicia is now M 2A",
+        "your correction by hand: Galicia is now M 2A",
         "1 instruction you confirmed on the board",
     ]
 
@@ -136,7 +137,7 @@ async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to
         d = driver_of(app)
         d.edit(
             edit_prompt(
-                "Correction by hand: Galicia is now M 3A",
+                "Galicia is now M 3A",
                 {
                     "area": "Galicia",
                     "city": None,
@@ -150,7 +151,7 @@ async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
-        assert "your correction by hand: Correction by hand: Galicia is now M 3A" in app.screen.question
+        assert "your correction by hand: Galicia is now M 3A" in app.screen.question
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, MessageDialog)

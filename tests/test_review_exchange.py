@@ -31,6 +31,7 @@ from companion.review.exchange import (
     FORMAT,
     FORMAT_VERSION,
     ImportRefused,
+    export_bbcode,
     export_csv,
     export_data,
     export_json,
@@ -385,9 +386,16 @@ def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> No
     sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
     change = {"area": "Galicia", **parse_area_text("no city; no fortress; M 2A")}
     driver.edit(edit_prompt("Galicia set by hand: 2 Muslim armies", change))
+    # As a log before 0.1.0 wrote a correction, with the label in its text: the label shows once.
+    driver.edit(edit_prompt("Correction by hand: Galicia is now M 2A", change))
     driver.type("4 5")
     md = export_markdown(store, sid).splitlines()
     assert "- Correction by hand: Galicia set by hand: 2 Muslim armies" in md
+    assert "- Correction by hand: Galicia is now M 2A" in md
+    bbcode = export_bbcode(store, sid)
+    assert (
+        "Correction by hand: Galicia is now M 2A" in bbcode and "Correction by hand: Correction" not in bbcode
+    )
     new = round_trip(store, fresh, sid)
     assert fresh.state(new)["areas"]["Galicia"] == store.state(sid)["areas"]["Galicia"]
 

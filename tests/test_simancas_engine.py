@@ -321,6 +321,12 @@ def test_rout_discards_the_enemy_troop_its_player_chooses() -> None:
     with pytest.raises(IllegalAction, match="Knights is not one in play"):
         t.place("christians", "Rout", ["Knights"])  # their own troop
     assert "Rout" not in t.placed["christians"]
+    # While the target is chosen, Rout is down and counts ("When Placed"), nothing discarded yet;
+    # the table itself takes Rout only with its target.
+    choosing = t.being_placed("christians", "Rout")
+    assert choosing.placed["christians"] == ["Knights", "Rout"] and choosing.destroyed == t.destroyed
+    assert choosing.totals() == {"moors": 5 + 3 + 5, "christians": 4 + 5}  # Eunuchs still scores its 3
+    assert "Rout" not in t.placed["christians"] and t.totals()["christians"] == 4
     reminders = t.place("christians", "Rout", ["eunuchs"])
     assert reminders == ["Moors discard Eunuchs from the table (Rout)"]
     assert t.is_destroyed("Eunuchs")

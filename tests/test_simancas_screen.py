@@ -14,6 +14,7 @@ from pilot_helpers import store_ready, wait_until
 from rich.console import Console, Group
 from rich.table import Table as RichTable
 from rich.text import Text
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -266,6 +267,11 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
         await open_match(pilot, sid)
         await type_in(pilot, "rout")
         assert "which Moorish troop" in shown(app, "#pp-why")
+        # "When Placed discard 1 placed Enemy Troop": Rout is down while its target is chosen,
+        # and counts in the Christians' total (it was left out until the question was answered).
+        assert card_line(app, "christians", "Rout")[-1] == "5"
+        assert app.screen.query_one("#sm-christians", VerticalScroll).border_subtitle == "total 5"
+        assert "Christians 5" in shown(app, "#sm-totals")
         listing = app.screen.query_one("#pp-options", OptionList)
         assert [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)] == [
             "Jund Cavalry  Cavalry 5, Moorish",

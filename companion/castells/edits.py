@@ -100,14 +100,14 @@ def apply_edit(board: Board, state: CastellsState, change: dict[str, Any]) -> No
 
 
 def describe(change: dict[str, Any]) -> str:
-    """The log's line for a change: 'Correction by hand: Tortosa is now Anna's'."""
+    """The log's line for a change: 'Tortosa is now Anna's' (the displays call it a correction by hand)."""
     kind = change["kind"]
     if kind == "castle":
         now = f"{change['owner']}'s" if change["owner"] else "empty"
-        return f"Correction by hand: {change['castle']} is now {now}"
+        return f"{change['castle']} is now {now}"
     if kind == "army":
-        return f"Correction by hand: {change['player']} has {change['points']} army points"
-    return f"Correction by hand: the Saracen figure is on {change['place']}"
+        return f"{change['player']} has {change['points']} army points"
+    return f"the Saracen figure is on {change['place']}"
 
 
 def board_changes(now: CastellsState, back: CastellsState) -> list[str]:

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from companion import __version__
-from companion.prompts import answer_text
+from companion.prompts import CORRECTION, answer_text
 from companion.review.sections import SOURCE_WORDS, Outline, TurnGroup, outline, question, roll_count
 from companion.text import upper_first, visible
 
@@ -72,7 +72,7 @@ def _step_line(s: dict[str, Any], report: Outline) -> str:
     if kind == "tell":
         return f"{BULLET} Board: {bb(question(p))}"
     if kind == "edit":
-        return f"{BULLET} Correction by hand: {bb(question(p))}"
+        return f"{BULLET} {CORRECTION}: {bb(question(p))}"
     return f"{BULLET} {bb(json.dumps(p, ensure_ascii=False))}: {bb(answer_text(answer))}"
 
 

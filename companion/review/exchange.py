@@ -33,7 +33,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 
 from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode
 from companion.errors import CompanionError
-from companion.prompts import answer_text
+from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
 from companion.review.sections import SOURCE_WORDS, outline, question, roll_count
 from companion.text import visible
@@ -237,7 +237,7 @@ def _step_line(s: dict[str, Any], success_at: int | None = None) -> str:
     if kind == "tell":
         return f"- Board: {_md(question(p))}"
     if kind == "edit":
-        return f"- Correction by hand: {_md(question(p))}"
+        return f"- {CORRECTION}: {_md(question(p))}"
     return f"- {_md(json.dumps(p, ensure_ascii=False))}: {_md(answer_text(answer))}"
 
 

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import GameEntry, GameNotAvailable, entry
+from companion.prompts import correction_text
 
 #: How a roll's source reads in a report.
 SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
@@ -67,7 +68,10 @@ def known_game(game_id: str) -> GameEntry | None:
 
 
 def question(prompt: dict[str, Any]) -> str:
-    """A logged prompt's question or instruction, as it was worded."""
+    """A logged prompt's question or instruction, as it was worded (a correction by hand: what it
+    changed, without the label an older log wrote into it)."""
+    if prompt.get("kind") == "edit":
+        return correction_text(str(prompt.get("what") or ""))
     return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
 
 

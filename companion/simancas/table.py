@@ -272,6 +272,14 @@ class Table:
             self.destroyed.append(Destruction(t, side, card.name))
         return self._reminders(side, card, chosen, wanted)
 
+    def being_placed(self, side: Side, name: str) -> Table:
+        """The table while the players choose what ``name``'s on-placement destroy discards
+        ("Rout: When Placed discard 1 placed Enemy Troop"): the card is down and counts, nothing
+        is discarded yet. A copy: this table takes the card only with its targets (``place``)."""
+        out = Table(self.deck, {s: list(self.placed[s]) for s in SIDES}, list(self.destroyed))
+        out._put(side, self.deck.card(name))
+        return out
+
     def _put(self, side: Side, card: Card) -> None:
         self.placed[side].append(card.name)
 

@@ -37,7 +37,7 @@ from companion.castells.game import GAME
 from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
 from companion.driver import Step
 from companion.errors import CompanionError
-from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
+from companion.prompts import CORRECTION, Choose, Edit, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
 from screens.colours import tone
 from screens.shell.footer import KeysFooter
@@ -579,7 +579,7 @@ class CastellsScreen(GameScreen):
                 d.edit(edit_prompt(describe(change), change))
             except (ValueError, CompanionError) as exc:  # BadAnswer is a ValueError too
                 return str(exc)
-            said.append(f"{describe(change)}.")
+            said.append(f"{CORRECTION}: {describe(change)}.")
             return None
 
         def done(result: str | None) -> None:

@@ -454,7 +454,7 @@ class ReconquistaScreen(GameScreen):
             try:
                 change = parse_area_text(text)
                 change["area"] = area
-                step = driver.edit(edit_prompt(f"Correction by hand: {area} is now {text.strip()}", change))
+                step = driver.edit(edit_prompt(f"{area} is now {text.strip()}", change))
             except (ValueError, CompanionError) as exc:  # BadAnswer is a ValueError too
                 return str(exc)
             self._log(step, driver.state.turn, driver.state.phase)

@@ -45,7 +45,7 @@ def taken_back_lines(steps: Sequence[Step]) -> list[str]:
             who = "rolled by the app" if s.source == "app" else "typed from the table"
             lines.append(f"the dice {answer_text(s.answer)} ({who}) for {p.why or p.label}")
         elif isinstance(p, Edit):
-            lines.append(f"your correction by hand: {p.what}")
+            lines.append(f"your correction by hand: {p.describe()}")
         else:
             lines.append(f"the answer {answer_text(s.answer)!r} to {p.describe()}")
     if len(lines) > LISTED:

@@ -29,7 +29,7 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.widgets import Header, Input, OptionList, Static
 
-from companion.driver import Step
+from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Tell, edit_prompt
 from companion.simancas.actions import actions
@@ -100,6 +100,16 @@ def how_destroyed(table: Table, name: str) -> str:
     if d.means in TYPE_NAMES and d.by is not None:
         return f"destroyed by the {SIDE_NAMES[d.by]}' {TYPE_NAMES[d.means]} tactic"
     return f"discarded by {d.means}" if d.means else "destroyed"
+
+
+def table_shown(driver: Driver) -> Table:
+    """The table as the players have it: the match's, but while Rout's question waits Rout is
+    on it and counts ("When Placed discard 1 placed Enemy Troop": it is down, its player choosing)."""
+    match: Match = driver.state
+    p = driver.pending
+    if isinstance(p, Choose) and p.topic == ROUT_TOPIC:
+        return match.table.being_placed(p.data["side"], p.data["card"])
+    return match.table
 
 
 def side_table(node: DOMNode, table: Table, side: Side, hanging: bool = False) -> RenderableType:
@@ -358,7 +368,8 @@ class SimancasScreen(GameScreen):
     def shown_table(self) -> Table:
         """The table on screen: the hand being played, or the one just ended while its result
         is read (the engine clears it once the result is confirmed)."""
-        return self.match.table
+        assert self.driver is not None
+        return table_shown(self.driver)
 
     def next_side(self) -> Side:
         """Whose turn it is, as the engine reckons it: the menu says so; during Rout's question
