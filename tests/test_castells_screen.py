@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from castells_helpers import feed, setup_answers
-from pilot_helpers import wait_until
+from pilot_helpers import screen_text, wait_until
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
@@ -477,25 +477,29 @@ def test_snapshot_player_battle_with_the_black_die(snap_compare: Any, tmp_path: 
     assert snapshot_of(snap_compare, tmp_path, clock, answers)
 
 
+_TURN = ["Riu", "End Anna's turn", "Bosc", "End Bo's turn"]
+#: A whole game of two players, century XI to XV: each turn a draw from the bag and no action.
+GAME_OVER = [
+    *SETUP,
+    *_TURN,
+    *_TURN,
+    "Riu",
+    "End Anna's turn",
+    "Muntanya",
+    "End Bo's turn",
+    "Muntanya",
+    "End Anna's turn",
+    "Muntanya",
+    "End Bo's turn",
+    "Bosc",
+    "End Anna's turn",
+    "Bosc",
+    "End Bo's turn",
+]
+
+
 def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    turn = ["Riu", "End Anna's turn", "Bosc", "End Bo's turn"]
-    answers = [
-        *SETUP,
-        *turn,
-        *turn,
-        "Riu",
-        "End Anna's turn",
-        "Muntanya",
-        "End Bo's turn",
-        "Muntanya",
-        "End Anna's turn",
-        "Muntanya",
-        "End Bo's turn",
-        "Bosc",
-        "End Anna's turn",
-        "Bosc",
-        "End Bo's turn",
-    ]
+    answers = GAME_OVER
     db = tmp_path / "probe.db"
     store = Store(str(db), clock=clock)
     sid = store.create_session("castells", 4)
@@ -504,6 +508,18 @@ def test_snapshot_game_over(snap_compare: Any, tmp_path: Path, clock: Any) -> No
     store.close()
     assert d.finished, d.pending
     assert snapshot_of(snap_compare, tmp_path, clock, answers)
+
+
+async def test_a_game_over_offers_nothing_to_roll_or_draw(tmp_path: Path, clock: Any) -> None:
+    """Once the game is over the footer no longer offers r, "Roll / draw (app)": nothing is left
+    to roll or draw. Fixing the table by hand stays."""
+    sid = recorded(tmp_path / "c.db", clock, GAME_OVER)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_session(pilot, sid)
+        await pilot.pause()
+        footer = screen_text(pilot).splitlines()[-1]
+        assert "Fix by hand" in footer and "Roll" not in footer
 
 
 #: The layouts by the terminal's size: narrow (80x24), the usual (120x40), wide with the log (200x55).

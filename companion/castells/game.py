@@ -367,8 +367,14 @@ def castle_counts(state: CastellsState) -> dict[str, int]:
 
 
 def castles_line(state: CastellsState) -> str:
+    """What the game ends with: the castles each holds, and the estate tokens the app does not
+    keep, which "count towards victory" as well (rules-notes Castells 24)."""
     counts = ", ".join(f"{name} {n}" for name, n in castle_counts(state).items())
-    return f"Castles held: {counts}."
+    return f"Castles held: {counts}. {ESTATES_COUNT}"
+
+
+#: Play a state token: "Contribute resources every turn and count towards victory".
+ESTATES_COUNT = "Estate tokens in play count towards victory too: count each player's on the table."
 
 
 class Castells:

@@ -128,7 +128,8 @@ class GameScreen(Screen[None]):
         # "Bernat" keeps its r. The footer shows the key off meanwhile, and while the dice
         # are the table's alone (physical dice) it offers no roll by the app at all.
         if action == "roll":
-            if not self.app_may_roll():
+            # Nothing is left to roll or draw once the game is over.
+            if not self.app_may_roll() or (self.driver is not None and self.driver.finished):
                 return False
             if isinstance(self.focused, Input):
                 d = self.driver
