@@ -105,7 +105,10 @@ class GameEntry:
     ``robot`` the side the app plays ("the Moors") and ``robot_topics`` the topic prefixes of
     the board instructions that are its moves, which a session report names as the robot's;
     ``turn_name`` (a topic, a format) names a turn in a session report after the facts of the
-    prompt of that topic in it ("century {century}" for a Castells round).
+    prompt of that topic in it ("century {century}" for a Castells round);
+    ``turn_of`` the key of a prompt's data naming whose turn a phase is played in ("player": in
+    Terra de Castells each player plays Phases 2 and 3 in a round), which a report adds to the
+    phase's heading.
     """
 
     id: str
@@ -122,6 +125,7 @@ class GameEntry:
     robot: str = ""
     robot_topics: tuple[str, ...] = ()
     turn_name: tuple[str, str] | None = None
+    turn_of: str | None = None
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -189,6 +193,7 @@ GAMES: tuple[GameEntry, ...] = (
         robot="the Saracens",
         robot_topics=("castells.saracens.",),
         turn_name=("castells.time.century", "century {century}"),  # one round a century, XI to XV
+        turn_of="player",
     ),
     GameEntry(
         "dice",

@@ -1,6 +1,7 @@
 """The Terra de Castells game report (``companion export --format md``): a roll gives its
 successes (a 5 or 6), not the sum of its faces, and a battle fought among the actions sits
-under the heading "Phase 3: Actions"."""
+under the heading "Phase 3: Actions" of the turn it is fought in; each round is headed by its
+century and each phase of a player's turn by whose turn it is."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def test_the_report_counts_successes_and_heads_the_battle_as_phase_3(tmp_path: P
     assert rolls[0].endswith("**5 6 1 2 3** (2 successes), typed from the table")
     assert rolls[1].endswith("**4 4 4 4 4** (0 successes), typed from the table")
     assert not any("(total " in line for line in lines)
-    assert "### Phase 3: Actions" in lines and "### Battle" not in lines
-    # The battle does not open a heading of its own under the actions.
-    assert lines.count("### Phase 3: Actions") == 1
+    assert "### Phase 3: Actions · Anna's turn" in lines and not any(
+        line.startswith("### Battle") for line in lines
+    )
+    # The battle does not open a heading of its own under the actions, though its steps are
+    # Bo's to roll: the phase is Anna's turn.
+    assert sum(1 for line in lines if line.startswith("### Phase 3")) == 1

@@ -145,6 +145,10 @@ def test_castells_report_century_by_century_with_the_saracens(store: Store) -> N
         for n, c in enumerate(["XI", "XII", "XIII", "XIV", "XV"], 1)
     ]
     assert "[u]Setup[/u]" in lines[: lines.index(rounds[0])]  # the setup comes before the first century
+    # Each phase of a player's turn says whose turn it is; the century's opening is nobody's.
+    assert "[u]Phase 1: Passage of time[/u]" in lines
+    assert "[u]Phase 3: Actions · Player 1's turn[/u]" in lines
+    assert not any(x.startswith(("[u]Setup ·", "[u]Phase 1: Passage of time ·")) for x in lines)
     assert any(x.startswith("• [b]The Saracens:[/b] Move the Saracen figure from") for x in lines)
     assert any(x.startswith("• Decision (A ") and "wakes the Saracens" in x for x in lines)
     assert "• Entered (Setup: the name of player 1? (Enter takes 'Player 1')): [b]Player 1[/b]" in lines

@@ -375,7 +375,17 @@ def test_round_trip_castells(store: Store, fresh: Store) -> None:
     assert driver.finished
     round_trip(store, fresh, sid)
     md = export_markdown(store, sid).splitlines()
-    assert "## Round 1" in md and "## Round 5" in md  # one round a century, XI to XV
+    # One round a century, XI to XV, each headed by its century; in a round, each player's
+    # phases headed by whose turn it is, the first century's opening nobody's turn.
+    assert "## Round 1: century XI" in md and "## Round 5: century XV" in md
+    assert "### Phase 1: Passage of time" in md and "### Setup" in md
+    players = [p["name"] for p in store.state(sid)["players"]]
+    round_one = md[md.index("## Round 1: century XI") : md.index("## Round 2: century XII")]
+    # (A player's Phase 2 is headed again after the Saracens act in it, woken by the draw.)
+    whose = [line for line in round_one if line.startswith("### Phase 2")]
+    assert [w for i, w in enumerate(whose) if i == 0 or whose[i - 1] != w] == [
+        f"### Phase 2: Resources · {name}'s turn" for name in players
+    ]
 
 
 def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> None:

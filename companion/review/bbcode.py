@@ -28,7 +28,7 @@ from typing import Any
 
 from companion import __version__
 from companion.prompts import CORRECTION, answer_text
-from companion.review.sections import SOURCE_WORDS, Outline, TurnGroup, outline, question, roll_count
+from companion.review.sections import SOURCE_WORDS, Outline, outline, question, roll_count, turn_title
 from companion.text import upper_first, visible
 
 #: What follows each '[' of a user's text: a zero-width space, so no tag can open.
@@ -76,23 +76,6 @@ def _step_line(s: dict[str, Any], report: Outline) -> str:
     return f"{BULLET} {bb(json.dumps(p, ensure_ascii=False))}: {bb(answer_text(answer))}"
 
 
-def _turn_title(report: Outline, turn: TurnGroup) -> str:
-    """'Turn 3', or with the name the game gives its turns: 'Round 2: century XII'."""
-    title = f"{report.turn_word} {turn.turn}"
-    named = report.known.turn_name if report.known else None
-    if named is None:
-        return title
-    topic, form = named
-    for s in turn.steps:
-        p = s["prompt"] or {}
-        if p.get("topic") == topic and isinstance(p.get("data"), dict):
-            try:
-                return f"{title}: {form.format_map(p['data'])}"
-            except (KeyError, ValueError, TypeError, AttributeError, IndexError):
-                break  # facts of another form (an imported log's): the plain title
-    return title
-
-
 def bbcode_report(data: dict[str, Any]) -> str:
     """The BoardGameGeek session report (the module docstring) of an exported session
     (``exchange.export_data``'s document)."""
@@ -102,11 +85,11 @@ def bbcode_report(data: dict[str, Any]) -> str:
     lines += [f"[b]{label}:[/b] {bb(text)}" for label, text in report.facts]
     for turn in report.turns:
         if turn.turn is not None:
-            lines += ["", "[hr]", f"[size=14][b]{bb(_turn_title(report, turn))}[/b][/size]"]
+            lines += ["", "[hr]", f"[size=14][b]{bb(turn_title(report, turn))}[/b][/size]"]
         for phase in turn.phases:
             lines.append("")
             if phase.title:
-                lines.append(f"[u]{bb(phase.title)}[/u]")
+                lines.append(f"[u]{bb(phase.heading)}[/u]")
             lines += [_step_line(s, report) for s in phase.steps]
     lines += [
         "",

@@ -35,7 +35,7 @@ from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode
 from companion.errors import CompanionError
 from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
-from companion.review.sections import SOURCE_WORDS, outline, question, roll_count
+from companion.review.sections import SOURCE_WORDS, outline, question, roll_count, turn_title
 from companion.text import visible
 
 if TYPE_CHECKING:
@@ -252,11 +252,11 @@ def export_markdown(store: Store, session_id: int) -> str:
     lines += [f"- {label}: {_md(text)}" for label, text in report.facts]
     for turn in report.turns:
         if turn.turn is not None:
-            lines += ["", f"## {report.turn_word} {turn.turn}"]
+            lines += ["", f"## {_md(turn_title(report, turn))}"]
         for phase in turn.phases:
             if report.show_phases:
                 if phase.title:
-                    lines += ["", f"### {_md(phase.title)}"]
+                    lines += ["", f"### {_md(phase.heading)}"]
                 lines.append("")
             elif not lines[-1].startswith("- "):
                 lines.append("")

@@ -25,10 +25,18 @@ SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
 
 @dataclass(frozen=True)
 class PhaseGroup:
-    """The steps of one phase of a turn, under the phase's title ('' for none)."""
+    """The steps of one phase of a turn, under the phase's title ('' for none); ``whose``: the
+    player whose turn the phase is played in, for a game whose players take turns within a
+    round ('' otherwise)."""
 
     title: str
     steps: list[dict[str, Any]]
+    whose: str = ""
+
+    @property
+    def heading(self) -> str:
+        """'Phase 2: Resources', or with whose turn it is: 'Phase 2: Resources · Anna's turn'."""
+        return f"{self.title} · {self.whose}'s turn" if self.title and self.whose else self.title
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,33 @@ def header_facts(session: dict[str, Any], steps: int) -> list[tuple[str, str]]:
     ]
 
 
+def whose_turn(known: GameEntry | None, step: dict[str, Any]) -> str:
+    """The player whose turn ``step`` is played in, from its prompt's facts ('' if they do not
+    say, or the game has no turns within a round)."""
+    if known is None or known.turn_of is None or step["turn"] is None:  # a setup is nobody's turn
+        return ""
+    data = (step.get("prompt") or {}).get("data")
+    whose = data.get(known.turn_of) if isinstance(data, dict) else None
+    return whose if isinstance(whose, str) else ""
+
+
+def turn_title(report: Outline, turn: TurnGroup) -> str:
+    """'Turn 3', or with the name the game gives its turns: 'Round 2: century XII'."""
+    title = f"{report.turn_word} {turn.turn}"
+    named = report.known.turn_name if report.known else None
+    if named is None:
+        return title
+    topic, form = named
+    for s in turn.steps:
+        p = s["prompt"] or {}
+        if p.get("topic") == topic and isinstance(p.get("data"), dict):
+            try:
+                return f"{title}: {form.format_map(p['data'])}"
+            except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+                break  # facts of another form (an imported log's): the plain title
+    return title
+
+
 def outline(data: dict[str, Any]) -> Outline:
     """The parts of the report of an exported session (``export_data``'s document)."""
     sess = data["session"]
@@ -131,7 +166,9 @@ def outline(data: dict[str, Any]) -> Outline:
         title = title_of(s["phase"]) if show_phases else ""
         phases = turns[-1].phases
         if not phases or phases[-1].title != title:
-            phases.append(PhaseGroup(title, []))
+            phases.append(PhaseGroup(title, [], whose_turn(known, s)))
+        elif not phases[-1].whose and (whose := whose_turn(known, s)):
+            phases[-1] = PhaseGroup(title, phases[-1].steps, whose)
         phases[-1].steps.append(s)
     return Outline(
         facts=header_facts(sess, len(steps)),
