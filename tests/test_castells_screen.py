@@ -13,7 +13,7 @@ from castells_helpers import feed, setup_answers
 from pilot_helpers import screen_text, wait_until
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, RichLog, Static
 
 from companion.castells.battle import ACCEPT, APPLY, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
@@ -561,10 +561,39 @@ async def test_a_resize_keeps_the_text_typed_and_changes_the_layout(tmp_path: Pa
         await pilot.resize_terminal(200, 55)
         await pilot.pause()
         assert s.has_class("-wide") and s.query_one("#cs-log").display
-        out = io.StringIO()
-        Console(file=out, width=80, color_system=None).print(s.query_one("#cs-log-text", Static).content)
-        assert "1 Setup: how many players? → 2" in out.getvalue()
+        assert "1 Setup: how many players? → 2" in screen_text(pilot)
         assert s.query_one("#pp-dice", Input).value == "ri" and len(driver_of(app).steps) == steps
+
+
+def log_lines(app: CompanionApp) -> list[str]:
+    """The lines the log of the answers holds (the wide layout's), as the screen shows them."""
+    return [line.text.rstrip() for line in screen(app).query_one("#cs-log", RichLog).lines]
+
+
+async def test_the_log_gains_each_answer_and_an_undo_takes_it_out(tmp_path: Path, clock: Any) -> None:
+    """At 200x55 the log of the answers ends with the step just answered, the lines before it as
+    they were; after an undo it no longer holds the step taken back."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(200, 55)) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        before = log_lines(app)
+        assert before[0].strip().startswith("1 Setup: how many players? → 2")
+        await pilot.press(*"riu", "enter")
+        await wait_until(pilot, lambda: len(d.steps) == steps + 1)
+        after = log_lines(app)
+        assert after[: len(before)] == before
+        assert f"{steps + 1} Anna: Draw a territory token" in after[len(before)].strip()
+        assert "→ Riu" in " ".join(after[len(before) :])
+        await pilot.press("ctrl+z")
+        await wait_until(pilot, lambda: len(d.steps) == steps)
+        if isinstance(app.screen, MessageDialog):  # what to put back on the table
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert log_lines(app) == before
 
 
 # -- found playing at the table (issue #19) ----------------------------------------------------

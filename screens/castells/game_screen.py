@@ -25,9 +25,9 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
-from textual.widgets import Header, Input, OptionList, Static
+from textual.widgets import Header, Input, OptionList, RichLog, Static
 
 from companion.castells import bag as bags
 from companion.castells.battle import odds_now, successes_text
@@ -203,16 +203,13 @@ WIDE = 160
 LOG_STEPS = 200
 
 
-def log_text(node: DOMNode, steps: Sequence[Step], total: int) -> RenderableType:
-    """The log of the answers: each step numbered, its question and its answer, who gave it (a
-    grid, so that a long line wraps under its own text, not under the numbers)."""
-    if not steps:
-        return Text("Nothing answered yet.", style="dim italic")
-    grid = RichTable.grid(padding=(0, 1))
-    grid.add_column(justify="right", style="dim", no_wrap=True)
+def log_row(node: DOMNode, number: int, step: Step) -> RichTable:
+    """One line of the log of the answers: the step's number, its question and its answer, who
+    gave it (a grid, so that a long line wraps under its own text, not under the numbers)."""
+    grid = RichTable.grid(padding=(0, 1), expand=True)
+    grid.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
     grid.add_column(ratio=1)
-    for n, step in enumerate(steps, start=total - len(steps) + 1):
-        grid.add_row(str(n), step_line(node, step))
+    grid.add_row(str(number), step_line(node, step))
     return grid
 
 
@@ -265,6 +262,8 @@ class CastellsScreen(GameScreen):
 
     #: What the footer was last drawn for (the kind of question, a draw's field): see _prompt.
     _footer_keys: tuple[str, bool] | None = None
+    #: The steps the log has written, in order (_show_log).
+    _log_shown: list[Step]
 
     BINDINGS = [
         Binding("r", "roll", "Roll / draw (app)", id="game.roll"),
@@ -291,8 +290,9 @@ class CastellsScreen(GameScreen):
                 yield Static(id="cs-battle")
                 yield PromptPanel(id="cs-prompt")
             # Shown on a wide terminal only: what was answered, the last line the newest.
-            with VerticalScroll(id="cs-log", can_focus=False):
-                yield Static(id="cs-log-text")
+            log = RichLog(id="cs-log", wrap=True, markup=False, max_lines=4 * LOG_STEPS, min_width=20)
+            log.can_focus = False
+            yield log
         yield KeysFooter()
 
     def on_resize(self) -> None:
@@ -306,6 +306,7 @@ class CastellsScreen(GameScreen):
         return self.use_layout(layout, ("-narrow", "-wide"))
 
     def on_mount(self) -> None:
+        self._log_shown = []
         for wid, title in (
             ("#cs-players", "Players"),
             ("#cs-bag", "Bag"),
@@ -365,8 +366,28 @@ class CastellsScreen(GameScreen):
             battle.border_title = "Last battle" if over else "Battle"
             battle.update(battle_grid(self, state))
         if self.has_class("-wide"):
-            self.query_one("#cs-log-text", Static).update(log_text(self, d.steps[-LOG_STEPS:], len(d.steps)))
-            self.query_one("#cs-log", VerticalScroll).scroll_end(animate=False)
+            self._show_log(d.steps)
+
+    def _show_log(self, steps: Sequence[Step]) -> None:
+        """The log of the answers, on a wide terminal: the steps answered since it was last drawn
+        are added at its end, each written once; after an undo or a correction (the steps are
+        others) it is written again, the newest ``LOG_STEPS``. A Static holding the whole log
+        was laid out again at every answer: with 120 steps, 0.4 s of CPU an answer at 200x55
+        against 0.08 s at 120x40 (no log); now the same at both."""
+        log = self.query_one("#cs-log", RichLog)
+        shown = self._log_shown
+        if not shown or len(steps) < len(shown) or steps[len(shown) - 1] is not shown[-1]:
+            log.clear()
+            shown = self._log_shown = []
+            if not steps:
+                log.write(Text("Nothing answered yet.", style="dim italic"))
+                return
+        first = max(len(shown), len(steps) - LOG_STEPS)
+        if not shown and first:
+            shown.extend(steps[:first])  # older than the log holds: in History
+        for number, step in enumerate(steps[first:], start=first + 1):
+            log.write(log_row(self, number, step), expand=True)
+            shown.append(step)
 
     @staticmethod
     def status_text(node: DOMNode, state: CastellsState, board: Board) -> Text:
