@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from castells_helpers import feed, setup_answers
+from castells_helpers import feed, setup_answers, table
 from pilot_helpers import screen_text, wait_until
 from rich.console import Console
 from textual.pilot import Pilot
@@ -563,6 +563,39 @@ async def test_a_resize_keeps_the_text_typed_and_changes_the_layout(tmp_path: Pa
         assert s.has_class("-wide") and s.query_one("#cs-log").display
         assert "1 Setup: how many players? → 2" in screen_text(pilot)
         assert s.query_one("#pp-dice", Input).value == "ri" and len(driver_of(app).steps) == steps
+
+
+async def test_a_castle_and_its_holder_wrap_in_their_own_column() -> None:
+    """With long names ("Player 3") a territory's row wraps: each castle keeps its holder in its
+    own column, so no line under a territory starts with a holder ('Agramunt Player' / '3' read
+    as a castle named 3)."""
+    from textual.app import App
+
+    names = ("Player 1", "Player 2", "Player 3")
+    board, state = table({}, dict.fromkeys(names, 3))
+    for i, castle in enumerate(board.castles):
+        state.owners[castle] = names[i % 3]
+    territories = {t.name for t in board.territories}
+    async with App().run_test() as pilot:
+        out = io.StringIO()
+        Console(file=out, width=58, color_system=None).print(
+            CastellsScreen.castles_text(pilot.app.screen, state, board)
+        )
+    lines = out.getvalue().splitlines()
+    rows = lines[: lines.index(next(line for line in lines if line.startswith("☾")))]
+    assert len(rows) > len(territories)  # the rows do wrap at this width
+    width = max(map(len, territories))
+    for line in rows:
+        start = line[:width].strip()
+        assert start in territories or start == "", line
+    # Each castle's holder follows it, the part that wraps on the next line in the same column.
+    for castle in board.castles:
+        row = next(i for i, line in enumerate(rows) if castle in line)
+        column = rows[row].index(castle)
+        after = rows[row][column + len(castle) :].split()
+        below = (rows[row + 1] if row + 1 < len(rows) else "")[column:].split()
+        holder = state.owners[castle].split()  # ["Player", "1"]
+        assert after[:2] == holder or after[:1] + below[:1] == holder or below[:2] == holder, castle
 
 
 def log_lines(app: CompanionApp) -> list[str]:

@@ -451,29 +451,33 @@ class CastellsScreen(GameScreen):
         return out
 
     @staticmethod
-    def castles_text(node: DOMNode, state: CastellsState, board: Board) -> Text:
-        out = Text()
-        width = max(len(t.name) for t in board.territories)
+    def castles_text(node: DOMNode, state: CastellsState, board: Board) -> RenderableType:
+        """Each territory a row and its castles in columns, each with who holds it ('—' none, '☾'
+        the Saracen figure): a castle and its holder wrap within their own column ('Agramunt
+        Player' / '3' read as two castles), and the columns line up from one territory to the next."""
+        grid = RichTable.grid(padding=(0, 2, 0, 0), expand=True)
+        grid.add_column(no_wrap=True)
+        columns = max(len(board.castles_in(t.name)) for t in board.territories)
+        for _ in range(columns):
+            grid.add_column(ratio=1)
         for t in board.territories:
-            out.append(
-                f"{t.name:<{width}} ", style=tone(node, "warning", "bold") if t.wakes_saracens else "bold"
-            )
-            for j, c in enumerate(board.castles_in(t.name)):
-                if j:
-                    out.append("  ")
+            cells: list[RenderableType] = [
+                Text(t.name, style=tone(node, "warning", "bold") if t.wakes_saracens else "bold")
+            ]
+            for c in board.castles_in(t.name):
                 owner = state.owners[c]
                 if c == state.saracen:
-                    out.append(f"{c} ☾", style=tone(node, "error", "bold"))
+                    cells.append(Text(f"{c} ☾", style=tone(node, "error", "bold")))
                 elif owner is None:
-                    out.append(f"{c} —", style="dim")
+                    cells.append(Text(f"{c} —", style="dim"))
                 else:
-                    out.append(f"{c} {owner}")
-            out.append("\n")
-        where = state.saracen
-        out.append("☾ Saracen figure: ", style="bold")
-        out.append(where, style=tone(node, "error", "bold"))
-        out.append("\n— marks an empty castle", style="dim")  # a legend, not about the figure's place
-        return out
+                    cells.append(Text(f"{c} {owner}"))
+            grid.add_row(*cells, *([""] * (columns + 1 - len(cells))))
+        legend = Text()
+        legend.append("☾ Saracen figure: ", style="bold")
+        legend.append(state.saracen, style=tone(node, "error", "bold"))
+        legend.append("\n— marks an empty castle", style="dim")  # a legend, not about the figure's place
+        return Group(grid, legend)
 
     def _prompt(self, message: str, error: bool) -> None:
         d = self.driver
