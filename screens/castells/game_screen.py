@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -194,6 +195,28 @@ def castles_by_owner(node: DOMNode, state: CastellsState, board: Board) -> Text:
     out.append(state.saracen, style=tone(node, "error", "bold"))
     out.append(f"\n{empty} empty castle{'s' if empty != 1 else ''}", style="dim")
     return out
+
+
+class Holding:
+    """A castle and who holds it, in a column of the castles panel: on one line where the column
+    has room ("Tortosa Anna"), else the holder on the line under the castle ("Tortosa" /
+    "Player 3"), so that a holder's name is never cut in two nor read as another castle."""
+
+    def __init__(self, castle: str, holder: str, style: Style | str = "") -> None:
+        self.castle = Text(castle, style=style)
+        self.holder = Text(holder, style=style)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        one = Text.assemble(self.castle, " ", self.holder)
+        if one.cell_len <= options.max_width:
+            yield one
+        else:
+            yield self.castle
+            yield self.holder
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max(self.castle.cell_len, self.holder.cell_len)
+        return Measurement(widest, widest + 1 + min(self.castle.cell_len, self.holder.cell_len))
 
 
 #: Narrower than this, the screen takes its narrow layout; this wide or wider, the wide one.
@@ -453,13 +476,14 @@ class CastellsScreen(GameScreen):
     @staticmethod
     def castles_text(node: DOMNode, state: CastellsState, board: Board) -> RenderableType:
         """Each territory a row and its castles in columns, each with who holds it ('—' none, '☾'
-        the Saracen figure): a castle and its holder wrap within their own column ('Agramunt
-        Player' / '3' read as two castles), and the columns line up from one territory to the next."""
-        grid = RichTable.grid(padding=(0, 2, 0, 0), expand=True)
+        the Saracen figure): a castle and its holder stay in their own column ('Agramunt Player'
+        / '3' read as two castles), and the columns line up from one territory to the next."""
+        # Columns as wide as their castles and holders need; narrower, a holder goes under its castle.
+        grid = RichTable.grid(padding=(0, 2, 0, 0))
         grid.add_column(no_wrap=True)
         columns = max(len(board.castles_in(t.name)) for t in board.territories)
         for _ in range(columns):
-            grid.add_column(ratio=1)
+            grid.add_column()
         for t in board.territories:
             cells: list[RenderableType] = [
                 Text(t.name, style=tone(node, "warning", "bold") if t.wakes_saracens else "bold")
@@ -467,11 +491,11 @@ class CastellsScreen(GameScreen):
             for c in board.castles_in(t.name):
                 owner = state.owners[c]
                 if c == state.saracen:
-                    cells.append(Text(f"{c} ☾", style=tone(node, "error", "bold")))
+                    cells.append(Holding(c, "☾", tone(node, "error", "bold")))
                 elif owner is None:
-                    cells.append(Text(f"{c} —", style="dim"))
+                    cells.append(Holding(c, "—", Style(dim=True)))
                 else:
-                    cells.append(Text(f"{c} {owner}"))
+                    cells.append(Holding(c, owner))
             grid.add_row(*cells, *([""] * (columns + 1 - len(cells))))
         legend = Text()
         legend.append("☾ Saracen figure: ", style="bold")
