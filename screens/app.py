@@ -104,6 +104,9 @@ class CompanionApp(App[None]):
         self.settings_ready = True
         if checked.keys:
             self.set_keymap(dict(checked.keys))
+            for screen in self.screen_stack:
+                if isinstance(screen, HomeScreen):
+                    screen.show_title()  # the help key it names may have moved
         if self.theme != checked.theme and self.theme == self._first_theme:  # (not one picked meanwhile)
             self._saved_theme = checked.theme  # back to the default: nothing to write
             self.theme = checked.theme

@@ -20,6 +20,7 @@ from companion import __version__
 from companion.errors import CompanionError
 from companion.games import GAMES
 from screens.colours import tone
+from screens.help import app_keys
 from screens.plain import plain
 from screens.shell.footer import KeysFooter
 
@@ -55,10 +56,16 @@ class HomeScreen(Screen[None]):
         return options
 
     def on_mount(self) -> None:
-        self.sub_title = f"version {__version__}"
+        self.show_title()
         games = self.query_one("#games", OptionList)
         games.focus()
         games.highlighted = next(i for i, g in enumerate(GAMES) if g.module)
+
+    def show_title(self) -> None:
+        """The version, and the help key: F1 works on every screen but is in no footer (the game
+        screens' are full at 80 columns), so the first screen names it, as the keymap binds it."""
+        help_key = " ".join(app_keys(self.app, "help")) or "f1"
+        self.sub_title = f"version {__version__} · {help_key}: help"
 
     def on_screen_resume(self) -> None:
         self.show_sessions()

@@ -308,6 +308,22 @@ async def test_a_key_moved_in_the_settings_does_the_action_and_the_old_one_does_
         await wait_until(pilot, lambda: len(driver.steps) < steps)
 
 
+async def test_the_home_screen_names_the_help_key_the_settings_give(tmp_path: Path, clock: Any) -> None:
+    """F1 is in no footer: the home screen's header names it ("f1: help"), and the key the
+    settings file moves it to once that is read."""
+    app = app_on(write(tmp_path / "plain.toml", ""), tmp_path, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settings_ready(pilot)
+        await store_ready(pilot)
+        assert app.screen.sub_title.endswith("· f1: help")
+    path = write(tmp_path / "settings.toml", '[keys]\n"app.help" = "f10"\n')
+    app = app_on(path, tmp_path, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settings_ready(pilot)
+        await store_ready(pilot)
+        assert app.screen.sub_title.endswith("· f10: help") and "f10: help" in screen_text(pilot)
+
+
 # -- what the settings give a new session -------------------------------------------------------------
 
 
