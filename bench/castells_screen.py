@@ -114,6 +114,9 @@ def main() -> None:
             copy = str(Path(folder) / f"{size[0]}x{size[1]}.db")
             Path(copy).write_bytes(Path(db).read_bytes())
             times = asyncio.run(answers_at(copy, sid, size, args.answers))
+            if not times:
+                print(f"  {size[0]}x{size[1]}: no answer measured (the game was over, or --answers 0)")
+                continue
             p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
             print(
                 f"  {size[0]}x{size[1]}: CPU per answer median {statistics.median(times):.0f} ms,"

@@ -248,18 +248,13 @@ class Edit:
         return {"kind": self.kind, "what": self.what, "change": json.loads(self.change)}
 
     def describe(self) -> str:
-        return correction_text(self.what)
+        return self.what
 
 
-#: What every display calls an Edit: "Correction by hand: Tortosa is now Anna's". The logged
-#: text is the change alone ("Tortosa is now Anna's"); the displays add the label.
+#: What the reports and messages call an Edit: "Correction by hand: Tortosa is now Anna's". The
+#: logged text is the change alone ("Tortosa is now Anna's"); a log marks it ✎. (A correction
+#: logged before 0.1.0 carries the label in its text too, and is shown as it was logged.)
 CORRECTION = "Correction by hand"
-
-
-def correction_text(what: str) -> str:
-    """An Edit's logged text, without the label a log written before 0.1.0 also carried in the
-    text itself (so that no display shows "Correction by hand: Correction by hand: ...")."""
-    return what.removeprefix(f"{CORRECTION}: ")
 
 
 def edit_prompt(what: str, change: dict[str, Any]) -> Edit:

@@ -598,6 +598,35 @@ async def test_a_castle_and_its_holder_wrap_in_their_own_column() -> None:
         assert after[:2] == holder or (after[:1] != holder[:1] and below[:2] == holder), castle
 
 
+async def test_the_log_is_drawn_again_at_its_new_width_after_a_resize(tmp_path: Path, clock: Any) -> None:
+    """The log's lines are drawn at the log's width: narrower (still the wide layout), they fit
+    it, none cut off; an answer given at 120x40 (no log) shows at 200x55 at the log's width,
+    not at the width of a log not yet laid out."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(200, 55)) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        log = screen(app).query_one("#cs-log", RichLog)
+        wide = max(len(line) for line in log_lines(app))
+        await pilot.resize_terminal(165, 55)
+        await wait_until(pilot, lambda: max(len(line) for line in log_lines(app)) < wide)
+        assert max(len(line) for line in log_lines(app)) <= log.scrollable_content_region.width
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        steps = len(d.steps)
+        await pilot.press(*"riu", "enter")
+        await wait_until(pilot, lambda: len(d.steps) == steps + 1)
+        await pilot.resize_terminal(200, 55)
+        await pilot.pause()
+        await pilot.pause()
+        lines = log_lines(app)
+        drawn = next(i for i, line in enumerate(lines) if "Anna: Draw a territory token" in line)
+        assert len(lines[drawn].strip()) > 40  # the log's width, not 20 columns a line
+        assert max(len(line) for line in lines) <= log.scrollable_content_region.width
+
+
 def log_lines(app: CompanionApp) -> list[str]:
     """The lines the log of the answers holds (the wide layout's), as the screen shows them."""
     return [line.text.rstrip() for line in screen(app).query_one("#cs-log", RichLog).lines]
@@ -615,10 +644,14 @@ async def test_the_log_gains_each_answer_and_an_undo_takes_it_out(tmp_path: Path
         steps = len(d.steps)
         before = log_lines(app)
         assert before[0].strip().startswith("1 Setup: how many players? → 2")
+        log = screen(app).query_one("#cs-log", RichLog)
+        drawn = list(log.lines)
         await pilot.press(*"riu", "enter")
         await wait_until(pilot, lambda: len(d.steps) == steps + 1)
         after = log_lines(app)
         assert after[: len(before)] == before
+        # Added at the end, the lines before it not drawn again (they were, at every answer).
+        assert all(new is old for new, old in zip(log.lines, drawn, strict=False))
         assert f"{steps + 1} Anna: Draw a territory token" in after[len(before)].strip()
         assert "→ Riu" in " ".join(after[len(before) :])
         await pilot.press("ctrl+z")

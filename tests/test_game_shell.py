@@ -75,8 +75,7 @@ def test_undo_asks_before_it_takes_back_more_than_one_answer_dice_or_a_correctio
     assert needs_asking([Step(ROLL, [3], "physical")])
     assert not needs_asking([Step(ROLL, [3], "physical")], dice=False)
     assert needs_asking([*one, Step(ROLL, [4], "app")], dice=False)
-    # Logged as a log before 0.1.0 wrote it, with the label in its text: the label shows once.
-    edit = Step(edit_prompt("Correction by hand: Galicia is now M 2A", {"area": "Galicia"}), None, "edit")
+    edit = Step(edit_prompt("Galicia is now M 2A", {"area": "Galicia"}), None, "edit")
     assert needs_asking([edit], dice=False)
     lines = taken_back_lines([*one, Step(ROLL, [4], "app"), edit])
     assert lines == [

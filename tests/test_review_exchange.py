@@ -396,8 +396,8 @@ def test_round_trip_keeps_a_correction_by_hand(store: Store, fresh: Store) -> No
     sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
     change = {"area": "Galicia", **parse_area_text("no city; no fortress; M 2A")}
     driver.edit(edit_prompt("Galicia set by hand: 2 Muslim armies", change))
-    # As a log before 0.1.0 wrote a correction, with the label in its text: the label shows once.
-    driver.edit(edit_prompt("Correction by hand: Galicia is now M 2A", change))
+    # As the screens log a correction now: the change alone, the report adding the label.
+    driver.edit(edit_prompt("Galicia is now M 2A", change))
     driver.type("4 5")
     md = export_markdown(store, sid).splitlines()
     assert "- Correction by hand: Galicia set by hand: 2 Muslim armies" in md

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import store_ready, wait_until
+from pilot_helpers import screen_text, store_ready, wait_until
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
@@ -285,6 +285,8 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         await pilot.press("2", "3", "enter", "ctrl+o", "y")
         await pilot.pause()
         assert all(i.disabled for i in app.screen.query(Input))
+        # Nothing is left to roll: the footer no longer offers the app's roll.
+        assert "Roll (app)" not in screen_text(pilot).splitlines()[-1]
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

@@ -17,7 +17,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import GameEntry, GameNotAvailable, entry
-from companion.prompts import correction_text
 
 #: How a roll's source reads in a report.
 SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
@@ -76,10 +75,7 @@ def known_game(game_id: str) -> GameEntry | None:
 
 
 def question(prompt: dict[str, Any]) -> str:
-    """A logged prompt's question or instruction, as it was worded (a correction by hand: what it
-    changed, without the label an older log wrote into it)."""
-    if prompt.get("kind") == "edit":
-        return correction_text(str(prompt.get("what") or ""))
+    """A logged prompt's question or instruction, as it was worded."""
     return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
 
 

@@ -25,7 +25,7 @@ from textual.widgets import Input
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
-from companion.prompts import BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 
 #: Of the steps an undo takes back, how many are listed by name (the rest are counted).
@@ -167,9 +167,12 @@ class GameScreen(Screen[None]):
     def undone_message(self, taken: list[Step]) -> str:
         """The line shown once ``taken`` are taken back."""
         first = taken[0]
-        what = (
-            first.prompt.describe() if isinstance(first.prompt, (Tell, Edit)) else answer_text(first.answer)
-        )
+        if isinstance(first.prompt, Edit):
+            what = f"{CORRECTION}: {first.prompt.describe()}"
+        elif isinstance(first.prompt, Tell):
+            what = first.prompt.describe()
+        else:
+            what = answer_text(first.answer)
         return f"Took back {len(taken)} step{'s' if len(taken) != 1 else ''}, from: {what}."
 
     # -- answering: one way for every kind of prompt -----------------------------------
