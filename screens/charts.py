@@ -51,6 +51,7 @@ class ThemedPlot(PlotextPlot):
     def __init__(self, title: str, draw: Draw, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._title, self._draw = title, draw
+        self._drawn_for: tuple[int, int] | None = None  # the size the figure was drawn for
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
@@ -68,10 +69,21 @@ class ThemedPlot(PlotextPlot):
             return Color.parse(variables["foreground"]).rgb  # every theme of Textual has one
 
     def redraw(self) -> None:
+        self._figure()
+        self.refresh()
+
+    def _figure(self) -> None:
         self.plt.clear_figure()
         self.plt.title(self._title)
-        self._draw(self.plt, self.colour, (self.size.width, self.size.height))
-        self.refresh()
+        self._drawn_for = (self.size.width, self.size.height)
+        self._draw(self.plt, self.colour, self._drawn_for)
+
+    def render(self) -> Any:
+        # The ticks are chosen for the size: a figure drawn for another (at mount, before the
+        # layout, with the Resize still on its way on a busy machine) is drawn again first.
+        if self._drawn_for != (self.size.width, self.size.height):
+            self._figure()
+        return super().render()
 
 
 class Legend(Static):

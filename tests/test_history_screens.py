@@ -624,6 +624,33 @@ async def test_another_game_has_no_story_chart(tmp_path: Path, clock: Any) -> No
         assert [t.turn for t in app.screen.story.turns] == [1, 2, 3]
 
 
+async def test_a_chart_drawn_for_another_size_is_drawn_again_before_it_shows() -> None:
+    """A chart's ticks are chosen for its size. Drawn at mount (no size yet) and shown before its
+    Resize arrived, on a busy machine it showed without them (a snapshot caught it): its render
+    draws it again for the size it has, and only then."""
+    from textual.app import App
+
+    from screens.charts import ThemedPlot
+
+    drawn: list[tuple[int, int]] = []
+
+    class OneChart(App[None]):
+        def compose(self) -> Any:
+            yield ThemedPlot("VP", lambda _plt, _colour, size: drawn.append(size))
+
+    async with OneChart().run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        plot = pilot.app.query_one(ThemedPlot)
+        size = (plot.size.width, plot.size.height)
+        assert drawn[-1] == size and size[0] > 0
+        drawn.clear()
+        plot._drawn_for = (0, 0)  # as at mount, before the layout
+        plot.render()
+        assert drawn == [size]
+        plot.render()
+        assert drawn == [size]  # the same size: not drawn again
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_story_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
     """A whole game's story: one chart at 80x24 (v: the other), both from 120x40."""
