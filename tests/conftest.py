@@ -200,6 +200,16 @@ def store(db: str, clock: Any) -> Iterator[Any]:
     s.close()
 
 
+@pytest.fixture
+def fresh(tmp_path: Path, clock: Any) -> Iterator[Any]:
+    """A second Store, on a database file of its own: where an export is imported."""
+    from companion.store.db import Store
+
+    s = Store(str(tmp_path / "imported.db"), clock=clock)
+    yield s
+    s.close()
+
+
 # -- the reliability suite's figures -------------------------------------------------------------
 
 

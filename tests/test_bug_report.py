@@ -9,9 +9,7 @@ import hashlib
 import json
 import platform
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_review_helpers import count_rows, new_driver, play_reconquista, why_starts
@@ -24,20 +22,6 @@ from companion.games import GAMES, load
 from companion.review import bugreport
 from companion.review.exchange import export_data, import_session
 from companion.store.db import Store
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "from.db"), clock=clock)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def fresh(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "to.db"), clock=clock)
-    yield s
-    s.close()
 
 
 def tray_session(store: Store) -> int:

@@ -7,7 +7,7 @@ open a tag."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +25,6 @@ from companion.store.db import Store
 #: Every tag a report may hold, opening or closing: [b], [i], [u], [size=N], [hr].
 TAG = re.compile(r"\[(/?)([A-Za-z*]+)(=[^\]]*)?\]")
 WRITTEN = {"b", "i", "u", "size", "hr"}
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "bb.db"), clock=clock)
-    yield s
-    s.close()
 
 
 def tags(report: str) -> list[tuple[str, str]]:

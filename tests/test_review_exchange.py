@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,20 +38,6 @@ from companion.review.exchange import (
     import_session,
 )
 from companion.store.db import Store
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "from.db"), clock=clock)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def fresh(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "to.db"), clock=clock)
-    yield s
-    s.close()
 
 
 def tray_session(store: Store) -> int:

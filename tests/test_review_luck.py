@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -25,14 +22,6 @@ from companion.review.luck import (
     verdict,
 )
 from companion.store.db import Store
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "luck.db"), clock=clock)
-    yield s
-    s.close()
-
 
 # -- the mathematics ----------------------------------------------------------------------
 

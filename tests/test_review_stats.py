@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,13 +34,6 @@ from companion.review.stats import (
     statistics,
 )
 from companion.store.db import Store
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Iterator[Store]:
-    s = Store(str(tmp_path / "review.db"), clock=clock)
-    yield s
-    s.close()
 
 
 def counts(items: Any) -> dict[str, int]:

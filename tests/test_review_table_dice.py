@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
 import pytest
 from test_review_helpers import advance, new_driver, play_reconquista, reconquista_chooser, why_starts
@@ -67,13 +65,6 @@ def test_no_rolls_and_a_total_dice_cannot_give() -> None:
     assert empty.rolls == 0 and empty.chi2 is None and empty.verdict == "no 2D6 rolled yet"
     assert empty.shares() == [0.0] * 11
     assert against_dice("2D6", 2, {1: 4, 13: 2, 7: 1}).rolls == 1  # a damaged row is left out
-
-
-@pytest.fixture
-def store(tmp_path: Path, clock: Any) -> Any:
-    s = Store(str(tmp_path / "dice.db"), clock=clock)
-    yield s
-    s.close()
 
 
 def test_the_rolls_of_the_store_are_the_rolls_of_the_live_games(store: Store) -> None:
