@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
+from companion.castells import bag as bags
 from companion.castells.board import Board, default_board
 from companion.castells.game import GAME, initial_state
 from companion.castells.state import CastellsState, Player
@@ -116,3 +118,20 @@ def feed(d: Driver, answers: Iterable[Any], ack_last: bool = True) -> None:
 
 def new_driver(seed: int = 5, recorder: Any = None) -> Driver:
     return Driver(GAME, seed, recorder=recorder)
+
+
+def random_answer(d: Driver, picks: Random) -> None:
+    """Answer ``d``'s prompt as a player picking at random would: every instruction confirmed,
+    the app's dice and draws, Enter's default, and any option of a choice."""
+    p = d.pending
+    if isinstance(p, Tell):
+        d.ack()
+    elif isinstance(p, Roll):
+        d.roll()
+    elif isinstance(p, Enter):
+        d.type("")
+    elif isinstance(p, Choose) and p.topic == bags.DRAW_TOPIC:
+        d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
+    else:
+        assert isinstance(p, Choose), p
+        d.submit(picks.choice(p.options), "player")

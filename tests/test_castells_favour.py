@@ -8,14 +8,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from castells_helpers import drive, table
+from castells_helpers import drive, random_answer, table
 
 from companion import games
-from companion.castells import bag as bags
 from companion.castells.battle import ACCEPT, APPLY, CARD, STOP, odds_now, player_battle, saracen_battle
 from companion.castells.game import GAME
 from companion.driver import Driver, verify
-from companion.prompts import Choose, Enter, Roll, Tell
+from companion.prompts import Choose, Roll, Tell
 from companion.store.db import Store
 from screens.castells.game_screen import side_result
 
@@ -198,16 +197,8 @@ def test_a_new_game_asks_only_after_a_purchase_and_resumes_the_same(tmp_path: Pa
                 asked_after_buy += bought
             if isinstance(p, Tell):
                 battles_unasked += p.topic == "castells.battle.result" and not bought
-                d.ack()
-            elif isinstance(p, Roll):
-                d.roll()
-            elif isinstance(p, Enter):
-                d.type("")
-            elif p.topic == bags.DRAW_TOPIC:
-                d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
-            else:
-                # Purchases and attacks come up often enough in six games to see both sides.
-                d.submit(picks.choice(p.options), "player")
+            # Purchases and attacks come up often enough in six games to see both sides.
+            random_answer(d, picks)
         log = store.log(sid)
         assert store.session(sid).config == config
         again = verify(GAME, seed, store.session(sid).config, log.steps, log.digests, store.state(sid))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from castells_helpers import feed, new_driver, setup_answers, table
+from castells_helpers import feed, new_driver, random_answer, setup_answers, table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -249,17 +249,7 @@ def test_random_games_keep_the_table_consistent(seed: int, picks: Any) -> None:
     d = new_driver(seed)
     start = sum(d.state.bag.values())
     while d.pending is not None:
-        p = d.pending
-        if isinstance(p, Tell):
-            d.ack()
-        elif isinstance(p, Roll):
-            d.roll()
-        elif isinstance(p, Enter):
-            d.type("")
-        elif p.topic == bags.DRAW_TOPIC:
-            d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
-        else:
-            d.submit(picks.choice(p.options), "player")
+        random_answer(d, picks)
         state = d.state
         assert sum(state.bag.values()) == start - len(state.discarded)
         assert state.saracen not in state.owners or state.owners[state.saracen] is None
