@@ -40,8 +40,8 @@ class DiceTrayScreen(GameScreen):
     ASK_BEFORE_DICE = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Once the session is ended nothing is left to roll (the shell's check says so).
-        if action == "roll" and self.driver is not None and self.driver.finished:
+        # Once the session is ended nothing is left to roll or to end (the shell's check says so).
+        if action in ("roll", "end_session") and self.driver is not None and self.driver.finished:
             return False
         # The values field's r asks the app to roll; in the dice and label fields r is a letter.
         if action == "roll" and isinstance(self.focused, Input):

@@ -285,8 +285,9 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
         await pilot.press("2", "3", "enter", "ctrl+o", "y")
         await pilot.pause()
         assert all(i.disabled for i in app.screen.query(Input))
-        # Nothing is left to roll: the footer no longer offers the app's roll.
-        assert "Roll (app)" not in screen_text(pilot).splitlines()[-1]
+        # Nothing is left to roll or end: the footer no longer offers either.
+        footer = screen_text(pilot).splitlines()[-1]
+        assert "Roll (app)" not in footer and "End session" not in footer
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
