@@ -362,7 +362,7 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
     from companion import games
     from companion.driver import Step
     from companion.prompts import prompt_from_dict
-    from companion.store.legacy import derive
+    from companion.store.legacy import upgrade
 
     try:
         game = games.load(doc.session.game)
@@ -371,8 +371,9 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
     steps = []
     for s in doc.steps:
         try:
-            # An export written before prompts carried topics gets them as a migrated log does.
-            steps.append(Step(prompt_from_dict(derive(doc.session.game, s.prompt)), s.answer, s.source))
+            # An export written by an older version gets what a migrated log does: topics, and
+            # corrections without the label their text once carried.
+            steps.append(Step(prompt_from_dict(upgrade(doc.session.game, s.prompt)), s.answer, s.source))
         except ValueError as exc:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
     return game, steps

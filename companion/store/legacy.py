@@ -1,4 +1,4 @@
-"""Topics for steps logged before prompts carried them: the one place that reads old wording.
+"""Steps logged by an older version, as this one logs them: the one place that reads old wording.
 
 Until prompts carried a ``topic`` and ``data`` (companion/prompts.py), the statistics told a
 table roll from another by the start of its question ("Rebellions: table die for ..."). A
@@ -11,6 +11,10 @@ A step is given the topic and the facts the statistics read (the table column, w
 was asked again, what each option of a reroll question means); any other step gets
 ``<game>.legacy.<kind>``. Either way the prompt is marked ``legacy``, so it fits the game's
 prompt by its wording alone.
+
+A correction by hand logged before 0.1.0 carried its label in its own text ("Correction by
+hand: Tortosa is now Anna's"); the displays add the label now, so such a text is given without
+it (``unlabelled``): by migration 0005, and by the import of an export written then.
 """
 
 from __future__ import annotations
@@ -41,6 +45,30 @@ _COLUMNS = (
 #: Terra de Castells: the paid reroll of failed dice, and the two answers beside it.
 _REROLL = re.compile(r"Reroll the (\d+) failed (?:die|dice) \(1 army point\)")
 _REROLL_OTHERS = {"Stop and keep these dice": "stop", "Accept the result": "accept"}
+
+
+#: How a correction by hand's logged text began before 0.1.0 (prompts.CORRECTION is what the
+#: displays add now; this is the old wording, frozen here with the rest).
+_OLD_CORRECTION_LABEL = "Correction by hand: "
+
+
+def upgrade(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
+    """``prompt`` (a logged prompt's JSON object) as this version logs it: its topic derived
+    (``derive``) and a correction's old label dropped (``unlabelled``)."""
+    return unlabelled(derive(game, prompt))
+
+
+def unlabelled(prompt: dict[str, Any]) -> dict[str, Any]:
+    """A logged correction by hand without the label its text carried before 0.1.0; any other
+    prompt (or a correction logged since) is returned as it is."""
+    what = prompt.get("what")
+    if (
+        prompt.get("kind") != "edit"
+        or not isinstance(what, str)
+        or not what.startswith(_OLD_CORRECTION_LABEL)
+    ):
+        return prompt
+    return dict(prompt) | {"what": what.removeprefix(_OLD_CORRECTION_LABEL)}
 
 
 def derive(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
