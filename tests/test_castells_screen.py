@@ -662,6 +662,43 @@ async def test_the_log_gains_each_answer_and_an_undo_takes_it_out(tmp_path: Path
         assert log_lines(app) == before
 
 
+async def test_a_long_games_log_starts_with_a_steps_first_line_and_stays_short(
+    tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As answers are added the log does not grow without end, and it never starts with the
+    second line of a step whose number has gone (a RichLog trimming its oldest lines did that):
+    once it holds twice LOG_STEPS steps it is written again with the newest LOG_STEPS. Small
+    here (4), so that twenty answers cross it more than once; the long setup lines wrap."""
+    from companion.castells import bag as bags
+    from screens.castells import game_screen
+
+    monkeypatch.setattr(game_screen, "LOG_STEPS", 4)
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(200, 55)) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        start = len(d.steps)
+        rewritten = False
+        while len(d.steps) < start + 20 and d.pending is not None:
+            p, steps = d.pending, len(d.steps)
+            if isinstance(p, Roll):
+                await pilot.press("r")
+            elif isinstance(p, Choose) and p.topic == bags.DRAW_TOPIC:  # typed, as drawn from the bag
+                await pilot.press(*p.options[0].lower(), "enter")
+            else:
+                await pilot.press("1" if isinstance(p, Choose) else "enter")
+            await wait_until(pilot, lambda steps=steps: len(d.steps) > steps)
+            numbered = [line.split()[0] for line in log_lines(app) if line[:4].strip().isdigit()]
+            assert log_lines(app)[0][:4].strip().isdigit(), log_lines(app)[0]  # a step's first line
+            numbers = [int(n) for n in numbered]
+            assert numbers == list(range(numbers[0], len(d.steps) + 1))  # no gap, the newest last
+            assert len(numbers) <= 2 * 4
+            rewritten = rewritten or numbers[0] > start - 4 + 1
+        assert rewritten and len(d.steps) >= start + 20
+
+
 # -- found playing at the table (issue #19) ----------------------------------------------------
 
 

@@ -285,8 +285,9 @@ class CastellsScreen(GameScreen):
 
     #: What the footer was last drawn for (the kind of question, a draw's field): see _prompt.
     _footer_keys: tuple[str, bool] | None = None
-    #: The steps the log has written, in order (_show_log).
+    #: The steps the log has written, in order (_show_log), and the first of them it holds.
     _log_shown: list[Step]
+    _log_first = 0
     #: The terminal was resized: the log is written again at its new width (on_resize).
     _log_width_changed = False
 
@@ -315,7 +316,9 @@ class CastellsScreen(GameScreen):
                 yield Static(id="cs-battle")
                 yield PromptPanel(id="cs-prompt")
             # Shown on a wide terminal only: what was answered, the last line the newest.
-            log = RichLog(id="cs-log", wrap=True, markup=False, max_lines=4 * LOG_STEPS, min_width=20)
+            # No max_lines: a RichLog trimming its oldest lines could leave at its top the second
+            # line of a step whose number had gone. _show_log writes it again in its place.
+            log = RichLog(id="cs-log", wrap=True, markup=False, min_width=20)
             log.can_focus = False
             yield log
         yield KeysFooter()
@@ -409,10 +412,11 @@ class CastellsScreen(GameScreen):
         """The log of the answers, on a wide terminal: the steps answered since it was last drawn
         are added at its end, each written once; it is written again, the newest ``LOG_STEPS``,
         after an undo or a correction (the steps are others), after more than ``LOG_STEPS``
-        answers out of sight, and when its width changes. As answers are added, the oldest lines
-        go once it holds ``max_lines``. A Static holding the whole log was laid out again at every
-        answer: with 120 steps, an answer cost 0.40 s of CPU at 200x55 against 0.10 s at 120x40;
-        now 0.17 s, the repaint of a larger screen (bench/castells_screen.py)."""
+        answers out of sight, when its width changes, and once it holds twice ``LOG_STEPS`` (so
+        that a long game's log stays short, and starts with a step's first line). A Static
+        holding the whole log was laid out again at every answer: with 120 steps, an answer cost
+        0.40 s of CPU at 200x55 against 0.10 s at 120x40; now 0.17 s, the repaint of a larger
+        screen (bench/castells_screen.py)."""
         log = self.query_one("#cs-log", RichLog)
         shown = self._log_shown
         if (
@@ -420,6 +424,7 @@ class CastellsScreen(GameScreen):
             or len(steps) < len(shown)
             or steps[len(shown) - 1] is not shown[-1]
             or len(steps) - len(shown) > LOG_STEPS  # answered out of sight: no gap in the numbers
+            or len(steps) - self._log_first > 2 * LOG_STEPS
         ):
             log.clear()
             shown = self._log_shown = []
@@ -427,7 +432,8 @@ class CastellsScreen(GameScreen):
                 log.write(Text("Nothing answered yet.", style="dim italic"))
                 return
         first = max(len(shown), len(steps) - LOG_STEPS)
-        if not shown and first:
+        if not shown:
+            self._log_first = first
             shown.extend(steps[:first])  # older than the log holds: in History
         for number, step in enumerate(steps[first:], start=first + 1):
             log.write(log_row(self, number, step), expand=True)
