@@ -253,8 +253,8 @@ class Edit:
 
 #: What the reports and messages call an Edit: "Correction by hand: Tortosa is now Anna's". The
 #: logged text is the change alone ("Tortosa is now Anna's"); a log marks it ✎. (A correction
-#: logged before 0.1.0 carried the label in its text too: migration 0005 and the import of an
-#: older export drop it, companion/store/legacy.py.)
+#: logged by an earlier build carried the label in its text too: migration 0005 and the import
+#: of an older export drop it, companion/store/legacy.py.)
 CORRECTION = "Correction by hand"
 
 

@@ -1,4 +1,4 @@
-"""Migration 0005 and the import of an older export: a correction by hand logged before 0.1.0
+"""Migration 0005 and the import of an older export: a correction by hand logged by an earlier build
 carried its label in its own text ("Correction by hand: Galicia is now M 2A"); the reports add
 the label now, so such a row would say it twice. It is given without the label, once, and
 nothing else in the database changes.
@@ -7,7 +7,9 @@ nothing else in the database changes.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+from pathlib import Path
 
 from test_review_helpers import play_reconquista, why_starts
 
@@ -21,11 +23,11 @@ from companion.store.db import Store
 from companion.store.legacy import unlabelled
 
 OLD = "Correction by hand: Galicia is now M 2A"  # as 0.0.x logged it
-NEW = "Galicia is now M 2A"  # as 0.1.0 logs it
+NEW = "Galicia is now M 2A"  # as it is logged now
 
 
 def corrected_game(store: Store) -> tuple[int, Driver]:
-    """A Reconquista game with two corrections by hand, one worded as before 0.1.0, one as now."""
+    """A Reconquista game with two corrections by hand, one worded as an earlier build did, one as now."""
     sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
     change = {"area": "Galicia", **parse_area_text("no city; no fortress; M 2A")}
     driver.edit(edit_prompt(OLD, change))
@@ -101,9 +103,49 @@ def test_only_a_correction_that_begins_with_the_label_loses_it() -> None:
     correction = {"kind": "edit", "what": OLD, "change": {"area": "Galicia"}}
     assert unlabelled(correction) == {**correction, "what": NEW}
     for kept in (
-        {"kind": "edit", "what": NEW, "change": {}},  # logged since 0.1.0
+        {"kind": "edit", "what": NEW, "change": {}},  # logged since schema 0005
         {"kind": "edit", "what": "Galicia: Correction by hand: x", "change": {}},  # not at the start
         {"kind": "tell", "text": OLD},  # not a correction
         {"kind": "edit", "what": 7, "change": {}},  # a damaged row: left for the log's own checks
     ):
         assert unlabelled(kept) is kept
+
+
+def test_a_database_from_before_topics_goes_through_0004_and_0005_damaged_rows_left(tmp_path: Path) -> None:
+    """A database of schema 0003 (tests/premigration) with a labelled correction and two rows
+    whose JSON SQLite takes but Python's reader refuses (a number of 5000 digits): it opens, both
+    migrations run, the correction loses its label and the damaged rows are left as they are."""
+    db = tmp_path / "old.sqlite"
+    shutil.copy(Path(__file__).resolve().parent / "premigration" / "before-topics.sqlite", db)
+    assert preflight.check(str(db)) == "0003"
+    huge = "9" * 5000
+    added = {
+        "labelled": json.dumps({"kind": "edit", "what": OLD, "change": {"area": "Galicia"}}),
+        "damaged edit": f'{{"kind": "edit", "what": "{OLD}", "n": {huge}}}',
+        "damaged roll": f'{{"kind": "roll", "why": "Events: 2D6", "n": {huge}}}',
+    }
+    con = sqlite3.connect(db)
+    try:
+        for seq, prompt in enumerate(added.values(), start=10_000):
+            con.execute(
+                "INSERT INTO event (session_id, seq, step, kind, prompt, answer, source, at)"
+                " VALUES (4, ?, ?, 'answer', ?, 'null', 'edit', '2026-11-01 15:00:00')",
+                (seq, seq, prompt),
+            )
+        con.commit()
+        assert con.execute(
+            "SELECT count(*) FROM event WHERE json_valid(prompt) AND seq >= 10000"
+        ).fetchone() == (3,)
+    finally:
+        con.close()
+
+    Store(str(db)).close()  # opening migrates it
+
+    assert preflight.check(str(db)) == preflight.HEAD
+    con = sqlite3.connect(db)
+    try:
+        got = dict(con.execute("SELECT seq, prompt FROM event WHERE seq >= 10000").fetchall())
+    finally:
+        con.close()
+    assert json.loads(got[10_000])["what"] == NEW
+    assert got[10_001] == added["damaged edit"] and got[10_002] == added["damaged roll"]

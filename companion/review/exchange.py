@@ -371,8 +371,8 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
     steps = []
     for s in doc.steps:
         try:
-            # An export written by an older version gets what a migrated log does: topics, and
-            # corrections without the label their text once carried.
+            # Each step as this build logs it, as a migrated log has it: topics for an export
+            # written before them, corrections without the label their text once carried.
             steps.append(Step(prompt_from_dict(upgrade(doc.session.game, s.prompt)), s.answer, s.source))
         except ValueError as exc:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None

@@ -12,7 +12,7 @@ was asked again, what each option of a reroll question means); any other step ge
 ``<game>.legacy.<kind>``. Either way the prompt is marked ``legacy``, so it fits the game's
 prompt by its wording alone.
 
-A correction by hand logged before 0.1.0 carried its label in its own text ("Correction by
+A correction by hand logged by an earlier build (before schema 0005) carried its label in its own text ("Correction by
 hand: Tortosa is now Anna's"); the displays add the label now, so such a text is given without
 it (``unlabelled``): by migration 0005, and by the import of an export written then.
 """
@@ -47,8 +47,8 @@ _REROLL = re.compile(r"Reroll the (\d+) failed (?:die|dice) \(1 army point\)")
 _REROLL_OTHERS = {"Stop and keep these dice": "stop", "Accept the result": "accept"}
 
 
-#: How a correction by hand's logged text began before 0.1.0 (prompts.CORRECTION is what the
-#: displays add now; this is the old wording, frozen here with the rest).
+#: How a correction by hand's logged text began before schema 0005 (prompts.CORRECTION is what
+#: the displays add now; this is the old wording, frozen here with the rest).
 _OLD_CORRECTION_LABEL = "Correction by hand: "
 
 
@@ -59,7 +59,7 @@ def upgrade(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
 
 
 def unlabelled(prompt: dict[str, Any]) -> dict[str, Any]:
-    """A logged correction by hand without the label its text carried before 0.1.0; any other
+    """A logged correction by hand without the label its text carried before schema 0005; any other
     prompt (or a correction logged since) is returned as it is."""
     what = prompt.get("what")
     if (

@@ -2,8 +2,8 @@
 
 A data migration: each event row whose prompt has no ``topic`` is given the one
 ``companion.store.legacy.derive`` reads from its old wording (and the facts the statistics
-read), marked ``legacy``. Rows whose prompt is not a JSON object (a damaged row) are left as
-they are; the log's own checks name them. The schema does not change.
+read), marked ``legacy``. Rows whose prompt is not a JSON object Python can read (a damaged
+row) are left as they are; the log's own checks name them. The schema does not change.
 
 Revision ID: 0004
 Revises: 0003
@@ -43,7 +43,13 @@ ORDER BY e.id LIMIT :n
     while rows := con.execute(select, {"after": after, "n": _BATCH}).all():
         changes = []
         for row_id, game, text in rows:
-            prompt = json.loads(text)
+            try:
+                prompt = json.loads(text)
+            except (ValueError, RecursionError):
+                # JSON that SQLite's json_valid takes and Python's reader refuses (a number of
+                # thousands of digits, nesting past the recursion limit): a damaged row, left as
+                # it is for the log's own checks to name, not a database that cannot be opened.
+                continue
             derived = derive(str(game), prompt)
             if derived is not prompt:
                 changes.append({"id": row_id, "prompt": json.dumps(derived, ensure_ascii=False)})

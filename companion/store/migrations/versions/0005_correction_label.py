@@ -1,12 +1,12 @@
-"""A correction by hand logged before 0.1.0 is given without the label its text carried.
+"""A correction by hand logged by an earlier build is given without the label its text carried.
 
 A data migration: the logged text of a correction by hand was "Correction by hand: Tortosa is
-now Anna's"; since 0.1.0 it is the change alone, and the reports, logs and messages add the
+now Anna's"; now it is the change alone, and the reports, logs and messages add the
 label, so an older row showed it twice. Each event row whose prompt is a correction whose text
 begins with the label gets it without (``companion.store.legacy.unlabelled``, the one place
 that reads old wording). Nothing a replay compares changes: a correction is replayed by its
-change, not its text. Rows whose prompt is not a JSON object are left as they are. The schema
-does not change.
+change, not its text. Rows whose prompt is not a JSON object Python can read (a damaged row)
+are left as they are. The schema does not change.
 
 Revision ID: 0005
 Revises: 0004
@@ -46,7 +46,13 @@ ORDER BY e.id LIMIT :n
     while rows := con.execute(select, {"after": after, "n": _BATCH}).all():
         changes = []
         for row_id, text in rows:
-            prompt = json.loads(text)
+            try:
+                prompt = json.loads(text)
+            except (ValueError, RecursionError):
+                # JSON that SQLite's json_valid takes and Python's reader refuses (a number of
+                # thousands of digits, nesting past the recursion limit): a damaged row, left as
+                # it is for the log's own checks to name, not a database that cannot be opened.
+                continue
             plain = unlabelled(prompt)
             if plain is not prompt:
                 changes.append({"id": row_id, "prompt": json.dumps(plain, ensure_ascii=False)})
@@ -56,5 +62,5 @@ ORDER BY e.id LIMIT :n
 
 
 def downgrade() -> None:
-    # The texts stay without the label: a schema of revision 0004 shows them as 0.1.0 logs them.
+    # The texts stay without the label: a schema of revision 0004 shows them as this build logs them.
     pass
