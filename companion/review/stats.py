@@ -210,7 +210,9 @@ def _board_for(config: str | None, notes: list[str]) -> Any:
 
     try:
         data = json.loads(config or "{}")
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or JSON Python does not read (4300+ digits)
+        data = {}
+    if not isinstance(data, dict):
         data = {}
     map_file, tables_file = data.get("map"), data.get("tables")
     if not (map_file or tables_file):

@@ -505,7 +505,7 @@ class Store:
                 EventInfo(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8], r[9])
                 for r in rows
             ]
-        except (json.JSONDecodeError, TypeError):
+        except (ValueError, TypeError, RecursionError):  # ValueError: JSON, or a number of 4300+ digits
             raise StoreError(
                 f"Session {session_id} has a damaged log entry (an event is not valid JSON)."
             ) from None

@@ -198,3 +198,26 @@ def test_the_luck_ledger_names_a_damaged_roll(
         f"companion: Session {bad}'s log is damaged at step 2 (a roll there cannot be read)"
     )
     figures["damaged_rows"] += 1
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["{not json", '{"kind": "roll", "n": ' + "9" * 5000 + "}", "[" * 5000 + "]" * 5000],
+    ids=["not JSON", "a number of 5000 digits", "nested 5000 deep"],
+)
+def test_an_event_python_cannot_read_is_one_sentence(
+    prompt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    """An event's JSON that Python's reader refuses, whether or not SQLite's json_valid takes it
+    (a whole number of more than 4300 digits, nesting past the recursion limit): the session is
+    named in one sentence, and the other still opens."""
+    db = tmp_path / "c.db"
+    bad, good = two_sessions(db)
+    write(db, "UPDATE event SET prompt = ? WHERE session_id = ? AND step = 0", (prompt, bad))
+    for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
+        assert main(["--db", str(db), *command]) == EXIT_USAGE, command
+        err = capsys.readouterr().err
+        assert err == f"companion: Session {bad} has a damaged log entry (an event is not valid JSON).\n", err
+    assert main(["--db", str(db), "show", str(good)]) == EXIT_OK
+    capsys.readouterr()
+    figures["damaged_rows"] += 1
