@@ -14,7 +14,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Input, OptionList, RichLog, Static
+from textual.widgets import Header, Input, OptionList, Static
 
 from companion.dice import chosen_dice_mode
 from companion.driver import Step
@@ -34,10 +34,15 @@ from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, EditAreaDialog
 from screens.shell.dialogs import MessageDialog
+from screens.shell.entry_log import EntryLog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
+
+#: The entries the log keeps: it is written again with the newest ones once it holds twice as
+#: many (screens/shell/entry_log.py). A resume writes the last 60 steps.
+LOG_KEEP = 200
 
 
 def board_of_config(config: dict[str, Any]) -> Board:
@@ -86,7 +91,7 @@ class ReconquistaScreen(GameScreen):
                 yield Static(legend(marks_of(self)), id="rq-legend")
             with Vertical(id="rq-right"):
                 yield PromptPanel(id="rq-prompt")
-                yield RichLog(id="rq-log", wrap=True, markup=False, max_lines=400, min_width=20)
+                yield EntryLog(id="rq-log", keep=LOG_KEEP, min_width=20)
         yield KeysFooter()
 
     # -- the layout of the moment ---------------------------------------------------
@@ -145,7 +150,7 @@ class ReconquistaScreen(GameScreen):
         # The board and its legend in the theme's colours: drawn again when another is picked.
         app.theme_changed_signal.subscribe(self, self._retheme)
         self._lay_out(*app.size)
-        self.query_one("#rq-log", RichLog).border_title = "Log"
+        self.query_one("#rq-log", EntryLog).border_title = "Log"
         try:
             store = app.store()
             info = store.session(self.session_id)
@@ -169,9 +174,7 @@ class ReconquistaScreen(GameScreen):
         for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:
             self._log(step, ev.turn, ev.phase)
         if resumed.notice:
-            self.query_one("#rq-log", RichLog).write(
-                Text(resumed.notice, style=tone(self, "warning", "bold"))
-            )
+            self.query_one("#rq-log", EntryLog).add(Text(resumed.notice, style=tone(self, "warning", "bold")))
         self._auto()
         self._show()
 
@@ -305,7 +308,7 @@ class ReconquistaScreen(GameScreen):
             )
         else:
             line = Text.assemble((where, "dim"), step.prompt.why, " → ", (str(answer), "bold"))
-        self.query_one("#rq-log", RichLog).write(line)
+        self.query_one("#rq-log", EntryLog).add(line)
 
     # -- answering ----------------------------------------------------------------
 
@@ -335,7 +338,7 @@ class ReconquistaScreen(GameScreen):
 
     def after_undo(self, taken: list[Step]) -> None:
         self.done_tells = []
-        self.query_one("#rq-log", RichLog).write(
+        self.query_one("#rq-log", EntryLog).add(
             Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning"))
         )
 
@@ -406,7 +409,7 @@ class ReconquistaScreen(GameScreen):
     def action_correct(self) -> None:
         def corrected(index: int) -> None:
             self.done_tells = []
-            self.query_one("#rq-log", RichLog).write(
+            self.query_one("#rq-log", EntryLog).add(
                 Text(f"✎ corrected step {index + 1}", style=tone(self, "warning"))
             )
             self._show()
