@@ -12,9 +12,10 @@ was asked again, what each option of a reroll question means); any other step ge
 ``<game>.legacy.<kind>``. Either way the prompt is marked ``legacy``, so it fits the game's
 prompt by its wording alone.
 
-A correction by hand logged by an earlier build (before schema 0005) carried its label in its own text ("Correction by
-hand: Tortosa is now Anna's"); the displays add the label now, so such a text is given without
-it (``unlabelled``): by migration 0005, and by the import of an export written then.
+A correction by hand logged by an earlier build (before schema 0005) carried its label in its
+own text ("Correction by hand: Tortosa is now Anna's"); the displays add the label now, so such
+a text is given without it (``unlabelled``): by migration 0005, and by the import of an export
+written then.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def upgrade(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
 
 
 def unlabelled(prompt: dict[str, Any]) -> dict[str, Any]:
-    """A logged correction by hand without the label its text carried before schema 0005; any other
-    prompt (or a correction logged since) is returned as it is."""
+    """A logged correction by hand without the label its text carried before schema 0005; any
+    other prompt (or a correction logged since) is returned as it is."""
     what = prompt.get("what")
     if (
         prompt.get("kind") != "edit"

@@ -413,10 +413,10 @@ class CastellsScreen(GameScreen):
         are added at its end, each written once; it is written again, the newest ``LOG_STEPS``,
         after an undo or a correction (the steps are others), after more than ``LOG_STEPS``
         answers out of sight, when its width changes, and when it would hold more than twice
-        ``LOG_STEPS`` (so that a long game's log stays short, and starts with a step's first line). A Static
-        holding the whole log was laid out again at every answer: with 120 steps, an answer cost
-        0.40 s of CPU at 200x55 against 0.10 s at 120x40; now 0.17 s, the repaint of a larger
-        screen (bench/castells_screen.py)."""
+        ``LOG_STEPS`` (so that a long game's log stays short, and starts with a step's first
+        line). A Static holding the whole log was laid out again at every answer: with 120 steps,
+        an answer cost 0.40 s of CPU at 200x55 against 0.10 s at 120x40; now 0.17 s, the repaint
+        of a larger screen (bench/castells_screen.py)."""
         log = self.query_one("#cs-log", RichLog)
         shown = self._log_shown
         if (

@@ -40,8 +40,8 @@ from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
 
-#: The entries the log keeps: it is written again with the newest ones once it holds twice as
-#: many (screens/shell/entry_log.py). A resume writes the last 60 steps.
+#: The entries the log keeps: it is written again with the newest ones when it would hold more
+#: than twice as many (screens/shell/entry_log.py). A resume writes the last 60 steps.
 LOG_KEEP = 200
 
 

@@ -4,8 +4,9 @@ Textual's RichLog draws an entry's lines once, at the width it has when the entr
 and its ``max_lines`` drops the oldest lines one by one. So after a resize the old entries keep
 their old width (cut off, or in a narrow column), and a long game's log could start with the
 second line of an entry whose first line had gone. EntryLog keeps the entries it was given and
-writes them again: when its width changes, and once it holds twice ``keep`` entries (then the
-newest ``keep``, so that it stays short).
+writes them again: when its width changes, and when it would hold more than twice ``keep``
+entries (then the newest ``keep``, so that it stays short; 200 entries take ~0.1 s of CPU to
+write again, once every 200).
 """
 
 from __future__ import annotations
