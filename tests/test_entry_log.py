@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.containers import Vertical
 
 from screens.reconquista.game_screen import ReconquistaScreen
 from screens.shell.entry_log import EntryLog
@@ -14,7 +15,8 @@ from screens.shell.entry_log import EntryLog
 
 class LogApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield EntryLog(id="log", keep=3, min_width=20)  # as the screens have it
+        with Vertical(id="box"):
+            yield EntryLog(id="log", keep=3, min_width=20)  # as the screens have it
 
 
 def entry(n: int) -> Text:
@@ -59,6 +61,25 @@ async def test_the_entries_wrap_again_at_the_new_width() -> None:
         assert max(len(line) for line in narrow) <= log.scrollable_content_region.width
         assert firsts(log) == [1, 2, 3]
         assert " ".join(" ".join(narrow).split()) == " ".join(" ".join(wide).split())  # the same words
+
+
+async def test_an_entry_added_while_hidden_is_written_at_the_width_it_is_shown_at() -> None:
+    """At 80x24 the Reconquista board takes the log's place, and a roll can be answered there:
+    the entry is written when the log is shown again, at its width, not at min_width (20)."""
+    app = LogApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        log = app.query_one(EntryLog)
+        log.add(entry(1))
+        await pilot.pause()
+        app.query_one("#box").display = False  # the log's container, as the board does
+        await pilot.pause()
+        log.add(entry(2))
+        await pilot.pause()
+        app.query_one("#box").display = True
+        await pilot.pause()
+        await pilot.pause()
+        assert firsts(log) == [1, 2]
+        assert all(len(line) > 40 for line in lines(log) if line.startswith("entry "))
 
 
 def test_the_reconquista_log_keeps_whole_entries() -> None:

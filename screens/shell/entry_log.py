@@ -4,9 +4,11 @@ Textual's RichLog draws an entry's lines once, at the width it has when the entr
 and its ``max_lines`` drops the oldest lines one by one. So after a resize the old entries keep
 their old width (cut off, or in a narrow column), and a long game's log could start with the
 second line of an entry whose first line had gone. EntryLog keeps the entries it was given and
-writes them again: when its width changes, and when it would hold more than twice ``keep``
-entries (then the newest ``keep``, so that it stays short; 200 entries take ~0.1 s of CPU to
-write again, once every 200).
+writes them again: when its width changes; when it is shown again after entries were added
+while it was hidden (written then, they were wrapped at ``min_width``: at 80x24 the Reconquista
+board hides the log, and a roll is answered from it); and when it would hold more than twice
+``keep`` entries (then the newest ``keep``, so that it stays short; 200 entries take ~0.1 s of
+CPU to write again, once every 200).
 """
 
 from __future__ import annotations
@@ -26,15 +28,23 @@ class EntryLog(RichLog):
         self.keep = keep
         self.entries: list[RenderableType] = []
         self._width = 0  # the width the entries were last written at
+        self._unwritten = False  # entries were added while the log was hidden
 
     def add(self, entry: RenderableType) -> None:
-        """Write ``entry`` at the end of the log."""
+        """Write ``entry`` at the end of the log (when the log is next shown, if it is hidden)."""
         self.entries.append(entry)
         if len(self.entries) > 2 * self.keep:
             del self.entries[: -self.keep]
             self._write_all()
+        elif self._size_known and not self.scrollable_content_region.width:
+            # Hidden (the log or a container of it): a RichLog would wrap it at min_width now.
+            self._unwritten = True
         else:
             self.write(entry)
+
+    def on_show(self) -> None:
+        if self._unwritten:
+            self._write_all()
 
     def on_resize(self, event: Resize) -> None:
         # RichLog's own handler (called after this one) writes what waited for a first size.
@@ -44,6 +54,7 @@ class EntryLog(RichLog):
         self._width = width or self._width
 
     def _write_all(self) -> None:
+        self._unwritten = False
         self.clear()
         for entry in self.entries:
             self.write(entry)
