@@ -15,50 +15,25 @@ Create Date: 2026-12-02
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
-import sqlalchemy as sa
 from alembic import op
 
 from companion.store.legacy import unlabelled
+from companion.store.migrations.rewrite import rewrite_prompts
 
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
 
-#: Rows read and written at a time: a database of many long games is not held in memory.
-_BATCH = 2000
+
+def _unlabelled(_game: str, prompt: dict[str, Any]) -> dict[str, Any]:
+    return unlabelled(prompt)
 
 
 def upgrade() -> None:
-    con = op.get_bind()
-    select = sa.text(
-        """
-SELECT e.id, e.prompt FROM event AS e
-WHERE e.id > :after AND e.prompt IS NOT NULL AND json_valid(e.prompt)
-  AND json_type(e.prompt) = 'object' AND json_extract(e.prompt, '$.kind') = 'edit'
-ORDER BY e.id LIMIT :n
-"""
-    )
-    update = sa.text("UPDATE event SET prompt = :prompt WHERE id = :id")
-    after = 0
-    while rows := con.execute(select, {"after": after, "n": _BATCH}).all():
-        changes = []
-        for row_id, text in rows:
-            try:
-                prompt = json.loads(text)
-            except (ValueError, RecursionError):
-                # JSON that SQLite's json_valid takes and Python's reader refuses (a number of
-                # thousands of digits, nesting past the recursion limit): a damaged row, left as
-                # it is for the log's own checks to name, not a database that cannot be opened.
-                continue
-            plain = unlabelled(prompt)
-            if plain is not prompt:
-                changes.append({"id": row_id, "prompt": json.dumps(plain, ensure_ascii=False)})
-        if changes:
-            con.execute(update, changes)
-        after = rows[-1][0]
+    rewrite_prompts(op.get_bind(), "json_extract(e.prompt, '$.kind') = 'edit'", _unlabelled)
 
 
 def downgrade() -> None:
