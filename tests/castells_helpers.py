@@ -120,9 +120,10 @@ def new_driver(seed: int = 5, recorder: Any = None) -> Driver:
     return Driver(GAME, seed, recorder=recorder)
 
 
-def random_answer(d: Driver, picks: Random) -> None:
-    """Answer ``d``'s prompt as a player picking at random would: every instruction confirmed,
-    the app's dice and draws, Enter's default, and any option of a choice."""
+def routine_answer(d: Driver) -> bool:
+    """Answer ``d``'s prompt where it asks for no choice of a player's: the instruction
+    confirmed, the app's dice, Enter's default, the app's draw from the bag. False (nothing
+    answered) for any other choice, which the caller's player makes."""
     p = d.pending
     if isinstance(p, Tell):
         d.ack()
@@ -133,5 +134,14 @@ def random_answer(d: Driver, picks: Random) -> None:
     elif isinstance(p, Choose) and p.topic == bags.DRAW_TOPIC:
         d.submit(bags.app_draw(d.seed, len(d.steps), d.state.bag), "app")
     else:
+        return False
+    return True
+
+
+def random_answer(d: Driver, picks: Random) -> None:
+    """Answer ``d``'s prompt as a player picking at random would: the routine ones as
+    ``routine_answer`` does, and any option of a choice."""
+    if not routine_answer(d):
+        p = d.pending
         assert isinstance(p, Choose), p
         d.submit(picks.choice(p.options), "player")
