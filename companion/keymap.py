@@ -3,7 +3,7 @@
 The screens give each of these bindings its id (``Binding(..., id="game.undo")``) and the
 settings file's ``[keys]`` table moves a key by that id (Textual's keymap, ``App.set_keymap``).
 The list is kept here, apart from the screens, so that ``companion config`` and the settings'
-validation know it without importing a screen; tests/test_settings.py checks that it is the
+validation know it without importing a screen; tests/screens/test_settings.py checks that it is the
 very set of ids the screens bind, with the same keys.
 
 An id is named for where it acts: ``app.*`` on every screen, ``home.*`` on the home screen,

@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 import pytest_textual_snapshot
+from suite_clock import SuiteClock
 from syrupy.location import PyTestLocation
+from tiers import mark_screen_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "snapshots"
@@ -56,10 +58,10 @@ if sys.dont_write_bytecode:
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """Without ``-n`` on the command line, run on every core; without ``--dist``, a test at a
     time to whichever worker is free (``--dist load --maxschedchunk 1``), the longest tests
-    first (``pytest_collection_modifyitems``): the tests last from milliseconds to ~20 s, and a
-    long one handed out last would keep one worker busy alone at the end. (``worksteal``, before,
-    gave each worker a third of the tests in file order, and the last to finish took the ones
-    it had left.)
+    first (tests/suite_clock.py orders them by the last run's times): the tests last from
+    milliseconds to ~20 s, and a long one handed out last would keep one worker busy alone at
+    the end. (``worksteal``, before, gave each worker a third of the tests in file order, and
+    the last to finish took the ones it had left.)
 
     Runs before xdist's own pytest_cmdline_main (both tryfirst; a conftest registers later), which
     then turns "auto" into the number of cores. Nothing is done where xdist is not loaded
@@ -76,46 +78,11 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
             config.option.maxschedchunk = 1
 
 
-#: The tests that take longest, in seconds (a run in one process, on a loaded machine): they run
-#: first, the longest first, each as soon as a worker is free, so that the run does not end on
-#: one of them. A test missing here only runs later (in file order); the figures need not be
-#: exact, only roughly in order. Parametrised tests are named without their parameters.
-LONGEST = {
-    "tests/test_reconquista_screen.py::test_a_whole_game_by_keys_at_80x24": 18,
-    "tests/test_serve_e2e.py::test_browser_home_screen_then_dice_tray_rolls_land_in_the_database": 14,
-    "tests/reliability/test_reliability_hostile_text.py::test_plain_text_is_shown_as_written_in_every_kind_of_widget": 10,
-    "tests/reliability/test_reliability_crash.py::test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end": 10,
-    "tests/test_reconquista_reaction.py::test_any_reaction_or_march_ends_cleanly": 9,
-    "tests/test_reconquista_game.py::test_random_seeded_games_end_without_error_and_keep_the_invariants": 9,
-    "tests/reliability/test_reliability_faults.py::test_locked_database": 8,
-    "tests/reliability/test_reliability_faults.py::test_every_data_file_missing_or_malformed": 8,
-    "tests/test_reconquista_events.py::test_any_event_phase_ends_cleanly": 8,
-    "tests/test_reconquista_golden.py::test_the_engine_plays_the_recorded_games": 8,
-    "tests/test_footer.py::test_the_footer_shows_what_a_rebuilt_one_shows_and_keeps_its_keys": 7,
-    "tests/test_kill_resume_card_games.py::test_a_simancas_match_killed_resumes_where_it_was": 6,
-    "tests/test_kill_resume_card_games.py::test_a_castells_game_killed_resumes_where_it_was": 6,
-    "tests/test_reconquista_rebellions.py::test_any_rebellion_phase_ends_cleanly": 6,
-    "tests/test_reconquista_screen.py::test_a_whole_game_through_the_screen_ends_like_the_engine": 6,
-    "tests/test_simancas_screen.py::test_a_match_to_five_hands_through_the_screen": 5,
-    "tests/test_reconquista_reaction.py::test_every_robot_step_has_a_topic_a_rule_and_a_reason": 5,
-    "tests/test_kill_resume.py::test_sigkill_then_restart_resumes_every_answered_prompt": 5,
-    "tests/test_reconquista_purchases.py::test_options_and_refusal_never_disagree": 5,
-    "tests/test_castells_screen.py::test_draw_roll_confirm_and_undo_with_keys": 5,
-    "tests/reliability/test_reliability_faults.py::test_corrupt_database": 5,
-    "tests/test_reconquista_movement.py::test_random_legal_answers_end_cleanly": 4,
-    "tests/reliability/test_reliability_hostile_text.py::test_dice_tray_labels_with_markup_are_shown_as_written_and_resume": 4,
-    "tests/test_simancas_screen.py::test_resume_shows_the_table_as_it_was": 4,
-    "tests/reliability/test_reliability_bad_input.py::test_every_prompt_refuses_bad_answers_and_changes_nothing": 4,
-    "tests/test_castells_screen.py::test_a_correction_by_hand_is_a_logged_step": 4,
-    "tests/test_history_screens.py::test_a_reconquista_log_reads_by_phase_and_by_turn": 4,
-    "tests/test_reconquista_purchases.py::test_random_legal_answers_end_cleanly": 4,
-}
-
-
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of LONGEST first, the longest first; the others after them, in their order.
-    Every process of a run sorts its collection alike (xdist requires the same order in each)."""
-    items.sort(key=lambda item: -LONGEST.get(item.nodeid.split("[", 1)[0], 0))
+    """Marks by what a test does, wherever its file is (tests/tiers.py); before the suite clock's
+    schedule, which reads them."""
+    mark_screen_tests(items)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -311,4 +278,5 @@ class SnapshotCounts:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(ReliabilityFigures(), ReliabilityFigures.NAME)
+    config.pluginmanager.register(SuiteClock(config), SuiteClock.NAME)
     config.pluginmanager.register(SnapshotCounts(), SnapshotCounts.NAME)

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.prompts import Choose, Prompt, Roll, Tell
+from companion.reconquista import purchases
+from companion.reconquista.board import Board
 from companion.reconquista.state import AreaState, GameState
 from companion.reconquista.units import Kind
 
@@ -67,3 +69,31 @@ def one(prompts: list[Prompt], topic: str) -> Any:
     """The one prompt of ``topic`` in the run (fails when there are none or several)."""
     (found,) = [p for p in prompts if p.topic == topic]
     return found
+
+
+# -- Phase 3: the purchase menu ---------------------------------------------------------------------
+
+
+def assert_offers_fit(board: Board, state: GameState, prompt: Choose) -> None:
+    """The purchase Choose's facts are its options: one offer per option, in order, each the
+    option of its kind and area at its cost; "Done" last exactly when ``done``."""
+    data = prompt.data
+    assert prompt.topic == purchases.PURCHASE_TOPIC
+    assert (data["points"], data["crusaders"]) == (state.income, state.effects.crusaders)
+    offers = data["offers"]
+    assert [purchases.label(board, o["kind"], o["area"]) for o in offers] == list(
+        prompt.options[: len(offers)]
+    )
+    assert all(o["cost"] == purchases.cost(board, o["kind"]) for o in offers)
+    assert prompt.options[len(offers) :] == ((purchases.DONE,) if data["done"] else ())
+
+
+def menu_from_refusal(board: Board, state: GameState) -> list[str]:
+    """The purchase options by their definition: every (kind, area) ``refusal`` does not
+    refuse, kinds in KINDS order, areas in map order."""
+    return [
+        purchases.label(board, kind, area)
+        for kind in purchases.KINDS
+        for area in board.all_areas()
+        if purchases.refusal(board, state, kind, area) is None
+    ]

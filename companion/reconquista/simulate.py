@@ -12,7 +12,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from companion.driver import Driver
 from companion.prompts import Choose, Roll, Tell
@@ -99,41 +99,62 @@ def bot_answer(driver: Driver, bot: Bot | RandomPlayer, board: Any) -> None:
         raise TypeError(f"game {driver.seed}: the bot cannot answer {prompt!r}")
 
 
-def play_game(seed: int, *, check: bool = False, answers: Answers = "bot") -> GameResult:
-    """One whole game; with ``check``, the invariants are checked after every phase (when
-    the game has gone on to the next one; a phase that asks nothing has changed nothing,
-    since every board change is told), and a broken one raises BrokenInvariant naming the
-    phase. ``answers``: the bot's choices, or random ones among the options offered."""
+class Watch(Protocol):
+    """What a caller of ``play`` may watch a game with (the test suite's whole-game checks):
+    ``prompt`` before each answer, ``phase_over`` as each phase ends, given the steps it took."""
+
+    def prompt(self, board: Board, driver: Driver) -> None: ...
+
+    def phase_over(self, board: Board, driver: Driver, turn: int, phase: str, first: int) -> None: ...
+
+
+def play(seed: int, *, check: bool = False, answers: Answers = "bot", watch: Watch | None = None) -> Driver:
+    """One whole game, its driver at the end; with ``check``, the invariants are checked after
+    every phase (when the game has gone on to the next one; a phase that asks nothing has
+    changed nothing, since every board change is told), and a broken one raises
+    BrokenInvariant naming the phase. ``answers``: the bot's choices, or random ones among the
+    options offered. ``watch`` sees every prompt before it is answered and every phase as it
+    ends (``first``: the index of the phase's first step), after the invariants."""
     if answers not in ANSWERS:
         raise ValueError(f"answers must be one of {', '.join(ANSWERS)}, not {answers!r}")
     driver = Driver(GAME, seed)
     player = Bot(seed) if answers == "bot" else RandomPlayer(seed)
     board = GAME.board_of(driver.state)
-    prompts = 0
-    turn, phase = driver.state.turn, driver.state.phase
+    turn, phase, first = driver.state.turn, driver.state.phase, 0
     while driver.pending is not None:
-        prompts += 1
-        if prompts > MAX_PROMPTS:
+        if len(driver.steps) >= MAX_PROMPTS:
             raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")
+        if watch is not None:
+            watch.prompt(board, driver)
         bot_answer(driver, player, board)
-        if check and driver.state.phase != phase:
-            # Checked at the first prompt of the next phase. Phase 7's first prompt already
-            # follows a removal (which may leave a fortress alone until Phase 7 removes it),
-            # so entering it only the invariants are checked.
-            try:
-                if phase == "end":
-                    check_end_of_turn(board, driver.state)
-                elif driver.state.phase == "end":
-                    check_invariants(board, driver.state)
-                else:
-                    check_between_phases(board, driver.state)
-            except InvariantError as exc:
-                raise BrokenInvariant(seed, answers, turn, phase, str(exc)) from exc
-            turn, phase = driver.state.turn, driver.state.phase
+        if driver.state.phase != phase:
+            if check:
+                # Checked at the first prompt of the next phase. Phase 7's first prompt already
+                # follows a removal (which may leave a fortress alone until Phase 7 removes it),
+                # so entering it only the invariants are checked.
+                try:
+                    if phase == "end":
+                        check_end_of_turn(board, driver.state)
+                    elif driver.state.phase == "end":
+                        check_invariants(board, driver.state)
+                    else:
+                        check_between_phases(board, driver.state)
+                except InvariantError as exc:
+                    raise BrokenInvariant(seed, answers, turn, phase, str(exc)) from exc
+            if watch is not None:
+                watch.phase_over(board, driver, turn, phase, first)
+            turn, phase, first = driver.state.turn, driver.state.phase, len(driver.steps)
+    return driver
+
+
+def play_game(seed: int, *, check: bool = False, answers: Answers = "bot") -> GameResult:
+    """One whole game (``play``), as its result: the band, the victory points, the turns."""
+    driver = play(seed, check=check, answers=answers)
+    board = GAME.board_of(driver.state)
     state = driver.state
     vp = victory_points(board, state).total
     band = result_band(board, vp)
-    return GameResult(seed, f'{band.name} "{band.title}"', vp, state.turn, prompts)
+    return GameResult(seed, f'{band.name} "{band.title}"', vp, state.turn, len(driver.steps))
 
 
 def simulate(games: int, seed: int, *, check: bool = False) -> Report:

@@ -1,0 +1,501 @@
+"""The Reconquista board screen driven as a player would (Pilot), and its snapshots."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pilot_helpers import screen_text, store_ready, wait_until
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static
+
+from companion.driver import Driver
+from companion.prompts import Choose, Roll, Tell
+from companion.reconquista.bot import Bot
+from companion.reconquista.game import GAME
+from companion.store.db import Store
+from screens.app import CompanionApp
+from screens.reconquista.dialogs import NewGameDialog
+from screens.reconquista.game_screen import ReconquistaScreen
+from screens.shell.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog
+
+SIZE = (100, 30)
+#: The sizes the screen is drawn at in the size snapshots: the smallest terminal, a common
+#: one, a large one (each its own layout: the question or the board, panels over the
+#: question, panels beside it).
+SIZES = [(80, 24), (120, 40), (200, 55)]
+
+
+def recorded_game(
+    path: Path, clock: Any, seed: int, until: Callable[[Driver], bool], mode: str = "mixed"
+) -> int:
+    """A session in the database at ``path``, played by the bot with app dice until ``until``."""
+    store = Store(str(path), clock=clock)
+    sid = store.create_session("reconquista", seed, {"dice": mode})
+    driver = Driver(GAME, seed, {"dice": mode}, store.recorder(sid))
+    bot = Bot(seed)
+    board = GAME.board_of(driver.state)
+    while driver.pending is not None and not until(driver):
+        p = driver.pending
+        if isinstance(p, Roll):
+            driver.roll()
+        elif isinstance(p, Tell):
+            driver.ack()
+        else:
+            assert isinstance(p, Choose)
+            driver.submit(bot.choose(board, driver.state, p), "player")
+    store.close()
+    return sid
+
+
+def asks(prefix: str) -> Callable[[Driver], bool]:
+    """Stop when the pending prompt's text starts with ``prefix``."""
+
+    def cond(d: Driver) -> bool:
+        p = d.pending
+        text = p.text if isinstance(p, Tell) else getattr(p, "why", "")
+        return p is not None and text.startswith(prefix)
+
+    return cond
+
+
+def screen(app: CompanionApp) -> ReconquistaScreen:
+    s = app.screen
+    assert isinstance(s, ReconquistaScreen)
+    return s
+
+
+def driver_of(app: CompanionApp) -> Driver:
+    d = screen(app).driver
+    assert d is not None
+    return d
+
+
+async def open_game(pilot: Pilot[Any], session_id: int) -> None:
+    await store_ready(pilot)
+    pilot.app.open_session(session_id)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReconquistaScreen))
+
+
+def message(app: CompanionApp) -> str:
+    return str(app.screen.query_one("#pp-message", Static).render())
+
+
+def final_text(app: CompanionApp) -> str:
+    """What the panel shows when the game is over."""
+    return str(app.screen.query_one("#pp-odds", Static).render())
+
+
+# -- Pilot tests ------------------------------------------------------------------
+
+
+async def test_new_game_asks_for_the_dice_and_opens_the_board(tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        games = app.screen.query_one("#games", OptionList)
+        games.highlighted = 0  # Reconquista
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameDialog))
+        await pilot.press("down", "down", "enter")  # app dice
+        await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
+        assert screen(app).mode == "app"
+        assert isinstance(driver_of(app).pending, Tell)
+        assert "Turn 1 begins" in driver_of(app).pending.text  # type: ignore[union-attr]
+    info = Store(str(tmp_path / "c.db")).session(1)
+    assert info.game == "reconquista" and info.config == {"dice": "app"}
+
+
+async def test_a_finished_game_shows_its_score(tmp_path: Path, clock: Any) -> None:
+    """End of Game: the victory points, itemised, and the result name."""
+    sid = recorded_game(tmp_path / "c.db", clock, 7, lambda d: False)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        assert d.finished  # the bot played the whole game: nothing to ask
+        assert "Total" in final_text(app) and "VP" not in final_text(app)
+        assert d.result.split(", ")[0] in final_text(app)
+
+
+async def test_playing_the_first_turn_from_the_keyboard(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, lambda d: True)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        await pilot.press("enter")  # "Turn 1 begins"
+        assert isinstance(d.pending, Roll) and d.pending.why.startswith("Rebellions: region die")
+        await pilot.press("7", "enter")  # a 7 on a d6: refused, nothing changes
+        assert "1 to 6" in message(app) and len(d.steps) == 1
+        app.screen.query_one("#pp-dice", Input).value = "2"
+        await pilot.press("enter")
+        assert d.steps[-1].answer == [2] and d.steps[-1].source == "physical"
+        while isinstance(d.pending, Tell):
+            await pilot.press("enter")
+        assert isinstance(d.pending, Roll)
+        await pilot.press("r")  # the app rolls the table die
+        assert d.steps[-1].source == "app"
+        while isinstance(d.pending, (Tell, Roll)):
+            await pilot.press("a" if isinstance(d.pending, Tell) else "r")
+        assert isinstance(d.pending, Choose)
+        first = d.pending.options[0]
+        await pilot.press("1")
+        assert d.steps[-1].answer == first and d.steps[-1].source == "player"
+    log = Store(str(db)).log(sid)
+    assert [s.answer for s in log.steps[:3]] == [None, [2], log.steps[2].answer]
+
+
+async def test_undo_asks_before_taking_back_dice(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Rebellions: table die"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        steps = len(d.steps)
+        await pilot.press("ctrl+z")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(d.steps) == steps  # "no" changes nothing
+        await pilot.press("ctrl+z")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(d.steps) < steps and isinstance(d.pending, Roll)
+        assert d.pending.why.startswith("Rebellions: region die")
+    assert len(Store(str(db)).log(sid).steps) < steps
+
+
+async def test_correcting_an_earlier_die(tmp_path: Path, clock: Any) -> None:
+    """A die mistyped several steps back is corrected; the game re-runs from it and says
+    what changes on the board."""
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        event_roll = next(
+            i
+            for i, s in enumerate(d.steps)
+            if isinstance(s.prompt, Roll) and s.prompt.why.startswith("Events")
+        )
+        old = d.steps[event_roll].answer
+        new = [6, 6] if old != [6, 6] else [1, 1]
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
+        options = app.screen.query_one(OptionList)
+        options.highlighted = next(
+            i for i in range(options.option_count) if options.get_option_at_index(i).id == str(event_roll)
+        )
+        await pilot.press("enter")
+        app.screen.query_one("#corr-dice", Input).value = " ".join(map(str, new))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        assert d.steps[event_roll].answer == new
+        await pilot.press("enter")
+    assert Store(str(db)).log(sid).steps[event_roll].answer == new
+
+
+async def test_why_not_explains_every_refused_purchase(tmp_path: Path, clock: Any) -> None:
+    """Phase 3: purchases not offered are explained, one sentence each."""
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        text = str(app.screen.body)
+        assert "Pamplona" in text and "city:" in text
+        assert "free of enemy forces" in text or "no city or fortress" in text
+
+
+async def test_a_session_on_its_own_map_shows_that_map(tmp_path: Path, clock: Any) -> None:
+    """A session whose config names its own map and tables files (an imported one can): the
+    regions were composed with the shipped board, and drawing an area only the session's map
+    has raised KeyError. Now every region shows the session's areas in its colour."""
+    root = Path(__file__).resolve().parents[2] / "data" / "reconquista"
+    files = {}
+    for name in ("map.toml", "tables.toml"):
+        text = (root / name).read_text(encoding="utf-8").replace('"Oviedo"', '"Uviéu"')
+        files[name] = tmp_path / name
+        files[name].write_text(text.replace('colour = "#4f86c6"', 'colour = "#123456"'), encoding="utf-8")
+    store = Store(str(tmp_path / "c.db"), clock=clock)
+    config = {"dice": "app", "map": str(files["map.toml"]), "tables": str(files["tables.toml"])}
+    sid = store.create_session("reconquista", 4, config)
+    store.close()
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        await pilot.pause()
+        region = app.screen.query_one("#region-1", Static)
+        assert "Uviéu" in str(region.render()) and "Oviedo" not in str(region.render())
+        assert region.styles.border_title_color.hex == "#123456"
+
+
+async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clock: Any) -> None:
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Roll)
+        await pilot.press("ctrl+d")  # mixed -> physical
+        assert screen(app).mode == "physical"
+        steps = len(d.steps)
+        await pilot.press("r")  # physical dice: the app does not roll
+        assert isinstance(d.pending, Roll) and len(d.steps) == steps
+        await pilot.press("ctrl+d")  # physical -> app: the waiting roll is rolled at once
+        assert screen(app).mode == "app"
+        assert not isinstance(d.pending, Roll)
+
+
+async def test_a_whole_game_through_the_screen_ends_like_the_engine(tmp_path: Path, clock: Any) -> None:
+    """A whole game played through the screen with app dice ends in the same state as the
+    engine-only run of the same seed with the same choices (the last option each time).
+    Seed 199 is a whole game of 3 turns (92 steps, 7 choices, every phase): the screen's
+    cost is per step (about 0.1 s), so a long game would only make the suite slower."""
+    seed = 199
+    engine = Driver(GAME, seed)
+    while engine.pending is not None:
+        p = engine.pending
+        if isinstance(p, Roll):
+            engine.roll()
+        elif isinstance(p, Tell):
+            engine.ack()
+        else:
+            assert isinstance(p, Choose)
+            engine.submit(p.options[-1], "player")
+    db = tmp_path / "c.db"
+    store = Store(str(db), clock=clock)
+    sid = store.create_session("reconquista", seed, {"dice": "app"})
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        while d.pending is not None:
+            if isinstance(d.pending, Tell):
+                await pilot.press("a")
+            else:
+                await pilot.press("end", "enter")
+        assert d.snapshot() == engine.snapshot()
+        assert d.state.phase == "over" and d.state.turn == 3
+        assert "Total" in final_text(app)
+
+
+def inside(widget: Widget, app: CompanionApp) -> bool:
+    """``widget`` is shown and the whole of it lies on the screen."""
+    region: Region = widget.region
+    # A widget whose container is hidden keeps its own ``display``, but has no region.
+    return widget.display and bool(region.area) and app.screen.region.contains_region(region)
+
+
+def text_in(pilot: Pilot[Any], region: Region) -> str:
+    """The words the screen shows in ``region``, its rows joined (a wrapped line reads whole)."""
+    rows = screen_text(pilot).split("\n")[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
+async def test_a_whole_game_by_keys_at_80x24(tmp_path: Path, clock: Any) -> None:
+    """The smallest terminal, 80x24: a whole game played from the keyboard alone (Enter for
+    each instruction, r for each roll, End Enter for each choice), and at every step the
+    question of the moment whole on the screen: the waiting instruction in full, however
+    many are confirmed above it (a French or Muslim march was cut after "marches from"), the
+    dice field and the options inside the screen (they lay past its right edge). The board
+    is one key away (tab, or b) and back; a roll brings the question back by itself."""
+    seed = 199  # a whole game of 3 turns with marches and a run of 9 instructions
+    db = tmp_path / "c.db"
+    store = Store(str(db), clock=clock)
+    sid = store.create_session("reconquista", seed, {"dice": "mixed"})
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        s = screen(app)
+        checked = {Tell: 0, Roll: 0, Choose: 0}
+        board = s.query_one("#rq-board")
+        while d.pending is not None:
+            p = d.pending
+            await pilot.pause()
+            if isinstance(p, Tell):
+                checklist = s.query_one("#pp-checklist")
+                assert inside(checklist, app)
+                assert " ".join(p.text.split()) in text_in(pilot, checklist.region), p.text
+                if checked[Tell] == 5:  # once, mid-game: the board in place of the question
+                    await pilot.press("b")
+                    assert inside(board, app) and not inside(checklist, app)
+                    assert "Pamplona" in screen_text(pilot) and "→" in screen_text(pilot)
+                    await pilot.press("b")
+                    assert inside(checklist, app)
+                await pilot.press("enter")
+            elif isinstance(p, Roll):
+                assert inside(s.query_one("#pp-dice"), app) and app.focused is s.query_one("#pp-dice")
+                if checked[Roll] == 3:  # the board is shown, a roll comes: the question is back
+                    await pilot.press("tab")  # b would be typed in the dice field
+                    assert inside(board, app) and not inside(s.query_one("#pp-dice"), app)
+                    await pilot.press("r")
+                    assert not inside(board, app)
+                    checked[Roll] += 1
+                    continue
+                await pilot.press("r")
+            else:
+                assert isinstance(p, Choose)
+                options = s.query_one("#pp-options", OptionList)
+                assert inside(options, app) and options.option_count == len(p.options)
+                await pilot.press("end", "enter")
+            checked[type(p)] += 1
+        assert d.state.phase == "over" and all(checked.values())
+        assert "Total" in final_text(app)
+
+
+# -- snapshots --------------------------------------------------------------------------
+
+
+def snap_at(
+    snap_compare: Any,
+    tmp_path: Path,
+    clock: Any,
+    until: Callable[[Driver], bool],
+    press: tuple[str, ...] = (),
+    size: tuple[int, int] = SIZE,
+) -> bool:
+    sid = recorded_game(tmp_path / "c.db", clock, 9, until)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_game(pilot, sid)
+        for key in press:
+            await pilot.press(key)
+        await pilot.pause()
+
+    return bool(snap_compare(app, terminal_size=size, run_before=before))
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "Turn 1 begins",
+        "Rebellions: region die",
+        "Events: 2D6",
+        "Phase 3",
+        "Phase 4: select",
+    ],
+)
+def test_snapshot_phase_prompts(snap_compare: Any, tmp_path: Path, clock: Any, prefix: str) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, asks(prefix))
+
+
+def test_snapshot_muslim_reaction(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(
+        snap_compare, tmp_path, clock, lambda d: d.state.phase == "reaction" and isinstance(d.pending, Roll)
+    )
+
+
+def test_snapshot_battle(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, asks("Battle in"))
+
+
+def test_snapshot_siege(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, asks("Siege of"))
+
+
+def test_snapshot_attack_odds(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, asks("Move from"))
+
+
+def test_snapshot_end_of_game(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, lambda d: False)
+
+
+def test_snapshot_correction(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    assert snap_at(snap_compare, tmp_path, clock, asks("Phase 3"), press=("c",))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("moment", ["march", "roll"])
+def test_snapshot_sizes(
+    snap_compare: Any, tmp_path: Path, clock: Any, moment: str, size: tuple[int, int]
+) -> None:
+    """The screen at each size at two moments: a Muslim march waiting under the instruction
+    just confirmed (the instruction whole), and a roll (its field on the screen)."""
+    until: Callable[[Driver], bool] = asks("Rebellions: region die")
+    press: tuple[str, ...] = ()
+    if moment == "march":
+        # Seed 9, step 94: "The Muslim force marches from Córdoba with 3 Muslim armies."
+        until, press = (lambda d: len(d.steps) == 93), ("enter",)
+    assert snap_at(snap_compare, tmp_path, clock, until, press, size)
+
+
+def test_snapshot_new_game_dialog(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await store_ready(pilot)
+        app.start_game("reconquista")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameDialog))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_large_terminal(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
+    sid = recorded_game(tmp_path / "c.db", clock, 9, asks("Phase 4: select"))
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await open_game(pilot, sid)
+
+    assert snap_compare(app, terminal_size=(160, 45), run_before=before)
+
+
+async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Path, clock: Any) -> None:
+    """A manual correction sets an area to what the table shows; it is its own event in
+    the log, survives a resume and a replay, and a bad line changes nothing."""
+    from companion.cli import main as cli_main
+    from screens.reconquista.dialogs import EditAreaDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, asks("Phase 3"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        pending = d.pending
+        for text, ok in (("M 9Z", False), ("city muslim; fortress; M 2A1G; C 1A; siege by C", True)):
+            await pilot.press("e")
+            await wait_until(pilot, lambda: isinstance(app.screen, EditAreaDialog))
+            areas = app.screen.query_one(OptionList)
+            areas.highlighted = next(
+                i for i in range(areas.option_count) if areas.get_option_at_index(i).id == "Toledo"
+            )
+            await pilot.press("enter")
+            app.screen.query_one("#edit-text", Input).value = text
+            await pilot.press("enter")
+            if not ok:  # refused: the dialog stays open with the line and the reason
+                await pilot.pause()
+                said = str(app.screen.query_one("#edit-message", Static).render())
+                assert "is not a force" in said or "not understood" in said
+                assert app.screen.query_one("#edit-text", Input).value == text
+                assert d.steps[-1].source != "edit"
+                await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
+        toledo = d.state.areas["Toledo"]
+        assert (
+            toledo.besieger == "christian" and toledo.count("muslim") == 3 and toledo.count("christian") == 1
+        )
+        assert d.steps[-1].source == "edit" and d.pending == pending  # the question still waits
+    events = Store(str(db)).events(sid)
+    assert events[-1].prompt is not None and events[-1].prompt["kind"] == "edit"
+    assert cli_main(["--db", str(db), "replay", str(sid)]) == 0
+    resumed = Driver.resume(GAME, 9, {"dice": "mixed"}, Store(str(db)).log(sid).steps)
+    assert resumed.state.areas["Toledo"].besieger == "christian"

@@ -1,0 +1,177 @@
+"""Migration 0004: the steps logged before prompts carried topics get one, and count as before.
+
+tests/premigration/before-topics.sqlite was recorded by the app just before topics (schema
+0003: tests/premigration/record_before_topics.py says how), and before-topics-figures.json
+holds the statistics and the luck ledger that app worked out on it, from the wording of the
+questions. Opened by this app, the database is migrated: every step gets a topic (derived
+from its wording, companion/store/legacy.py), and the figures, now worked out from topics and
+data, are the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import games
+from companion.review.luck import luck
+from companion.review.stats import statistics
+from companion.store import preflight
+from companion.store.db import Store
+from companion.store.legacy import derive
+
+HERE = Path(__file__).resolve().parents[1] / "premigration"
+
+
+@pytest.fixture
+def old_db(tmp_path: Path) -> str:
+    path = tmp_path / "before-topics.sqlite"
+    shutil.copy(HERE / "before-topics.sqlite", path)
+    assert preflight.check(str(path)) == "0003"
+    return str(path)
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(json.dumps(dataclasses.asdict(value), default=str, ensure_ascii=False))
+
+
+def prompts(db: str) -> list[tuple[str, dict[str, Any]]]:
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT s.game, e.prompt FROM event AS e JOIN session AS s ON s.id = e.session_id"
+            " WHERE e.prompt IS NOT NULL ORDER BY e.id"
+        ).fetchall()
+    finally:
+        con.close()
+    return [(game, json.loads(p)) for game, p in rows if p != "null"]
+
+
+def test_the_statistics_and_the_luck_ledger_are_the_same_after_the_migration(old_db: str) -> None:
+    before = json.loads((HERE / "before-topics-figures.json").read_text(encoding="utf-8"))
+    assert not any("topic" in p for _, p in prompts(old_db))
+    store = Store(old_db)
+    try:
+        assert preflight.check(old_db) == preflight.HEAD
+        after = {"statistics": as_json(statistics(store)), "luck": as_json(luck(store))}
+    finally:
+        store.close()
+    assert after == before
+    # The figures are not empty: the file holds every kind of roll the statistics count.
+    reconquista = after["statistics"]["reconquista"]
+    for figure in ("rebellions", "events", "reaction_regions", "reinforcements"):
+        assert sum(c["count"] for c in reconquista[figure]) > 0, figure
+    assert reconquista["rebellions_refused"] == 1
+    assert sum(c["count"] for c in after["statistics"]["castells"]["army_points"]) > 0
+
+
+def test_every_step_gets_a_topic_once_marked_legacy(old_db: str) -> None:
+    Store(old_db).close()
+    migrated = prompts(old_db)
+    steps = [p for _, p in migrated if p.get("kind") != "edit"]
+    assert steps and all(p.get("legacy") is True and p["topic"].count(".") >= 2 for p in steps)
+    topics = {p["topic"] for p in steps}
+    assert {
+        "reconquista.rebellions.table",
+        "reconquista.events.roll",
+        "reconquista.reaction.region",
+        "reconquista.reaction.reinforcement",
+        "castells.battle.reroll",
+    } <= topics
+    columns = {p["data"]["column"] for p in steps if p["topic"] == "reconquista.reaction.reinforcement"}
+    assert columns <= {-1, 0, 1, 2, 3} and -1 in columns and len(columns) > 1
+    again = [p for p in steps if p["topic"] == "reconquista.rebellions.table" and p["data"]["again"]]
+    assert len(again) == 1 and ", rolled again (" in again[0]["why"]
+    # Opened again, nothing more changes: the migration ran once.
+    Store(old_db).close()
+    assert prompts(old_db) == migrated
+
+
+def test_the_migrated_sessions_resume_with_the_topics_the_games_ask_now(old_db: str) -> None:
+    store = Store(old_db)
+    try:
+        for info in store.sessions():
+            game = games.load(info.game)
+            resumed = store.resume(info.id, game)
+            steps = resumed.driver.steps
+            if info.rules_version == game.rules_version:
+                assert resumed.notice is None, info.id
+                assert len(steps) == info.steps
+            else:
+                # Recorded under rules changed since (Terra de Castells' version 2): it resumes
+                # as far as it fits the rules of now, and says so.
+                assert resumed.notice is not None and "earlier rules" in resumed.notice, info.id
+                assert 0 < len(steps) <= info.steps
+            # In memory each step has the prompt as the game asks it now: no legacy topic left.
+            assert not any(s.prompt.legacy for s in steps)
+            assert all(s.prompt.topic and ".legacy." not in s.prompt.topic for s in steps), info.game
+    finally:
+        store.close()
+
+
+def test_a_damaged_row_is_left_as_it_is(old_db: str) -> None:
+    con = sqlite3.connect(old_db)
+    con.execute("UPDATE event SET prompt = '{not json' WHERE id = 5")
+    con.execute("UPDATE event SET prompt = '[1, 2]' WHERE id = 6")
+    con.commit()
+    con.close()
+    Store(old_db).close()
+    con = sqlite3.connect(old_db)
+    try:
+        rows = dict(con.execute("SELECT id, prompt FROM event WHERE id IN (5, 6, 7)").fetchall())
+    finally:
+        con.close()
+    assert rows[5] == "{not json" and rows[6] == "[1, 2]" and '"topic"' in rows[7]
+
+
+@pytest.mark.parametrize(
+    ("game", "prompt", "topic", "data"),
+    [
+        (
+            "reconquista",
+            {
+                "kind": "roll",
+                "n": 1,
+                "sides": 6,
+                "why": "Muslim reaction: reinforcement table, column '2 cities' (x)",
+            },
+            "reconquista.reaction.reinforcement",
+            {"again": False, "column": 2},
+        ),
+        (
+            "reconquista",
+            {
+                "kind": "roll",
+                "n": 1,
+                "sides": 6,
+                "why": "Muslim reaction: reinforcement table, column North Africa, rolled again (a 6 is not a row of the table)",
+            },
+            "reconquista.reaction.reinforcement",
+            {"again": True, "column": -1},
+        ),
+        (
+            "castells",
+            {
+                "kind": "choose",
+                "options": ["Reroll the 2 failed dice (1 army point)", "Accept the result"],
+                "why": "x",
+            },
+            "castells.battle.reroll",
+            {"failed": 2, "options": ["reroll", "accept"]},
+        ),
+        ("simancas", {"kind": "tell", "text": "Deal 9 cards."}, "simancas.legacy.tell", None),
+    ],
+)
+def test_the_derivation_reads_the_old_wording(
+    game: str, prompt: dict[str, Any], topic: str, data: dict[str, Any] | None
+) -> None:
+    derived = derive(game, prompt)
+    assert derived["topic"] == topic and derived["legacy"] is True
+    assert derived.get("data") == data
+    assert derive(game, derived) is derived  # a prompt with a topic keeps it
