@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -185,8 +186,28 @@ def test_app_dice_are_app_roll_of_seed_and_step() -> None:
             assert step.answer == app_roll(1234, i, step.prompt.n, step.prompt.sides)
 
 
+def test_app_roll_is_the_documented_hash_of_seed_step_and_block() -> None:
+    """docs/design.md, "The driver": each app roll is "BLAKE2b of "<seed>:<step>:<block>", 16
+    bits a draw, rejection sampling so every face is equally likely". Derived here from that
+    sentence alone, for a d6 (drawn values at or over 65532 are rejected) and a d20 past one block."""
+
+    def documented(seed: int, step: int, n: int, sides: int) -> list[int]:
+        limit = 65536 - 65536 % sides
+        faces: list[int] = []
+        for block in range(100):
+            digest = hashlib.blake2b(f"{seed}:{step}:{block}".encode(), digest_size=64).digest()
+            draws = [int.from_bytes(digest[i : i + 2], "big") for i in range(0, 64, 2)]
+            faces += [d % sides + 1 for d in draws if d < limit]
+            if len(faces) >= n:
+                return faces[:n]
+        raise AssertionError("no roll in 100 blocks")
+
+    assert app_roll(5, 3, 4, 6) == documented(5, 3, 4, 6)
+    assert app_roll(-7, 0, 40, 20) == documented(-7, 0, 40, 20)  # 40 draws: a second block
+    assert app_roll(2**63 - 1, 999, 3, 1) == [1, 1, 1]
+
+
 def test_app_roll_depends_on_seed_and_step() -> None:
-    assert app_roll(5, 3, 4, 6) == app_roll(5, 3, 4, 6)
     by_step = [app_roll(5, step, 5, 20) for step in range(6)]
     assert len({tuple(r) for r in by_step}) > 1
     by_seed = [app_roll(seed, 3, 5, 20) for seed in range(6)]
