@@ -194,6 +194,7 @@ def _is_ip(text: str) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) for p, _ in COMMANDS])
 def test_every_command_refuses_bad_input_cleanly(
     path: tuple[str, ...], cli_db: Path, no_side_effects: None, figures: Counter[str]
@@ -270,6 +271,7 @@ def bad_values(prompt: Any) -> st.SearchStrategy[Any]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", playable())
 def test_every_prompt_refuses_bad_answers_and_changes_nothing(
     game_id: str, tmp_path: Path, figures: Counter[str]

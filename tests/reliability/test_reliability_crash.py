@@ -176,6 +176,7 @@ def locked_folder(folder: Path) -> Iterator[Path]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(PARTS), ids=[f"runs {p * 10}-{p * 10 + 9}" for p in range(PARTS)])
 def test_fifty_sigkills_lose_nothing_and_resume_to_the_same_end(
     part: int, tmp_path: Path, run_dir: Path, figures: Counter[str]

@@ -99,6 +99,7 @@ def test_a_damaged_stored_state_is_one_sentence(tmp_path: Path, capsys: pytest.C
     assert err == f"companion: Session {bad} is damaged (its stored state cannot be read).\n"
 
 
+@pytest.mark.slow
 async def test_history_lists_a_damaged_session_and_opening_it_is_one_sentence(
     tmp_path: Path, clock: object
 ) -> None:

@@ -171,6 +171,7 @@ def umount(where: Path) -> None:
 # -- database faults --------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_locked_database(tmp_path: Path, figures: Counter[str]) -> None:
     db = make_db(tmp_path / "c.db")
     before = contents(db)
@@ -197,6 +198,7 @@ async def test_locked_database(tmp_path: Path, figures: Counter[str]) -> None:
     figures["faults"] += 1
 
 
+@pytest.mark.slow
 async def test_read_only_database(tmp_path: Path, figures: Counter[str], notes: dict[str, str]) -> None:
     where = tmp_path / "ro"
     if mount_tmpfs(where, "4m"):
@@ -229,6 +231,7 @@ async def test_read_only_database(tmp_path: Path, figures: Counter[str], notes: 
     notes["read_only"] = how
 
 
+@pytest.mark.slow
 def test_full_disk(
     tmp_path: Path, figures: Counter[str], notes: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -349,6 +352,7 @@ async def test_full_disk_in_the_app(tmp_path: Path, figures: Counter[str], notes
     figures["faults"] += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["schema page", "every page"])
 async def test_corrupt_database(tmp_path: Path, where: str, figures: Counter[str]) -> None:
     db = make_db(tmp_path / "c.db")
@@ -373,6 +377,7 @@ async def test_corrupt_database(tmp_path: Path, where: str, figures: Counter[str
     figures["faults"] += 1
 
 
+@pytest.mark.slow
 async def test_database_of_a_newer_app(tmp_path: Path, figures: Counter[str]) -> None:
     db = make_db(tmp_path / "c.db")
     newer = f"{int(preflight.HEAD) + 1000:04d}"
@@ -390,6 +395,7 @@ async def test_database_of_a_newer_app(tmp_path: Path, figures: Counter[str]) ->
     figures["faults"] += 1
 
 
+@pytest.mark.slow
 async def test_not_a_database(tmp_path: Path, figures: Counter[str]) -> None:
     db = tmp_path / "notes.db"
     db.write_text("shopping: eggs, flour\n")
@@ -483,6 +489,7 @@ DATA_FILES = data_files()
 VARIANTS = [(name, how) for name in DATA_FILES for how in ("missing", "malformed")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data_file", DATA_FILES)
 def test_every_data_file_missing_or_malformed(data_file: str, tmp_path: Path, figures: Counter[str]) -> None:
     """One test a data file (so that xdist spreads them): the file missing and the file malformed,

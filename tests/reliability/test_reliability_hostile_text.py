@@ -144,6 +144,7 @@ async def roll_with_label(pilot: Any, label: str, values: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_dice_tray_labels_with_markup_are_shown_as_written_and_resume(
     tmp_path: Path, figures: Counter[str]
 ) -> None:
@@ -186,6 +187,7 @@ async def test_dice_tray_labels_with_markup_are_shown_as_written_and_resume(
     figures["markup"] += len(MARKUP) + 1
 
 
+@pytest.mark.slow
 async def test_history_and_home_show_a_summary_and_a_log_with_markup_as_written(
     tmp_path: Path, figures: Counter[str]
 ) -> None:
@@ -232,6 +234,7 @@ def hostile_map(tmp_path: Path) -> tuple[Path, Path]:
     return paths[0], paths[1]
 
 
+@pytest.mark.slow
 async def test_a_users_map_names_and_a_huge_spec_in_the_correction_dialog(
     tmp_path: Path, figures: Counter[str]
 ) -> None:
@@ -317,6 +320,7 @@ MARKUP_ALPHABET = "[]/@=$\\#:;ab x2()"
 CHUNKS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS), ids=lambda c: f"texts {c * 75}-{c * 75 + 74}")
 async def test_plain_text_is_shown_as_written_in_every_kind_of_widget(
     chunk: int, figures: Counter[str]

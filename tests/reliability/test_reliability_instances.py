@@ -8,12 +8,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from companion.store.db import Store
 
 APP = Path(__file__).resolve().parent / "app_process.py"
 SESSIONS, ROLLS = 4, 60  # each instance: 4 Dice tray sessions of 60 app rolls (121 events each)
 
 
+@pytest.mark.slow
 def test_two_instances_write_at_once_and_every_event_is_there_once(
     tmp_path: Path, figures: Counter[str]
 ) -> None:

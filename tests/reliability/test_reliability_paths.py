@@ -372,6 +372,7 @@ def test_a_session_number_of_five_thousand_digits_is_not_echoed_whole(
     assert len(err) < 200 and "'99999999999999999999…' is not a session number" in err
 
 
+@pytest.mark.slow
 def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_traceback(
     tmp_path: Path, figures: Counter[str]
 ) -> None:

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pilot_helpers import store_ready, wait_until
 from test_reconquista_screen import asks, driver_of, open_game, recorded_game, screen
 
@@ -46,6 +47,7 @@ async def start(app: CompanionApp, pilot: Any, game: str) -> int:
     return max(s.id for s in app.store().sessions())
 
 
+@pytest.mark.slow
 async def test_sessions_started_in_one_run_roll_their_own_dice(tmp_path: Path, clock: Any) -> None:
     """Two sessions of one run used to share the run's seed, and so rolled the same dice."""
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=None, clock=clock)
@@ -57,6 +59,7 @@ async def test_sessions_started_in_one_run_roll_their_own_dice(tmp_path: Path, c
     assert len(rolls) == 3  # three sessions, three different first rolls of ten dice
 
 
+@pytest.mark.slow
 async def test_a_given_seed_seeds_the_first_session_and_the_rest_from_it(tmp_path: Path, clock: Any) -> None:
     """``--seed N``: N for the first session of the run, then seeds drawn from N, the same
     ones again in another run with the same N."""
@@ -74,6 +77,7 @@ async def test_a_given_seed_seeds_the_first_session_and_the_rest_from_it(tmp_pat
 # -- the dice mode is kept -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_dice_mode_chosen_with_ctrl_d_comes_back_on_resume(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))
@@ -127,6 +131,7 @@ def footer_keys(app: CompanionApp) -> set[str]:
     return {b.key for (_, b, enabled, _) in app.screen.active_bindings.values() if b.show and enabled}
 
 
+@pytest.mark.slow
 async def test_letters_in_the_dice_field_are_the_footers_keys(tmp_path: Path, clock: Any) -> None:
     """With the focus in the dice field, c corrects a die and w explains, as the footer says;
     they used to be typed into the field."""
@@ -309,6 +314,7 @@ def test_a_corrected_die_keeps_the_dice_rolled_after_it() -> None:
 # -- typed text arrives as typed ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_dice_tray_label_typed_fast_arrives_whole(tmp_path: Path, clock: Any) -> None:
     """Each letter typed in the label redraws the roll it describes; that redraw used to put the
     focus in the values field, so the next letters typed (fast, or pasted) were lost."""

@@ -71,6 +71,7 @@ async def open_session(pilot: Pilot[Any], sid: int) -> None:
     )
 
 
+@pytest.mark.slow
 async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: Path, clock: Any) -> None:
     """Setup with the keyboard: a number key picks, names are typed, Enter alone takes the default."""
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
@@ -98,6 +99,7 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
         assert store.session(sid).game == "castells" and store.answer_count(sid) == len(d.steps)
 
 
+@pytest.mark.slow
 async def test_draw_roll_confirm_and_undo_with_keys(tmp_path: Path, clock: Any) -> None:
     """Enter alone on the draw lets the app draw the token from the bag, a number typed picks
     it, dice are typed or rolled by the app, Enter confirms an instruction, ctrl+z takes back
@@ -226,6 +228,7 @@ async def test_a_bad_roll_is_one_sentence_and_changes_nothing(tmp_path: Path, cl
         assert len(d.steps) == steps
 
 
+@pytest.mark.slow
 async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any) -> None:
     """e opens the correction line: 'army Anna 5' is logged as an edit; a bad line is one sentence.
     (At a list: where a field waits, e is a letter typed, and the palette has "Fix by hand".)"""
@@ -254,6 +257,7 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
 
 
+@pytest.mark.slow
 async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any) -> None:
     """Saracen battle: "the defender must match or beat its successes" - Anna's first roll was
     mistyped (1 hit where she had 3): corrected with c, the game re-runs from that roll, Tortosa
@@ -301,6 +305,7 @@ async def test_the_session_resumes_where_it_stood_and_escape_goes_back(tmp_path:
         assert [s.id for s in app.store().sessions(game="castells")] == [sid]
 
 
+@pytest.mark.slow
 async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path: Path, clock: Any) -> None:
     """Home: Terra de Castells is a game to pick; its unfinished session is listed with its summary."""
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
@@ -330,6 +335,7 @@ async def new_game(pilot: Pilot[Any]) -> Driver:
     return driver_of(pilot.app)
 
 
+@pytest.mark.slow
 async def test_a_pasted_name_is_stored_as_pasted(tmp_path: Path, clock: Any) -> None:
     """A player's name pasted from a browser arrives whole, its r where it was."""
     from textual import events
@@ -355,6 +361,7 @@ async def test_a_pasted_name_is_stored_as_pasted(tmp_path: Path, clock: Any) -> 
     ]
 
 
+@pytest.mark.slow
 async def test_a_name_typed_fast_is_stored_as_typed_and_no_letter_is_a_key(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -598,6 +605,7 @@ async def test_a_castle_and_its_holder_wrap_in_their_own_column() -> None:
         assert after[:2] == holder or (after[:1] != holder[:1] and below[:2] == holder), castle
 
 
+@pytest.mark.slow
 async def test_the_log_is_drawn_again_at_its_new_width_after_a_resize(tmp_path: Path, clock: Any) -> None:
     """The log's lines are drawn at the log's width: narrower (still the wide layout), they fit
     it, none cut off; an answer given at 120x40 (no log) shows at 200x55 at the log's width,
@@ -632,6 +640,7 @@ def log_lines(app: CompanionApp) -> list[str]:
     return [line.text.rstrip() for line in screen(app).query_one("#cs-log", RichLog).lines]
 
 
+@pytest.mark.slow
 async def test_the_log_gains_each_answer_and_an_undo_takes_it_out(tmp_path: Path, clock: Any) -> None:
     """At 200x55 the log of the answers ends with the step just answered, the lines before it as
     they were; after an undo it no longer holds the step taken back."""
@@ -662,6 +671,7 @@ async def test_the_log_gains_each_answer_and_an_undo_takes_it_out(tmp_path: Path
         assert log_lines(app) == before
 
 
+@pytest.mark.slow
 async def test_a_long_games_log_starts_with_a_steps_first_line_and_stays_short(
     tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -708,6 +718,7 @@ def footer_keys(app: CompanionApp) -> list[str]:
     return [k.key for k in app.screen.query(FooterKey)]
 
 
+@pytest.mark.slow
 async def test_a_confirms_every_instruction_up_to_the_next_question(tmp_path: Path, clock: Any) -> None:
     """The panel says 'a: all done' under an instruction: a confirms the Saracen's place and
     the century's reminder at once, and the draw is asked."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pilot_helpers import screen_text, store_ready, wait_until
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -23,6 +24,7 @@ async def footer_row(pilot: Any) -> str:
     return screen_text(pilot).splitlines()[-1]
 
 
+@pytest.mark.slow
 async def test_the_footer_shows_what_a_rebuilt_one_shows_and_keeps_its_keys(
     tmp_path: Path, clock: Any
 ) -> None:

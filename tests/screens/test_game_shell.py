@@ -164,6 +164,7 @@ async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to
     assert rewinds(db, sid) == 1
 
 
+@pytest.mark.slow
 async def test_the_rule_key_shows_the_rule_and_the_reason_of_the_step_on_screen(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -188,6 +189,7 @@ def test_a_step_without_a_rule_says_so() -> None:
     assert "Rule: Phase 7: End of Turn" in cited.plain and "Why: the last turn" in cited.plain
 
 
+@pytest.mark.slow
 async def test_history_steps_through_with_the_rule_of_each_step(tmp_path: Path, clock: Any) -> None:
     from screens.history import SessionLogScreen
 

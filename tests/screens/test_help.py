@@ -136,6 +136,7 @@ GAME_SCREENS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "kind", "actions"), GAME_SCREENS, ids=[g[0] for g in GAME_SCREENS])
 async def test_f1_on_a_game_screen_lists_its_keys_and_the_rule_of_the_question(
     tmp_path: Path, clock: Any, game_id: str, kind: type[GameScreen], actions: list[str]
@@ -161,6 +162,7 @@ async def test_f1_on_a_game_screen_lists_its_keys_and_the_rule_of_the_question(
         assert app.screen is game and len(game.driver.steps) == steps  # nothing answered
 
 
+@pytest.mark.slow
 async def test_f1_on_the_dice_tray_lists_its_keys_and_says_no_rule_is_cited(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -182,6 +184,7 @@ async def test_f1_on_the_dice_tray_lists_its_keys_and_says_no_rule_is_cited(
         line_with(await press_help(pilot), "1–9", "That quick pick")
 
 
+@pytest.mark.slow
 async def test_f1_on_history_its_log_statistics_and_luck(tmp_path: Path, clock: Any) -> None:
     recorded(tmp_path / "c.db", clock, "dice", lambda d: len(d.steps) >= 4)
     sid = recorded(tmp_path / "c.db", clock, "reconquista", asked_with_rule)
@@ -221,6 +224,7 @@ async def test_f1_on_history_its_log_statistics_and_luck(tmp_path: Path, clock: 
         assert " ".join(moment[1].plain.split()) in " ".join(text.split())
 
 
+@pytest.mark.slow
 async def test_a_key_a_field_takes_as_typed_is_not_offered(tmp_path: Path, clock: Any) -> None:
     # Castells asks the territory drawn from the bag in a field, where c and e are letters.
     sid = recorded(tmp_path / "c.db", clock, "castells", asked_with_rule)
@@ -260,6 +264,7 @@ async def test_a_remapped_help_key_shows_its_new_key(tmp_path: Path, clock: Any)
         assert isinstance(app.screen, HomeScreen)
 
 
+@pytest.mark.slow
 async def test_f1_in_a_dialog_lists_the_dialogs_keys_and_goes_back_to_it(tmp_path: Path, clock: Any) -> None:
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -278,6 +283,7 @@ async def test_f1_in_a_dialog_lists_the_dialogs_keys_and_goes_back_to_it(tmp_pat
         assert app.screen is dialog  # the help closed, the question still waits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["escape", "enter", "f1"])
 async def test_each_closing_key_closes_the_help_and_answers_nothing(
     tmp_path: Path, clock: Any, key: str
@@ -296,6 +302,7 @@ async def test_each_closing_key_closes_the_help_and_answers_nothing(
         assert len(game.driver.steps) == steps
 
 
+@pytest.mark.slow
 async def test_the_help_scrolls_at_80x24_with_its_title_and_hint_in_sight(tmp_path: Path, clock: Any) -> None:
     sid = recorded(tmp_path / "c.db", clock, "reconquista", asked_with_rule)
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
@@ -324,6 +331,7 @@ async def test_the_palette_offers_the_help(tmp_path: Path, clock: Any) -> None:
 # -- the snapshot -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_snapshot_help_on_a_game_screen(
     snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]

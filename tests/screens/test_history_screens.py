@@ -108,6 +108,7 @@ def test_durations_read_as_a_player_says_them() -> None:
     assert duration_text(t, t + timedelta(days=3, hours=4, minutes=10)) == "3 d 4 h"
 
 
+@pytest.mark.slow
 async def test_filters_by_game_and_status_and_search(tmp_path: Path, clock: Any) -> None:
     app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -157,6 +158,7 @@ async def test_orders_cycle_with_s_and_follow_a_clicked_column(tmp_path: Path, c
         assert ids(screen)[0] == 5  # the Reconquista game has the most steps
 
 
+@pytest.mark.slow
 async def test_a_long_history_is_read_a_page_at_a_time(tmp_path: Path, clock: Any) -> None:
     store = Store(str(tmp_path / "c.db"), clock=clock)
     for i in range(PAGE * 2 + 30):
@@ -177,6 +179,7 @@ async def test_a_long_history_is_read_a_page_at_a_time(tmp_path: Path, clock: An
         assert ids(screen) == list(range(PAGE * 2 + 30, 0, -1))  # every session once, newest first
 
 
+@pytest.mark.slow
 async def test_resume_an_unfinished_session_from_history(tmp_path: Path, clock: Any) -> None:
     app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -224,6 +227,7 @@ async def test_stepping_through_a_dice_tray_shows_each_roll_arrive(tmp_path: Pat
         assert screen.driver.snapshot() == replayed(db, 1, 1)
 
 
+@pytest.mark.slow
 async def test_a_reconquista_log_reads_by_phase_and_by_turn(tmp_path: Path, clock: Any) -> None:
     db = mixed_db(tmp_path / "c.db", clock)
     store = Store(str(db))
@@ -289,6 +293,7 @@ def test_snapshot_history_filtered(snap_compare: Any, tmp_path: Path, clock: Any
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
+@pytest.mark.slow
 def test_snapshot_reconquista_replay(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
 
@@ -326,6 +331,7 @@ def test_snapshot_history_sizes(snap_compare: Any, tmp_path: Path, clock: Any, s
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_reconquista_replay_sizes(
     snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
@@ -374,6 +380,7 @@ def review_text(screen: Any) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: Any) -> None:
     from companion.review.stats import statistics
     from screens.review import StatisticsScreen
@@ -400,6 +407,7 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         assert "Reconquista" not in review_text(app.screen) and "Hands won" in review_text(app.screen)
 
 
+@pytest.mark.slow
 async def test_statistics_open_on_a_game_that_has_sessions(tmp_path: Path, clock: Any) -> None:
     """Not on a game never played (History filtered by one, or by the Dice tray, which has no
     statistics): on the game of the session played last; on History's game when it has some."""
@@ -428,6 +436,7 @@ async def test_statistics_open_on_a_game_that_has_sessions(tmp_path: Path, clock
             await wait_until(pilot, lambda: app.screen is history)
 
 
+@pytest.mark.slow
 async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, clock: Any) -> None:
     from companion.review.luck import luck
     from screens.review import LuckScreen
@@ -449,6 +458,7 @@ async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, cl
         assert any(d6.physical.verdict[1:] in line for line in lines)
 
 
+@pytest.mark.slow
 def test_snapshot_statistics(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     from screens.review import StatisticsScreen
 
@@ -462,6 +472,7 @@ def test_snapshot_statistics(snap_compare: Any, tmp_path: Path, clock: Any) -> N
     assert snap_compare(app, terminal_size=(100, 50), run_before=before)
 
 
+@pytest.mark.slow
 def test_snapshot_luck_ledger(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     from screens.review import LuckScreen
 
@@ -509,6 +520,7 @@ async def test_a_castells_log_replays_the_bag_and_the_battle(tmp_path: Path, clo
         assert "Migdia 4" in str(screen.query_one("#cv-bag", Static).render())
 
 
+@pytest.mark.slow
 def test_snapshot_castells_replay(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     db, sid = castells_db(tmp_path / "c.db", clock)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -560,6 +572,7 @@ def story_note(screen: Any) -> str:
     return str(screen.query_one("#story-note", Static).render())
 
 
+@pytest.mark.slow
 async def test_g_opens_the_story_of_a_reconquista_game(tmp_path: Path, clock: Any) -> None:
     """The figures are those of the game replayed; a short terminal shows one chart at a time
     (v switches), a tall one both."""
@@ -586,6 +599,7 @@ async def test_g_opens_the_story_of_a_reconquista_game(tmp_path: Path, clock: An
         assert isinstance(app.screen, HistoryScreen)
 
 
+@pytest.mark.slow
 async def test_a_game_with_no_turn_complete_says_so_in_one_sentence(tmp_path: Path, clock: Any) -> None:
     from textual_plotext import PlotextPlot
 
@@ -598,6 +612,7 @@ async def test_a_game_with_no_turn_complete_says_so_in_one_sentence(tmp_path: Pa
         assert not screen.query(PlotextPlot) and not screen.check_action("switch", ())
 
 
+@pytest.mark.slow
 async def test_another_game_has_no_story_chart(tmp_path: Path, clock: Any) -> None:
     """From the sessions: g says so in one sentence. In a log: g is not offered, and does nothing."""
     from screens.story import StoryScreen
@@ -651,6 +666,7 @@ async def test_a_chart_drawn_for_another_size_is_drawn_again_before_it_shows() -
         assert drawn == [size]  # the same size: not drawn again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_story_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
     """A whole game's story: one chart at 80x24 (v: the other), both from 120x40."""
@@ -663,6 +679,7 @@ def test_snapshot_story_sizes(snap_compare: Any, tmp_path: Path, clock: Any, siz
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 
+@pytest.mark.slow
 def test_snapshot_story_cities_narrow(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     """At 80x24, v: the cities chart, with its legend."""
     app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
@@ -675,6 +692,7 @@ def test_snapshot_story_cities_narrow(snap_compare: Any, tmp_path: Path, clock: 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)
 
 
+@pytest.mark.slow
 def test_snapshot_statistics_dice_charts(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     """The events' 2D6 and the rebellions' D6 beside fair dice, side by side."""
     from screens.charts import DiceCharts

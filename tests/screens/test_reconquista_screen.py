@@ -110,6 +110,7 @@ async def test_new_game_asks_for_the_dice_and_opens_the_board(tmp_path: Path, cl
     assert info.game == "reconquista" and info.config == {"dice": "app"}
 
 
+@pytest.mark.slow
 async def test_a_finished_game_shows_its_score(tmp_path: Path, clock: Any) -> None:
     """End of Game: the victory points, itemised, and the result name."""
     sid = recorded_game(tmp_path / "c.db", clock, 7, lambda d: False)
@@ -122,6 +123,7 @@ async def test_a_finished_game_shows_its_score(tmp_path: Path, clock: Any) -> No
         assert d.result.split(", ")[0] in final_text(app)
 
 
+@pytest.mark.slow
 async def test_playing_the_first_turn_from_the_keyboard(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_game(db, clock, 9, lambda d: True)
@@ -259,6 +261,7 @@ async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clo
         assert not isinstance(d.pending, Roll)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_through_the_screen_ends_like_the_engine(tmp_path: Path, clock: Any) -> None:
     """A whole game played through the screen with app dice ends in the same state as the
     engine-only run of the same seed with the same choices (the last option each time).
@@ -306,6 +309,7 @@ def text_in(pilot: Pilot[Any], region: Region) -> str:
     return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
 
 
+@pytest.mark.slow
 async def test_a_whole_game_by_keys_at_80x24(tmp_path: Path, clock: Any) -> None:
     """The smallest terminal, 80x24: a whole game played from the keyboard alone (Enter for
     each instruction, r for each roll, End Enter for each choice), and at every step the
@@ -414,6 +418,7 @@ def test_snapshot_attack_odds(snap_compare: Any, tmp_path: Path, clock: Any) -> 
     assert snap_at(snap_compare, tmp_path, clock, asks("Move from"))
 
 
+@pytest.mark.slow
 def test_snapshot_end_of_game(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     assert snap_at(snap_compare, tmp_path, clock, lambda d: False)
 
@@ -422,6 +427,7 @@ def test_snapshot_correction(snap_compare: Any, tmp_path: Path, clock: Any) -> N
     assert snap_at(snap_compare, tmp_path, clock, asks("Phase 3"), press=("c",))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("moment", ["march", "roll"])
 def test_snapshot_sizes(
@@ -458,6 +464,7 @@ def test_snapshot_large_terminal(snap_compare: Any, tmp_path: Path, clock: Any) 
     assert snap_compare(app, terminal_size=(160, 45), run_before=before)
 
 
+@pytest.mark.slow
 async def test_manual_correction_of_an_area_is_logged_and_replayed(tmp_path: Path, clock: Any) -> None:
     """A manual correction sets an area to what the table shows; it is its own event in
     the log, survives a resume and a replay, and a bad line changes nothing."""

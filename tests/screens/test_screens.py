@@ -117,6 +117,7 @@ async def test_back_on_home_the_one_highlight_is_where_enter_goes(tmp_path: Path
         assert app.screen.session_id == 2  # a new Terra de Castells game, not Simancas resumed
 
 
+@pytest.mark.slow
 async def test_back_from_a_resumed_session_the_highlight_stays_on_it(tmp_path: Path, clock: Any) -> None:
     from screens.simancas.game_screen import SimancasScreen
 
@@ -187,6 +188,7 @@ async def test_dice_tray_logs_typed_and_app_rolls_with_their_source(tmp_path: Pa
     assert store.session(1).dice_mode == "mixed"
 
 
+@pytest.mark.slow
 async def test_bad_dice_get_one_sentence_and_change_nothing(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = app_for(db, clock)
@@ -296,6 +298,7 @@ async def test_end_session_finishes_it_and_it_leaves_the_resume_list(tmp_path: P
     assert info.status == "finished" and info.summary == "ended after 1 roll"
 
 
+@pytest.mark.slow
 async def test_end_session_asks_first_and_no_keeps_it_open(tmp_path: Path, clock: Any) -> None:
     from screens.shell.dialogs import ConfirmDialog
 
@@ -428,6 +431,7 @@ def test_snapshot_history(snap_compare: Any, tmp_path: Path, clock: Any) -> None
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
+@pytest.mark.slow
 def test_snapshot_session_log(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
     app = app_for(seeded_db(tmp_path / "c.db", clock), clock)
 
@@ -453,6 +457,7 @@ def test_snapshot_dice_tray_sizes(
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 55)])
 def test_snapshot_dice_tray_long_label_sizes(
     snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]

@@ -283,6 +283,7 @@ def test_the_readme_lists_every_binding_id() -> None:
     assert [b.id for b in keymap.BINDINGS if f"`{b.id}`" not in readme] == []
 
 
+@pytest.mark.slow
 async def test_a_key_moved_in_the_settings_does_the_action_and_the_old_one_does_not(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -352,6 +353,7 @@ async def test_without_settings_the_dialog_offers_mixed_first(tmp_path: Path, cl
         assert app.screen.query_one(OptionList).highlighted == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guide", [False, True])
 async def test_the_simancas_guide_setting_is_a_new_matchs(guide: bool, tmp_path: Path, clock: Any) -> None:
     path = write(tmp_path / "settings.toml", f"simancas_guide = {str(guide).lower()}\n")
@@ -393,6 +395,7 @@ async def pick_theme(pilot: Pilot[Any], name: str) -> None:
     await wait_until(pilot, lambda: app.theme == name)
 
 
+@pytest.mark.slow
 async def test_a_theme_picked_is_written_keeping_the_rest_and_comes_back(tmp_path: Path, clock: Any) -> None:
     path = write(tmp_path / "settings.toml", WRITTEN)
     app = app_on(path, tmp_path, clock)

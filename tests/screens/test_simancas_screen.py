@@ -139,6 +139,7 @@ async def test_a_new_match_from_the_home_screen_and_the_palette(tmp_path: Path, 
     assert info.game == "simancas" and info.status == "active"
 
 
+@pytest.mark.slow
 async def test_cards_typed_are_placed_and_the_totals_follow_the_modifiers(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -169,6 +170,7 @@ async def test_cards_typed_are_placed_and_the_totals_follow_the_modifiers(tmp_pa
     ]
 
 
+@pytest.mark.slow
 async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Cavalry Detachments", "Moors place Jund Cavalry"])
@@ -208,6 +210,7 @@ def _table(app: CompanionApp, side: str) -> RichTable:
     return content
 
 
+@pytest.mark.slow
 async def test_bad_or_unknown_text_is_one_sentence_and_changes_nothing(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry"])
@@ -238,6 +241,7 @@ async def test_bad_or_unknown_text_is_one_sentence_and_changes_nothing(tmp_path:
     assert len(Store(str(db)).log(sid).steps) == 1
 
 
+@pytest.mark.slow
 async def test_a_reminder_is_a_line_confirmed_with_enter(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -259,6 +263,7 @@ async def test_a_reminder_is_a_line_confirmed_with_enter(tmp_path: Path, clock: 
     assert [s.source for s in log.steps] == ["player", "ack", "player", "ack", "player"]
 
 
+@pytest.mark.slow
 async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Moors place Arab Cavalry"])
@@ -283,6 +288,7 @@ async def test_rout_asks_which_enemy_troop_it_discards(tmp_path: Path, clock: An
         assert "Moors discard Arab Cavalry from the table (Rout)" in shown(app, "#pp-why")
 
 
+@pytest.mark.slow
 async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(
@@ -306,6 +312,7 @@ async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path,
     assert [s.answer for s in Store(str(db)).log(sid).steps][-1] == "Restore Jund Cavalry"
 
 
+@pytest.mark.slow
 async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Christians place Knights"])
@@ -343,6 +350,7 @@ def put_back(app: CompanionApp) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END])
@@ -382,6 +390,7 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
     assert Store(str(db)).log(sid).steps == []
 
 
+@pytest.mark.slow
 async def test_resume_shows_the_table_as_it_was(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -414,6 +423,7 @@ async def test_resume_shows_the_table_as_it_was(tmp_path: Path, clock: Any) -> N
         assert first[4:6] == ["Moors place Jund Cavalry", "player"]
 
 
+@pytest.mark.slow
 async def test_a_match_to_five_hands_through_the_screen(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -670,6 +680,7 @@ def test_snapshot_reference_panel(snap_compare: Any, tmp_path: Path, clock: Any)
 SIZES = [(80, 24), (120, 40), (200, 55)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_modifiers_at_each_size(
     snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
@@ -679,6 +690,7 @@ def test_snapshot_modifiers_at_each_size(
     assert snapshot_of(snap_compare, tmp_path, clock, BOTH_SIDES, keys=["l", "a", "n"], size=size)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_a_destroyed_card_at_each_size(
     snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
@@ -687,6 +699,7 @@ def test_snapshot_a_destroyed_card_at_each_size(
     assert snapshot_of(snap_compare, tmp_path, clock, actions, size=size)
 
 
+@pytest.mark.slow
 async def test_a_narrow_terminal_shows_a_line_a_card_and_its_modifiers_marked(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -744,6 +757,7 @@ def test_a_draw_tactic_is_offered_only_when_asked_for() -> None:
     ]
 
 
+@pytest.mark.slow
 async def test_after_a_reminder_the_side_of_a_typed_card_is_shown_before_enter(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -779,6 +793,7 @@ async def test_each_suggestion_shows_its_cards_type_force_and_note(tmp_path: Pat
         )
 
 
+@pytest.mark.slow
 async def test_a_pass_and_a_leaders_draw_are_typed_and_recorded(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)

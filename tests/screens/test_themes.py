@@ -73,6 +73,7 @@ async def test_the_tones_follow_the_theme(tmp_path: Path) -> None:
     assert all(dark != light for dark, light, _style in BOARD.values())
 
 
+@pytest.mark.slow
 async def test_a_theme_picked_redraws_the_board(tmp_path: Path, clock: Any) -> None:
     sid = recorded_game(tmp_path / "c.db", clock, 9, asks("Phase 4: select"))
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
@@ -98,6 +99,7 @@ def test_snapshot_home(snap_compare: Any, tmp_path: Path, clock: Any, theme: str
     assert snap_compare(app, terminal_size=(100, 30), run_before=before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", THEMES)
 def test_snapshot_reconquista(snap_compare: Any, tmp_path: Path, clock: Any, theme: str) -> None:
     """The board with every side's counters, the odds under a move's options, the log's marks."""

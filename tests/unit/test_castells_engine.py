@@ -5,6 +5,7 @@ Each test quotes the rule of seed 002 it checks."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from castells_helpers import drive, table
@@ -20,11 +21,25 @@ from companion.castells.battle import (
     saracen_battle,
 )
 from companion.castells.board import default_board
-from companion.castells.game import ATTACK, ATTACK_NEAR, MOVE, draw, play_turn
+from companion.castells.game import ATTACK, ATTACK_NEAR, MOVE, draw, empty_castles, play_turn
 from companion.castells.odds import percent, reach
-from companion.prompts import Choose, Enter, Roll
+from companion.prompts import Choose, Edit, Enter, Prompt, Roll, Tell
 
 TERRITORIES = ["Levant", "Migdia", "Ponent", "Riu", "Bosc", "Muntanya"]
+
+
+def only(bag: str) -> dict[str, int]:
+    return {t: (1 if t == bag else 0) for t in TERRITORIES}
+
+
+def of(prompts: list[Prompt], topic: str) -> list[Any]:
+    """The prompts of one topic (a prompt says what it is: its topic, data, rule and reason)."""
+    return [p for p in prompts if not isinstance(p, Edit) and p.topic == topic]
+
+
+def code(prompt: Choose, answer: str) -> str:
+    """What an answer means, read as other code reads it: the code parallel to the option."""
+    return str(prompt.data["options"][prompt.options.index(answer)])
 
 
 # -- the bag --------------------------------------------------------------------------------
@@ -127,19 +142,73 @@ def test_the_saracens_move_to_an_empty_castle() -> None:
 
 def test_the_saracens_attack_only_a_held_castle_near_them() -> None:
     """Active Player Action: "make an attack on a nearby castle from the Saracen's current position":
-    a castle near the Saracen, held by a player; a castle far away is not offered."""
-    board, state = table({"Tortosa": "Anna", "Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
-    state.bag = {t: (1 if t == "Migdia" else 0) for t in TERRITORIES}
+    a castle near the Saracen, held by a player; a castle far away is not offered. The action
+    question (move to any empty castle, or attack a nearby castle) counts where they can go and
+    what they can attack."""
+    board, state = table({"Tortosa": "Anna", "Siurana": "Bo", "Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
+    state.bag = only("Migdia")
     trace = drive(play_turn(board, state), ["Migdia", ATTACK_NEAR])
-    assert trace.pending is not None and trace.pending.options == ("Tortosa (Anna)",)  # type: ignore[union-attr]
+    (action,) = of(trace.prompts, "castells.saracens.action")
+    assert isinstance(action, Choose)
+    assert action.options == (MOVE, ATTACK_NEAR) and action.data["options"] == ["move", "attack"]
+    assert action.data["empty"] == len(empty_castles(board, state)) == len(board.castles) - 3
+    assert action.data["targets"] == ["Tortosa", "Siurana"]
+    assert (action.data["token"], action.data["at"], action.data["player"]) == (
+        "Migdia",
+        "Saracen camp",
+        "Anna",
+    )
+    assert action.rule == "Active Player Action"
+    assert action.reason.startswith("a Migdia token wakes the Saracens before Anna collects resources")
+    assert "2 held castles near Saracen camp" in action.reason
+    # The castles near them that players hold, Lleida (far away) not among them.
+    assert trace.pending is not None and trace.pending.options == ("Tortosa (Anna)", "Siurana (Bo)")  # type: ignore[union-attr]
 
 
 def test_with_nothing_near_to_attack_the_saracens_can_only_move() -> None:
-    """Active Player Action: the attack needs a castle near the Saracen; with none, moving is the action."""
+    """Active Player Action: the attack needs a castle near the Saracen; with none, moving is the
+    action, and nothing is asked; the board instruction names where from and where to, and why."""
     board, state = table({"Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
-    state.bag = {t: (1 if t == "Ponent" else 0) for t in TERRITORIES}
-    trace = drive(play_turn(board, state), ["Ponent"])
-    assert trace.pending is not None and "Move the Saracen from Saracen camp" in trace.pending.why  # type: ignore[union-attr]
+    state.bag = only("Ponent")
+    trace = drive(play_turn(board, state), ["Ponent", "Miravet"])
+    assert not of(trace.prompts, "castells.saracens.action")  # nothing was asked
+    (where,) = of(trace.prompts, "castells.saracens.destination")
+    assert "Move the Saracen from Saracen camp" in where.why
+    assert where.reason.startswith("no castle near Saracen camp is held by a player, so they can only move")
+    assert where.data["empty"] == len(where.options) == len(board.castles) - 1
+    (move,) = of(trace.prompts, "castells.saracens.move")
+    assert isinstance(move, Tell) and move.data == {
+        "from": "Saracen camp",
+        "to": "Miravet",
+        "token": "Ponent",
+    }
+    assert move.rule == "Active Player Action — Move the Saracen to any empty castle on the map"
+    assert "moved them to Miravet, an empty castle" in move.reason
+
+
+def test_the_saracen_attack_names_its_castles_apart_from_the_wording() -> None:
+    """Active Player Action: "make an attack on a nearby castle": the options are parallel to
+    data castles and owners; the first Saracen roll says why that castle was attacked."""
+    board, state = table({"Tortosa": "Anna", "Ulldecona": "Bo"}, {"Anna": 2, "Bo": 2})
+    state.bag = only("Levant")
+    trace = drive(
+        play_turn(board, state), ["Levant", ATTACK_NEAR, "Ulldecona (Bo)", "", [1] * 5, [1] * 5, [1] * 5]
+    )
+    (target,) = of(trace.prompts, "castells.saracens.target")
+    assert target.options == ("Tortosa (Anna)", "Ulldecona (Bo)")
+    assert target.data["castles"] == ["Tortosa", "Ulldecona"] and target.data["owners"] == ["Anna", "Bo"]
+    assert "Anna, the active player, chose to attack" in target.reason
+    (army,) = of(trace.prompts, "castells.battle.army")
+    assert isinstance(army, Enter) and army.data["player"] == "Bo" and army.data["castle"] == "Ulldecona"
+    (roll,) = of(trace.prompts, "castells.saracens.roll")
+    assert roll.reason.startswith(
+        "Anna, the active player, sent them against Ulldecona (Bo), a castle near Saracen camp"
+    )
+    (result,) = of(trace.prompts, "castells.battle.result")
+    assert result.data["result"] == "held" and result.data["attacker_successes"] == 0
+    assert result.data["defender_successes"] is None  # no defence roll against no success
+    assert result.rule == "Phase 3 — Actions — Unfavorable result for the attacker"
+    assert state.battles == ["Saracens against Bo at Ulldecona: 0 successes, held"]
 
 
 # -- the Saracen battle ---------------------------------------------------------------------
@@ -147,14 +216,36 @@ def test_with_nothing_near_to_attack_the_saracens_can_only_move() -> None:
 
 def test_the_saracens_reroll_their_failures_free_up_to_three_rolls() -> None:
     """Battle Saracens: "Saracens cast up to 3 times at no army cost"; the rolls reroll the failed
-    dice only, and the defender who matches holds without a question."""
+    dice only, and the defender who matches holds without a question. The Saracens' rolls are the
+    app's steps, with their rule and reason: "Neither side uses the superiority die", and each
+    reroll retries the failed dice of the roll before, and says so."""
     _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
     trace = drive(
         saracen_battle(state, "Tortosa"),
-        ["", [1, 2, 3, 5, 6], [5, 1, 1], [1, 1], [5, 5, 6, 1, 1]],
+        ["", [1, 2, 3, 5, 6], [5, 1, 4], [1, 1], [5, 5, 6, 1, 1]],
     )
     assert [r.n for r in trace.rolls()] == [5, 3, 2, 5]
     assert "for free" in trace.rolls()[1].why
+    (first,) = of(trace.prompts, "castells.saracens.roll")
+    assert first.data == {
+        "kind": "saracen",
+        "castle": "Tortosa",
+        "player": "Saracens",
+        "role": "attacker",
+        "defender": "Anna",
+        "dice": 5,
+    }
+    assert first.rule == "Battle Saracens — Neither side uses the superiority die"
+    assert "no superiority die" in first.reason
+    second, third = of(trace.prompts, "castells.saracens.reroll")
+    assert (second.data["positions"], second.data["faces"], second.data["roll"]) == ([0, 1, 2], [1, 2, 3], 2)
+    # The second roll gave 5 1 4 for the three dice: the first of them succeeded.
+    assert (third.data["positions"], third.data["faces"], third.data["successes"]) == ([1, 2], [1, 4], 3)
+    assert all(r.rule.startswith("Battle Saracens — Saracens cast up to 3 times") for r in (second, third))
+    assert "2 failed after roll 2 of 3" in third.reason and "for free" in third.reason
+    # The defender's roll is asked the 3 the Saracens reached.
+    (defence,) = of(trace.prompts, "castells.battle.roll")
+    assert defence.data["target"] == 3 and defence.data["role"] == "defender" and not defence.data["black"]
     battle = state.battle
     assert battle is not None and battle.target == 3 and battle.attacker.rolls == 3
     assert battle.result == "held" and state.owners["Tortosa"] == "Anna"
@@ -212,6 +303,55 @@ def test_the_defender_pays_one_army_point_a_reroll_and_sees_the_odds() -> None:
     assert "return Anna's castle on Tortosa to Anna's reserve" in told and "set the army marker to 0" in told
 
 
+def test_the_defenders_reroll_question_against_the_saracens_says_what_its_options_mean() -> None:
+    """Battle Saracens: "the defender does have to pay": the question the statistics count."""
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
+    trace = drive(
+        saracen_battle(state, "Tortosa"),
+        ["", [5, 5, 6, 1, 1], [1, 1], [1, 1], [5, 1, 6, 1, 1], reroll_option(3), [2, 2, 2], ACCEPT],
+    )
+    first, second = of(trace.prompts, "castells.battle.reroll")
+    assert first.data["failed"] == 3 and first.data["options"] == ["reroll", "accept"]
+    assert code(first, reroll_option(3)) == "reroll" and code(first, ACCEPT) == "accept"
+    assert first.data["successes"] == 2 and first.data["target"] == 3 and first.data["need"] == 1
+    assert (first.data["army"], first.data["roll"], first.data["rerolls_left"]) == (2, 1, 2)
+    assert (first.data["kind"], first.data["role"], first.data["player"]) == ("saracen", "defender", "Anna")
+    assert first.data["chance"] == pytest.approx(1 - (4 / 6) ** 3)
+    assert first.rule == "Battle Saracens — the defender does have to pay"
+    # After a paid reroll that failed again: one army point and one roll left.
+    assert (second.data["failed"], second.data["army"], second.data["rerolls_left"]) == (3, 1, 1)
+    assert (second.data["roll"], second.data["need"]) == (2, 1)
+    assert second.data["chance"] == second.data["chance_all"] == pytest.approx(1 - (4 / 6) ** 3)
+
+
+def test_a_castle_the_saracens_take_is_told_with_the_score_and_what_was_paid() -> None:
+    """Favorable result: "The defender Caslà returns to the reserve of the defeated player": the
+    result is told with the score and the army points paid; the Saracen figure moves onto it."""
+    _board, state = table({"Tortosa": "Anna"}, {"Anna": 2})
+    trace = drive(
+        saracen_battle(state, "Tortosa"),
+        ["", [5, 5, 6, 1, 1], [1, 1], [1, 1], [5, 1, 1, 1, 1], reroll_option(4), [1, 1, 1, 1], ACCEPT],
+    )
+    (result,) = of(trace.prompts, "castells.battle.result")
+    assert result.data == {
+        "kind": "saracen",
+        "castle": "Tortosa",
+        "attacker": "Saracens",
+        "defender": "Anna",
+        "attacker_successes": 3,
+        "defender_successes": 1,
+        "result": "taken",
+        "paid": {"Anna": 1},
+        "cards": [],
+    }
+    assert result.rule == "Phase 3 — Actions — Favorable result for the attacker"
+    assert result.reason == (
+        "1 against 3: the defender's successes fall short of the Saracens'; the Saracen figure moves onto Tortosa"
+    )
+    # The record the statistics read is as it was.
+    assert state.battles == ["Saracens against Anna at Tortosa: Anna 1 against the Saracens' 3, taken"]
+
+
 def test_the_defender_may_accept_instead_of_paying() -> None:
     """Rolls: rerolling is "may": the defender can keep its army points and lose the castle."""
     _board, state = table({"Tortosa": "Anna"}, {"Anna": 3})
@@ -249,7 +389,10 @@ def test_the_army_confirmed_at_the_attack_is_an_entry_with_the_app_count_as_defa
 
 def test_the_side_with_more_army_rolls_the_black_die() -> None:
     """Superiority: "Whoever has the most army at the time of declaring the attack rolls the black
-    superiority die"; the attacker's rerolls cost 1 army point; a castle won changes hands."""
+    superiority die"; the attacker's rerolls cost 1 army point; a castle won changes hands.
+    Superiority is told with who rolls the black die and why. Rolls: "May reroll failed dice by
+    paying 1 army point": the attacker's reroll question offers reroll or stop, and the rerolled
+    dice say which they retry."""
     _board, state = table({"Lleida": "Bo"}, {"Anna": 3, "Bo": 1})
     anna = state.player("Anna")
     trace = drive(
@@ -257,9 +400,9 @@ def test_the_side_with_more_army_rolls_the_black_die() -> None:
         [
             "",
             "",
-            [5, 5, 1, 1, 1, 1],
+            [5, 2, 6, 1, 3, 4],
             reroll_option(4),
-            [1, 1, 1, 1],
+            [5, 1, 1, 1],
             STOP,
             [5, 1, 1, 1, 1],
             reroll_option(4),
@@ -272,11 +415,48 @@ def test_the_side_with_more_army_rolls_the_black_die() -> None:
     assert anna.army == 2 and state.player("Bo").army == 0
     assert state.owners["Lleida"] == "Anna" and state.attack_won
     assert "cannot attack again this turn" in trace.tells()[-1]
+    (told,) = of(trace.prompts, "castells.battle.superiority")
+    assert told.data == {
+        "castle": "Lleida",
+        "attacker": "Anna",
+        "defender": "Bo",
+        "attacker_army": 3,
+        "defender_army": 1,
+        "black": "attacker",
+    }
+    assert told.rule == "Phase 3 — Actions — Superiority"
+    assert told.reason == "Anna has the most army, 3 against 1"
+    roll = trace.rolls()[0]
+    assert isinstance(roll, Roll) and roll.topic == "castells.battle.roll"
+    assert roll.data["black"] is True and roll.data["dice"] == roll.n
+    # The attacker's two reroll questions (the third is Bo's).
+    first, second = of(trace.prompts, "castells.battle.reroll")[:2]
+    assert first.options == (reroll_option(4), STOP)
+    assert first.data["failed"] == 4 and first.data["options"] == ["reroll", "stop"]
+    assert code(first, STOP) == "stop"
+    assert (first.data["kind"], first.data["role"], first.data["army"]) == ("players", "attacker", 3)
+    assert first.rule.startswith("Phase 3 — Actions — Rolls")
+    assert (second.data["failed"], second.data["army"], second.data["roll"]) == (3, 2, 2)
+    # Anna's paid roll, then Bo's.
+    paid, _bos = of(trace.prompts, "castells.battle.paid_roll")
+    assert paid.n == 4 and paid.data["positions"] == [1, 3, 4, 5] and paid.data["faces"] == [2, 1, 3, 4]
+    assert paid.data["roll"] == 2 and paid.data["successes"] == 2
 
 
-@pytest.mark.parametrize(("anna", "bo", "dice"), [(2, 2, (5, 5)), (1, 3, (5, 6))])
-def test_a_tie_in_army_gives_nobody_the_black_die(anna: int, bo: int, dice: tuple[int, int]) -> None:
-    """Superiority: "In case of a tie, no one throws it"; a defender with more army throws it."""
+@pytest.mark.parametrize(
+    ("anna", "bo", "dice", "black", "reason"),
+    [
+        (2, 2, (5, 5), None, "equal army, 2 each: in a tie no one throws it"),
+        (1, 3, (5, 6), "defender", "Bo has the most army, 3 against 1"),
+        (1, 4, (5, 6), "defender", "Bo has the most army, 4 against 1"),
+    ],
+)
+def test_a_tie_in_army_gives_nobody_the_black_die(
+    anna: int, bo: int, dice: tuple[int, int], black: str | None, reason: str
+) -> None:
+    """Superiority: "Whoever has the most army at the time of declaring the attack rolls the black
+    superiority die. In case of a tie, no one throws it"; a defender with more army throws it.
+    Superiority is told with who rolls the black die and why."""
     _board, state = table({"Lleida": "Bo"}, {"Anna": anna, "Bo": bo})
     trace = drive(
         player_battle(state, state.player("Anna"), "Lleida"),
@@ -284,6 +464,19 @@ def test_a_tie_in_army_gives_nobody_the_black_die(anna: int, bo: int, dice: tupl
     )
     assert (trace.rolls()[0].n, trace.rolls()[1].n) == dice
     assert state.owners["Lleida"] == "Bo"  # a match holds
+    (told,) = of(trace.prompts, "castells.battle.superiority")
+    assert told.data == {
+        "castle": "Lleida",
+        "attacker": "Anna",
+        "defender": "Bo",
+        "attacker_army": anna,
+        "defender_army": bo,
+        "black": black,
+    }
+    assert told.rule == "Phase 3 — Actions — Superiority" and told.reason == reason
+    roll = trace.rolls()[0]
+    assert isinstance(roll, Roll) and roll.topic == "castells.battle.roll"
+    assert roll.data["black"] is (black == "attacker") and roll.data["dice"] == roll.n
 
 
 def test_an_attack_won_ends_the_attacks_of_the_turn() -> None:
@@ -301,6 +494,42 @@ def test_an_attack_won_ends_the_attacks_of_the_turn() -> None:
     assert trace.pending.options[-1] == "End Anna's turn"
 
 
+def test_the_players_attack_reads_its_target_by_place_and_reports_the_result() -> None:
+    board, state = table({"Lleida": "Bo", "Flix": "Cai"}, {"Anna": 2, "Bo": 2, "Cai": 0})
+    state.bag = only("Riu")
+    trace = drive(
+        play_turn(board, state),
+        ["Riu", ATTACK, "Flix (Cai)", "", "", [5, 5, 1, 1, 1, 1], STOP, [1] * 5],
+    )
+    first_actions = of(trace.prompts, "castells.actions.next")[0]
+    assert first_actions.data["options"] == [
+        "estate",
+        "attributes",
+        "buy",
+        "attack",
+        "favour",
+        "faith",
+        "end",
+    ]
+    assert first_actions.data["attack_won"] is False
+    (target,) = of(trace.prompts, "castells.actions.target")
+    assert target.data == {"player": "Anna", "castles": ["Lleida", "Flix"], "owners": ["Bo", "Cai"]}
+    assert state.owners["Flix"] == "Anna"
+    (result,) = of(trace.prompts, "castells.battle.result")
+    assert (result.data["result"], result.data["attacker_successes"], result.data["defender_successes"]) == (
+        "taken",
+        2,
+        0,
+    )
+    assert result.data["paid"] == {} and result.data["kind"] == "players"
+    # Once won, the turn offers no attack: "cannot attack again this turn".
+    pending = trace.pending
+    assert isinstance(pending, Choose) and pending.topic == "castells.actions.next"
+    # (Flix is Anna's now: the empty castles near it may be controlled.)
+    assert pending.data["options"] == ["control", "estate", "attributes", "buy", "favour", "faith", "end"]
+    assert pending.data["attack_won"] is True and pending.data["taken"] == ["attack"]
+
+
 def test_a_failed_attack_may_be_followed_by_another() -> None:
     """Unfavorable result: "There are no changes on the board", and the attacker may attack again."""
     board, state = table({"Lleida": "Bo"}, {"Anna": 0, "Bo": 0})
@@ -311,13 +540,22 @@ def test_a_failed_attack_may_be_followed_by_another() -> None:
 
 
 def test_resources_name_the_castles_in_the_drawn_territory() -> None:
-    """Phase 2: "for each castle he has in that territory, he raises an estate of his choice"."""
+    """Phase 2: "he takes a territory token from the bag: for each castle he has in that territory,
+    he raises an estate of his choice": the resources name the castles in the drawn territory, and
+    the draw and the resources carry the bag and the castles of the territory as data."""
     board, state = table({"Mora": "Anna", "Flix": "Anna", "Miravet": "Bo"}, {"Anna": 2, "Bo": 2})
-    state.bag = {t: (1 if t == "Riu" else 0) for t in TERRITORIES}
+    state.bag = {"Levant": 0, "Migdia": 2, "Ponent": 0, "Riu": 3, "Bosc": 0, "Muntanya": 1}
     trace = drive(play_turn(board, state), ["Riu"])
     assert "raise 2 estates of your choice for your castles in Riu (Mora, Flix)" in trace.tells()[0]
     assert "Put the Riu token on the discard pile" in trace.tells()[0]
     assert isinstance(trace.prompts[0], Choose) and not any(isinstance(p, Roll) for p in trace.prompts)
+    asked = trace.prompts[0]
+    assert isinstance(asked, Choose) and asked.topic == bags.DRAW_TOPIC == "castells.resources.draw"
+    assert asked.data == {"player": "Anna", "bag": {"Migdia": 2, "Riu": 3, "Muntanya": 1}}
+    assert asked.rule == "Phase 2 — Resources — Then he takes a territory token from the bag"
+    (collect,) = of(trace.prompts, "castells.resources.collect")
+    assert collect.data == {"player": "Anna", "token": "Riu", "castles": ["Mora", "Flix"]}
+    assert collect.rule == "Phase 2 — Resources"
 
 
 def test_the_shipped_board_has_the_six_territories() -> None:

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from castells_helpers import drive, random_answer, table
 
 from companion import games
@@ -178,6 +179,7 @@ def test_a_game_recorded_before_the_setting_asks_in_every_battle() -> None:
     assert "favour_after_purchase" not in snap and snap["players"] == [{"name": "Anna", "army": 0}]
 
 
+@pytest.mark.slow
 def test_a_new_game_asks_only_after_a_purchase_and_resumes_the_same(tmp_path: Path, clock: Any) -> None:
     """Whole games with a new game's settings, answered at random: no favour card question comes
     before some player has bought favour cards, battles before a purchase are fought without it,

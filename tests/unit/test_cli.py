@@ -294,6 +294,7 @@ def test_not_a_database_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 # -- the real command, in its own process ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_process_history_json_of_a_new_database(tmp_path: Path) -> None:
     result = run("--db", "NEW.db", "history", "--json", cwd=tmp_path)
     assert result.returncode == 0
@@ -302,6 +303,7 @@ def test_process_history_json_of_a_new_database(tmp_path: Path) -> None:
     assert (tmp_path / "NEW.db").is_file()
 
 
+@pytest.mark.slow
 def test_process_replay_exit_codes(tmp_path: Path, db: str, recorded: int) -> None:
     ok = run("--db", db, "replay", str(recorded), cwd=tmp_path)
     assert ok.returncode == 0
@@ -315,6 +317,7 @@ def test_process_replay_exit_codes(tmp_path: Path, db: str, recorded: int) -> No
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [["frobnicate"], ["show", "abc"], ["show", "7"]],
@@ -326,6 +329,7 @@ def test_process_bad_usage_exits_2(tmp_path: Path, args: list[str]) -> None:
     assert_one_line_error(result.stdout, result.stderr)
 
 
+@pytest.mark.slow
 def test_process_not_a_database(tmp_path: Path) -> None:
     (tmp_path / "notes.db").write_text("hello\n")
     result = run("--db", "notes.db", "history", cwd=tmp_path)

@@ -209,6 +209,7 @@ def figures(store: Store) -> dict[str, Any]:
     )
 
 
+@pytest.mark.slow
 def test_a_rewording_of_every_prompt_changes_no_choice_of_the_bot_and_no_figure(tmp_path: Path) -> None:
     plain, reworded = record(tmp_path / "plain.db", False), record(tmp_path / "reworded.db", True)
     try:

@@ -4,7 +4,9 @@ retreat_area) driven with scripted dice and choices.
 
 Dice are given in the order the Roll's ``why`` lists the units, which is
 ``AreaState.force`` order (armies before garrisons: 2A1G rolls as A, A, G).
-Every rule test quotes the rulebook section it holds the code to.
+Every rule test quotes the rulebook section it holds the code to. A test checks, in the
+one run, both what the board becomes and what the prompts say: their wording and their
+structure (``topic``, ``data``, ``rule``, ``reason``), the values that come from the position.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from procedure_helpers import drive, drive_randomly
-from reconquista_helpers import Script, Units, chooses, place, rolls, tells
+from reconquista_helpers import Script, Units, chooses, one, place, rolls, tells, topics
 
-from companion.prompts import Roll, Tell
+from companion.prompts import Choose, Roll, Tell
 from companion.reconquista.battle import (
     BattleOutcome,
     Proc,
@@ -36,7 +38,7 @@ from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
 from companion.reconquista.units import Kind
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
-RA, F = Kind.REBEL_ARMY, Kind.FRENCH
+RA, F, MC = Kind.REBEL_ARMY, Kind.FRENCH, Kind.MERCENARY
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -80,7 +82,11 @@ def test_example_of_a_simple_battle(board: Board, state: GameState) -> None:
     the two Christian Armies roll a 3 (miss) and a 4 (hit) [...] The Muslim Garrison rolls
     a 4 (miss), while the two Muslim armies roll a 6 (hit) and a 3 (miss) [...] the single
     remaining Muslim Army moves there [Zaragoza]." Zaragoza "only contains a Muslim city
-    with no other forces present"."""
+    with no other forces present". Both sides roll at once (no reason to give); the
+    Christians' 2 hits take the Muslim garrison and an army, the Muslims' 1 the Christian
+    garrison ("the first unit eliminated, by priority, must be the Muslim garrison"); the
+    last Muslim army retreats to Zaragoza, "the highest-numbered adjacent Area" (5, 6).
+    The prompts say so in their topic, data, rule and reason too."""
     place(state, "Tarragona", [("christian", A, 2), ("christian", G, 1), ("muslim", A, 2), ("muslim", G, 1)])
     place(state, "Zaragoza", city="muslim")
     # Dice in force order (A, A, G): Christians 3, 4, 5; Muslims 6, 3, 4.
@@ -100,6 +106,61 @@ def test_example_of_a_simple_battle(board: Board, state: GameState) -> None:
     # Each die with the unit that rolled it, and the hits.
     assert "Christian A 3, A 4 hit, G 5 hit: 2 hits; Muslim A 6 hit, A 3, G 4: 1 hit." in said
     assert "move 1 Muslim army from Tarragona to Zaragoza" in said
+    assert topics(prompts) == [
+        "reconquista.battle.roll",
+        "reconquista.battle.roll",
+        "reconquista.battle.losses",
+        "reconquista.battle.retreat",
+    ]
+    christian, muslim = prompts[0], prompts[1]
+    assert isinstance(christian, Roll) and isinstance(muslim, Roll)
+    assert christian.data == {
+        "area": "Tarragona",
+        "round": 1,
+        "side": "christian",
+        "role": "attacker",
+        "units": ["army", "army", "garrison"],
+        "first_strike": None,
+        "survivors": False,
+    }
+    assert muslim.data["side"] == "muslim" and muslim.data["role"] == "defender"
+    assert christian.rule == muslim.rule == "Phase 4: Movement of Armies — Battle"
+    assert christian.reason == muslim.reason == ""  # simultaneous: nothing to explain
+    losses = prompts[2]
+    assert losses.data == {
+        "area": "Tarragona",
+        "round": 1,
+        "attacker": "christian",
+        "defender": "muslim",
+        "attacker_dice": [3, 4, 5],
+        "defender_dice": [6, 3, 4],
+        "attacker_hits": 2,
+        "defender_hits": 1,
+        "attacker_losses": {"garrison": 1},
+        "defender_losses": {"army": 1, "garrison": 1},
+        "result": "defender_retreats",
+    }
+    # "the first unit eliminated, by priority, must be the Muslim garrison"
+    assert losses.reason == (
+        "Christian casualties by priority: garrisons before armies; "
+        "Muslim casualties by priority: garrisons before armies"
+    )
+    retreat = prompts[3]
+    assert retreat.data == {
+        "area": "Tarragona",
+        "side": "muslim",
+        "role": "defender",
+        "units": {"army": 1},
+        "to": "Zaragoza",
+        "via": "next_area",
+        "el_cid": False,
+        "besiegers": False,
+        "relieved": False,
+    }
+    assert retreat.rule == "Phase 4: Movement of Armies — If your moving force hits more than the enemy"
+    assert (
+        retreat.reason == "the next higher-numbered area free of hostile forces: Tarragona 4 → Zaragoza 5-6"
+    )
 
 
 def test_example_of_a_complex_battle_1(board: Board, state: GameState) -> None:
@@ -167,24 +228,58 @@ def test_example_of_a_complex_battle_2_with_two_hits_captures(board: Board, stat
 
 # -- engage: battle or siege ------------------------------------------------------------------
 
+NO_BATTLE_RULE = "Phase 4: Movement of Armies — If the enemy area has a City and / or Fortress"
+
+#: Each example: its label, the units inside, and, when there is no battle, the no-battle
+#: Tell's facts (what is inside) and reason (None when there is a battle).
 SIX_EXAMPLES = [
-    ("1 Garrison", [("muslim", G, 1)], False),
-    ("2 Garrisons", [("muslim", G, 2)], False),
-    ("2 Rebels", [("rebel", R, 2)], False),
-    ("1 Army", [("muslim", A, 1)], False),
-    ("1 Garrison and 1 Army", [("muslim", G, 1), ("muslim", A, 1)], True),
-    ("2 armies", [("muslim", A, 2)], True),
+    (
+        "1 Garrison",
+        [("muslim", G, 1)],
+        {"garrison": 1},
+        "only 1 Muslim garrison inside: a battle needs more than one enemy unit",
+    ),
+    (
+        "2 Garrisons",
+        [("muslim", G, 2)],
+        {"garrison": 2},
+        "no army inside (2 Muslim garrisons): a battle needs at least one",
+    ),
+    (
+        "2 Rebels",
+        [("rebel", R, 2)],
+        {"Rebel": 2},
+        "no army inside (2 Rebels): a battle needs at least one (Rebels are not armies)",
+    ),
+    (
+        "1 Army",
+        [("muslim", A, 1)],
+        {"army": 1},
+        "only 1 Muslim army inside: a battle needs more than one enemy unit",
+    ),
+    ("1 Garrison and 1 Army", [("muslim", G, 1), ("muslim", A, 1)], None, None),
+    ("2 armies", [("muslim", A, 2)], None, None),
 ]
 
 
-@pytest.mark.parametrize(("label", "inside", "battle"), SIX_EXAMPLES, ids=[e[0] for e in SIX_EXAMPLES])
+@pytest.mark.parametrize(
+    ("label", "inside", "counted", "reason"), SIX_EXAMPLES, ids=[e[0] for e in SIX_EXAMPLES]
+)
 def test_the_six_city_examples(
-    board: Board, state: GameState, label: str, inside: Units, battle: bool
+    board: Board,
+    state: GameState,
+    label: str,
+    inside: Units,
+    counted: dict[str, int] | None,
+    reason: str | None,
 ) -> None:
     """Phase 4: Movement of Armies, Examples: "City with 1 Garrison: No battle / City with 2
     Garrisons: No battle / City with 2 Rebels: No battle / City with 1 Army: No battle /
     City with 1 Garrison and 1 Army: Battle / City with 2 armies: Battle"; "Otherwise, the
-    moving forces stop and wait for the Siege Phase"."""
+    moving forces stop and wait for the Siege Phase". With no battle, the movers besiege and
+    no die is rolled; the Tell names who holds the walls, what is inside, the rule, and why
+    there is no battle."""
+    battle = reason is None
     salamanca = place(state, "Salamanca", [*inside, ("christian", A, 2)], city="muslim")
     defenders = sum(n for _, _, n in inside)
     script: list[list[int] | str] = [[6, 6], [1] * defenders] if battle else []
@@ -199,6 +294,32 @@ def test_the_six_city_examples(
         assert salamanca.besieger == "christian"
         (text,) = tells(prompts)
         assert text.startswith("No battle in Salamanca") and "besieges" in text
+        (told,) = prompts
+        assert told.topic == "reconquista.battle.no_battle"
+        assert told.data == {
+            "area": "Salamanca",
+            "side": "christian",
+            "holder": inside[0][0],
+            "inside": counted,
+            "walls": "city",
+        }
+        assert told.rule == NO_BATTLE_RULE
+        assert told.reason == reason
+
+
+def test_no_battle_behind_a_fortress_with_rebels_inside(board: Board, state: GameState) -> None:
+    """Phase 4: "If the enemy area has a City and / or Fortress, then there may be a battle -
+    this only happens if there is more than one enemy unit (Garrison or Army) and at least
+    one is an army (Rebels are not armies)": two Rebels behind a fortress alone give no
+    battle, and the Tell says the walls are a fortress, held by the Rebels."""
+    place(state, "Cuenca", [("rebel", R, 2), ("christian", A, 1)], fortress=True)
+    (told,), _ = drive(engage(board, state, "Cuenca", "christian", ["Toledo"]), [])
+    assert (told.data["holder"], told.data["inside"], told.data["walls"]) == (
+        "rebel",
+        {"Rebel": 2},
+        "fortress",
+    )
+    assert told.reason == "no army inside (2 Rebels): a battle needs at least one (Rebels are not armies)"
 
 
 @pytest.mark.parametrize("inside", [[("muslim", G, 1)], [("rebel", R, 1)], [("muslim", A, 1)]])
@@ -217,11 +338,15 @@ def test_an_empty_enemy_city_is_besieged_then_surrenders(board: Board, state: Ga
     "the moving forces stop and wait for the Siege Phase"; Phase 6: "If the City / Fortress
     had no force inside [...] then it surrenders and is captured (any Fortress present is
     kept)." (Fixed: the movers standing in the city made it look Christian-held, so no
-    siege was laid.)"""
+    siege was laid.) The no-battle Tell names no holder and nothing inside."""
     toledo = place(state, "Toledo", [("christian", A, 2)], city="muslim", fortress=True)
     prompts, out = drive(engage(board, state, "Toledo", "christian", ["Salamanca"]), [])
     assert out is None
     assert toledo.besieger == "christian"
+    (told,) = prompts
+    assert told.topic == "reconquista.battle.no_battle"
+    assert (told.data["holder"], told.data["inside"]) == (None, {})
+    assert told.reason == "nobody is inside the Muslim city to give battle"
     (text,) = tells(prompts)
     assert "2 Christian armies" in text and "empty city of Toledo" in text
     prompts, won = drive(siege(board, state, "Toledo"), [])
@@ -243,11 +368,14 @@ def test_an_empty_city_of_the_movers_religion_is_not_besieged(board: Board, stat
 
 # -- battle outcomes --------------------------------------------------------------------------
 
+BEATEN_RULE = "Phase 4: Movement of Armies — If the enemy force has hit more times than your moving force"
+
 
 def test_attacker_retreats_to_its_only_origin_without_a_choice(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If the enemy force has hit more times than your moving force, your
     force must retreat to a single Area (of your choice), from which at least one of the
-    units came"; with one such area there is nothing to choose."""
+    units came"; with one such area there is nothing to choose: it is the only way back, and
+    the retreat prompt's reason says so."""
     place(state, "Barcelona", city="christian")
     place(state, "Tarragona", [("muslim", A, 3), ("christian", A, 2)])
     prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[1, 1], [4, 1, 1]])
@@ -256,12 +384,14 @@ def test_attacker_retreats_to_its_only_origin_without_a_choice(board: Board, sta
     assert state.areas["Barcelona"].units == {"christian": {A: 1}}
     assert state.areas["Tarragona"].units == {"muslim": {A: 3}}
     assert "move 1 Christian army from Tarragona to Barcelona" in tells(prompts)[-1]
+    told = one(prompts, "reconquista.battle.retreat")
+    assert told.data["to"] == "Barcelona" and told.reason == "the only area it came from: Barcelona"
 
 
 def test_attacker_retreat_with_two_origins_is_a_choice(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "your force must retreat to a single Area (of your choice), from
     which at least one of the units came (this can mean a Garrison ends up in a different
-    region)"."""
+    region)": two origins are the player's choice, so the retreat prompt gives no reason."""
     place(state, "Barcelona", city="christian")
     place(state, "Valencia", [("christian", G, 1)], city="christian")
     place(state, "Tarragona", [("muslim", A, 3), ("christian", A, 1), ("christian", G, 1)])
@@ -273,18 +403,47 @@ def test_attacker_retreat_with_two_origins_is_a_choice(board: Board, state: Game
     assert state.areas["Valencia"].units == {"christian": {G: 1, A: 1}}
     assert state.areas["Barcelona"].units == {}
     assert state.areas["Tarragona"].count("christian") == 0
+    choice = one(prompts, "reconquista.battle.retreat_to")
+    assert isinstance(choice, Choose)
+    assert choice.data == {
+        "area": "Tarragona",
+        "side": "christian",
+        "origins": ["Barcelona", "Valencia"],
+        "city": False,
+    }
+    assert choice.rule == BEATEN_RULE
+    told = one(prompts, "reconquista.battle.retreat")
+    assert (told.data["role"], told.data["to"], told.data["via"]) == ("attacker", "Valencia", "origin")
+    assert told.data["units"] == {"army": 1}  # the garrison fell to the first Muslim hit
+    assert told.rule == BEATEN_RULE and told.reason == ""
+
+
+def test_a_robot_force_goes_back_where_it_came_from(board: Board, state: GameState) -> None:
+    """Phase 5: "If the Muslim force has to retreat, withdraw the force back to the area it
+    came from": the Muslim attackers beaten in Toledo go back to Salamanca."""
+    place(state, "Salamanca")
+    place(state, "Toledo", [("christian", A, 2), ("muslim", A, 2)])
+    prompts, _ = drive(engage(board, state, "Toledo", "muslim", ["Salamanca"]), [[1, 1], [4, 1]])
+    told = one(prompts, "reconquista.battle.retreat")
+    assert (told.data["side"], told.data["role"], told.data["to"]) == ("muslim", "attacker", "Salamanca")
+    assert told.rule == "Phase 5: The Muslim Reaction — If the Muslim force has to retreat"
+    assert told.reason == "back to the area it came from: Salamanca"
 
 
 def test_defender_retreat_wraps_from_granada_to_algeciras(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "the enemy force moves from the battle area to the next
     higher-numbered area, that is free of hostile forces"; footnote: "as there is no area
-    numbered higher than Granada, Algeciras". (Granada is mountainous: the Muslims roll first.)"""
+    numbered higher than Granada, Algeciras". (Granada is mountainous: the Muslims roll first.)
+    The retreat prompt names the way (the next area) and the reason says it wraps round."""
     place(state, "Granada", [("muslim", A, 2), ("christian", A, 2)])
     prompts, out = drive(engage(board, state, "Granada", "christian", ["Murcia"]), [[1, 1], [4, 1]])
     assert out == BattleOutcome("defender_retreats", 1, "Granada")
     assert state.areas["Algeciras"].units == {"muslim": {A: 1, G: 1}}
     assert state.areas["Granada"].units == {"christian": {A: 2}}
     assert "from Granada to Algeciras" in tells(prompts)[-1]
+    retreat = one(prompts, "reconquista.battle.retreat")
+    assert (retreat.data["to"], retreat.data["via"]) == ("Algeciras", "next_area")
+    assert retreat.reason.endswith("Granada 5-6 → Algeciras 1-2, wrapping round")
 
 
 def test_defender_retreat_skips_hostile_areas(board: Board, state: GameState) -> None:
@@ -309,18 +468,27 @@ def _aragon_hostile_to_muslims(state: GameState) -> None:
 def test_defender_retreats_along_a_road_when_the_region_has_no_room(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If there is no such area, then the force may retreat along a road,
     if there is one and it leads to an area free of hostile forces." Tarragona's road leads
-    to Valencia (a Muslim city with a Muslim garrison)."""
+    to Valencia (a Muslim city with a Muslim garrison); the retreat prompt says it goes by
+    the road, and why."""
     _aragon_hostile_to_muslims(state)
     place(state, "Tarragona", [("muslim", A, 2), ("christian", A, 2)])
     prompts, out = drive(engage(board, state, "Tarragona", "christian", ["Barcelona"]), [[4, 1], [1, 1]])
     assert out == BattleOutcome("defender_retreats", 1, "Tarragona")
     assert state.areas["Valencia"].units == {"muslim": {G: 1, A: 1}}
     assert "from Tarragona to Valencia" in tells(prompts)[-1]
+    retreat = one(prompts, "reconquista.battle.retreat")
+    assert (retreat.data["to"], retreat.data["via"], retreat.data["units"]) == (
+        "Valencia",
+        "road",
+        {"army": 1},
+    )
+    assert retreat.reason == "no other area of Aragón is free of hostile forces: along the road to Valencia"
 
 
 def test_defender_with_nowhere_to_retreat_is_eliminated(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If this is not possible either, the entire enemy force is eliminated."
-    Valencia, at the end of Tarragona's only road, holds Christians too."""
+    Valencia, at the end of Tarragona's only road, holds Christians too: Aragón is hostile
+    to the Muslims everywhere, and the retreat prompt goes nowhere, by no way."""
     _aragon_hostile_to_muslims(state)
     place(state, "Valencia", [("christian", A, 1)], city="muslim")
     place(state, "Tarragona", [("muslim", A, 3), ("christian", A, 2)])
@@ -330,6 +498,9 @@ def test_defender_with_nowhere_to_retreat_is_eliminated(board: Board, state: Gam
     assert state.areas["Tarragona"].units == {"christian": {A: 2}}
     assert side_totals(state)["muslim"] == before - 3
     assert "nowhere to retreat: remove 2 Muslim armies from Tarragona" in tells(prompts)[-1]
+    retreat = one(prompts, "reconquista.battle.retreat")
+    assert (retreat.data["to"], retreat.data["via"], retreat.data["units"]) == (None, None, {"army": 2})
+    assert retreat.reason == "no area of Aragón is free of hostile forces and no road leads to one"
 
 
 def test_no_road_retreat_into_a_region_in_revolt(board: Board, state: GameState) -> None:
@@ -346,19 +517,31 @@ def test_no_road_retreat_into_a_region_in_revolt(board: Board, state: GameState)
 def test_defender_into_its_city_when_beaten(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If your moving force hits more than the enemy, then the enemy must
     retreat. If there was a city in the Area, the entire force retreats into it, and the
-    moving force remains in place awaiting the Siege Phase."""
+    moving force remains in place awaiting the Siege Phase." The Christians hit once, the
+    Muslims miss: the Tell says who goes in and who besieges, under the winner's rule."""
     salamanca = place(state, "Salamanca", [("muslim", A, 3), ("christian", A, 3)], city="muslim")
-    _, out = drive(engage(board, state, "Salamanca", "christian", ["León"]), [[4, 1, 1], [1, 1, 1]])
+    prompts, out = drive(engage(board, state, "Salamanca", "christian", ["León"]), [[4, 1, 1], [1, 1, 1]])
     assert out == BattleOutcome("defender_into_city", 1, "Salamanca")
     assert salamanca.units == {"muslim": {A: 2}, "christian": {A: 3}}
     assert salamanca.besieger == "christian"
+    told = one(prompts, "reconquista.battle.into_city")
+    assert told.data == {
+        "area": "Salamanca",
+        "side": "muslim",
+        "besieger": "christian",
+        "units": {"army": 2},
+        "besiegers": {"army": 3},
+        "tie": False,
+    }
+    assert told.rule == "Phase 4: Movement of Armies — If your moving force hits more than the enemy"
 
 
 def test_defenders_of_a_captured_christian_city_go_into_it_on_a_tie(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If both sides inflict equal losses, if there is a city in the area,
     then the entire defending force retreats into it". The Muslims hold León (a Christian
     city): its walls are theirs. (Fixed: the Christian attackers in the area made the city
-    look Christian-held, so the battle went on in the open.)"""
+    look Christian-held, so the battle went on in the open.) Each side hits once: the Tell
+    says the Muslims go in on a tie, under the tie's rule."""
     leon = place(state, "León", [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 2)], city="christian")
     prompts, out = drive(engage(board, state, "León", "christian", ["Galicia"]), [[4, 1], [4, 1]])
     assert [p.n for p in rolls(prompts)] == [2, 2]
@@ -366,6 +549,16 @@ def test_defenders_of_a_captured_christian_city_go_into_it_on_a_tie(board: Board
     assert leon.units == {"christian": {A: 1}, "muslim": {A: 1}}
     assert leon.besieger == "christian"
     assert city_controller(leon) == "muslim"
+    told = one(prompts, "reconquista.battle.into_city")
+    assert told.data == {
+        "area": "León",
+        "side": "muslim",
+        "besieger": "christian",
+        "units": {"army": 1},
+        "besiegers": {"army": 1},
+        "tie": True,
+    }
+    assert told.rule == "Phase 4: Movement of Armies — If both sides inflict equal losses"
 
 
 def test_defender_destroyed_city_captured_fortress_kept(board: Board, state: GameState) -> None:
@@ -404,6 +597,16 @@ def test_both_destroyed(board: Board, state: GameState) -> None:
     assert "Both forces in Tarragona are destroyed" in tells(prompts)[-1]
 
 
+def test_mercenaries_are_the_first_unit_eliminated(board: Board, state: GameState) -> None:
+    """Random events, Mercenaries: "they are the first unit eliminated in a battle or siege":
+    of a mercenary and an army, one Muslim hit takes the mercenary."""
+    place(state, "Toledo", [("muslim", A, 2), ("christian", A, 1), ("christian", MC, 1)])
+    prompts, _ = drive(engage(board, state, "Toledo", "christian", ["Salamanca"]), [[1, 1], [6, 1]])
+    losses = one(prompts, "reconquista.battle.losses")
+    assert losses.data["attacker_losses"] == {"mercenary": 1}
+    assert losses.reason == "Christian mercenaries are the first unit eliminated"
+
+
 def test_a_tie_in_the_open_is_another_round(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "If both sides inflict equal losses, if there is a city [...].
     Otherwise, the battle continues: roll again to hit, as before"."""
@@ -420,8 +623,10 @@ def test_a_tie_in_the_open_is_another_round(board: Board, state: GameState) -> N
 def test_mountain_defenders_roll_first_in_round_one_only(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "except in mountainous Areas, where the enemy forces roll to hit
     first"; on a tie "this time the defenders do not hit first in a mountainous area".
-    Pamplona is mountainous: the Muslims roll first, then only the surviving attackers roll;
-    the second round is simultaneous, attackers first."""
+    Pamplona is mountainous: the Muslims roll first, then only the surviving attackers roll
+    (docs/rules-notes.md, battles reading 4): the Muslim army's hit takes one of the three
+    Christian armies, and the two left roll; the second round is simultaneous, attackers
+    first. The Rolls' data and reasons say who strikes first and that survivors roll."""
     place(state, "Pamplona", [("muslim", A, 2), ("christian", A, 3)])
     script = [[4, 1], [4, 1], [4, 4], [1]]
     prompts, out = drive(engage(board, state, "Pamplona", "christian", ["Oviedo"]), script)
@@ -430,6 +635,19 @@ def test_mountain_defenders_roll_first_in_round_one_only(board: Board, state: Ga
     assert "Muslim dice first" in r[0].why
     assert "Christian survivors' dice" in r[1].why
     assert "round 2: Christian dice" in r[2].why and "round 2: Muslim dice" in r[3].why
+    first, second = r[0], r[1]
+    assert (first.data["side"], first.data["first_strike"], first.data["survivors"]) == (
+        "muslim",
+        "defender",
+        False,
+    )
+    assert first.reason == "Pamplona is mountainous: the defenders strike first in the first round"
+    assert (second.data["side"], second.data["units"], second.data["survivors"]) == (
+        "christian",
+        ["army", "army"],
+        True,
+    )
+    assert second.reason == "only the units left after the first strike roll"
     assert out == BattleOutcome("defender_destroyed", 2, "Pamplona")
     assert state.areas["Pamplona"].units == {"christian": {A: 2}}
 
@@ -445,8 +663,9 @@ def test_mountain_first_strike_that_kills_everyone_asks_no_more_dice(board: Boar
 
 def test_el_cid_rolls_first_every_round(board: Board, state: GameState) -> None:
     """Phase 4, Battle: "or if one side has El Cid thanks to a random event"; Quick
-    Reference, 8 El Cid: "Attacks first." His side rolls first in every round, and the
-    other side rolls with its survivors."""
+    Reference, 8 El Cid: "Attacks first." His side rolls first in every round (docs/design.md,
+    Battle), and the other side rolls with its survivors: each round after an open-field tie
+    starts with his side's dice again, and the Roll says why."""
     place(state, "Tarragona", [("muslim", A, 2), ("christian", A, 2)])
     state.el_cid_area, state.el_cid_side = "Tarragona", "christian"
     script = [[4, 1], [4], [1], [1], [6]]
@@ -454,6 +673,12 @@ def test_el_cid_rolls_first_every_round(board: Board, state: GameState) -> None:
     r = rolls(prompts)
     assert [p.n for p in r] == [2, 1, 1, 1, 1]
     assert [("Christian dice first" in p.why) for p in r] == [True, False, True, False, True]
+    assert [(p.data["round"], p.data["side"], p.data["first_strike"]) for p in r[::2]] == [
+        (1, "christian", "attacker"),
+        (2, "christian", "attacker"),
+        (3, "christian", "attacker"),
+    ]
+    assert all(p.reason == "El Cid is with the Christian side: it strikes first" for p in r[::2])
     assert out == BattleOutcome("defender_destroyed", 3, "Tarragona")
 
 
@@ -544,7 +769,8 @@ def test_destroyed_besiegers_have_been_destroyed(board: Board, state: GameState)
     """Phase 4, Battle, "Example of a Complex Battle 1": the Christians destroy the Rebel
     armies besieging Tarragona, then "must remain in place to besiege the city". One Tell
     says both, in English: the besiegers "have been destroyed" (it read "have destroyed:",
-    and a second Tell called them a "force" first)."""
+    and a second Tell called them a "force" first). Its facts: the Rebels beaten, the walls,
+    their Muslim holder and who is inside; its reason: the holder took no part in the battle."""
     place(
         state,
         "Tarragona",
@@ -560,6 +786,18 @@ def test_destroyed_besiegers_have_been_destroyed(board: Board, state: GameState)
             "stays in Tarragona and besieges the city held by 1 Muslim garrison (Phase 6)."
         )
     ]
+    told = one(prompts, "reconquista.battle.besiege")
+    assert told.data == {
+        "area": "Tarragona",
+        "side": "christian",
+        "beaten": "rebel_army",
+        "walls": "city",
+        "holder": "muslim",
+        "inside": {"garrison": 1},
+        "units": {"army": 2},
+    }
+    assert told.rule == "Phase 4: Movement of Armies — Example of a Complex Battle 1"
+    assert told.reason == "the city is held by the Muslim side, which took no part in the battle"
 
 
 def test_destroyed_besiegers_of_an_empty_enemy_city_leave_a_siege(board: Board, state: GameState) -> None:
@@ -588,7 +826,8 @@ def test_christians_relieving_their_city_name_the_french_they_destroy(
     """Phase 4, Battle, Complex Battle 1: "If the force in the city were Christian, it would
     join the battle." The Christians relieve León, held by their garrison (a Christian city,
     or a Muslim one they took) and besieged by the French: the French besiegers are the
-    ones destroyed, the city is relieved, and nobody besieges it after."""
+    ones destroyed, the city is relieved, and nobody besieges it after. The relief prompt
+    cites Complex Battle 1."""
     leon = place(
         state,
         "León",
@@ -600,6 +839,18 @@ def test_christians_relieving_their_city_name_the_french_they_destroy(
     assert out == BattleOutcome("defender_destroyed", 1, "León")
     assert tells(prompts)[-1] == "The French besiegers are destroyed. The city of León is relieved."
     assert leon.besieger is None and city_controller(leon) == "christian"
+    relief = one(prompts, "reconquista.battle.relief")
+    assert relief.rule == "Phase 4: Movement of Armies — Example of a Complex Battle 1"
+    assert relief.data["joined"] is True and relief.data["besiegers"] == {"French army": 2}
+    gone = one(prompts, "reconquista.battle.destroyed")
+    assert gone.data == {
+        "area": "León",
+        "destroyed": ["french"],
+        "winner": "christian",
+        "besiegers": True,
+        "captured": False,
+        "relieved": True,
+    }
 
 
 def test_relieved_walls_are_not_besieged_by_their_own_side(board: Board, state: GameState) -> None:
@@ -638,6 +889,47 @@ def test_a_relief_of_empty_walls_destroyed_names_no_defenders(board: Board, stat
     assert leon.besieger == "french"
 
 
+def test_a_robot_relief_of_its_city_and_its_withdrawal_into_it(board: Board, state: GameState) -> None:
+    """Phase 5: "If the area contains a Christian force and a City under Muslim control, then
+    the forces of the Muslim City join the battle. If the Muslim forces are forced to
+    retreat, or the Battle is a tie, the entire surviving force retreats into the City."
+    Toledo's Muslim garrison joins the army come to relieve it; a tie sends both inside."""
+    place(
+        state,
+        "Toledo",
+        [("muslim", G, 1), ("christian", A, 2), ("muslim", A, 1)],
+        city="muslim",
+        besieger="christian",
+    )
+    prompts, out = drive(
+        engage(board, state, "Toledo", "muslim", ["Salamanca"], [A], into_walls=True), [[4, 1], [4, 1]]
+    )
+    assert out == BattleOutcome("attacker_into_walls", 1, "Toledo")
+    walls_rule = "Phase 5: The Muslim Reaction — If the area contains a Christian force and a City under Muslim control"
+    relief = one(prompts, "reconquista.battle.relief")
+    assert relief.data == {
+        "area": "Toledo",
+        "side": "muslim",
+        "walls": "city",
+        "besieger": "christian",
+        "besiegers": {"army": 2},
+        "joined": True,
+    }
+    assert relief.rule == walls_rule
+    assert relief.reason == "Muslim units hold the city: they join the battle"
+    inside = one(prompts, "reconquista.battle.into_walls")
+    assert inside.data == {
+        "area": "Toledo",
+        "side": "muslim",
+        "walls": "city",
+        "besieger": "christian",
+        "units": {"army": 1},
+        "tie": True,
+    }
+    assert inside.rule == walls_rule
+    assert inside.reason == "a tie relieving walls of its side: the surviving force retreats into the city"
+
+
 # -- sieges ------------------------------------------------------------------------------------
 
 
@@ -658,7 +950,9 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     """Phase 6: "If the besieger beats the defender's roll, all defenders are eliminated, as
     well as any Fortress, if present. On an even result, the City is also eliminated"
     (docs/design.md: the besieger's unmodified die). Besiegers 3A +6; Toledo 1G, city and
-    fortress: (1 + 1) x 2 = +4."""
+    fortress: (1 + 1) x 2 = +4 (Phase 6: the besieger +2 an army; the defender +1 the city,
+    +1 a garrison, doubled by the fortress). The siege Roll carries the sides and the
+    modifiers; the result Tell the totals, the losses, and why the city is sacked or not."""
     toledo = place(
         state,
         "Toledo",
@@ -670,6 +964,40 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     prompts, won = drive(siege(board, state, "Toledo"), [[die, 1]])
     assert won == "besieger"
     assert toledo.units == {"christian": {A: 3}}
+    roll, result = prompts
+    assert isinstance(roll, Roll) and isinstance(result, Tell)
+    assert roll.topic == "reconquista.sieges.roll"
+    assert roll.why.startswith("Siege of Toledo:")
+    assert roll.data == {
+        "area": "Toledo",
+        "besieger": "christian",
+        "defender": "muslim",
+        "roll": 1,
+        "after_tie": False,
+        "walls": "city",
+        "fortress": True,
+        "besieger_units": {"army": 3},
+        "defender_units": {"garrison": 1},
+        "besieger_modifier": 6,
+        "defender_modifier": 4,
+        "el_cid": None,
+    }
+    assert roll.rule == "Phase 6: Resolve Sieges — Roll a D6 for the besieging force"
+    assert result.topic == "reconquista.sieges.result"
+    assert {k: result.data[k] for k in ("besieger_total", "defender_total", "outcome", "result")} == {
+        "besieger_total": die + 6,
+        "defender_total": 5,
+        "outcome": "besieger",
+        "result": "sacked" if sacked else "captured",
+    }
+    assert result.data["defender_losses"] == {"garrison": 1} and result.data["sacked"] is sacked
+    assert result.data["fortress_destroyed"] is True
+    assert result.rule == "Phase 6: Resolve Sieges — If the besieger beats the defender's roll"
+    assert result.reason == (
+        "the besiegers' die is even (2): the city is sacked and destroyed"
+        if sacked
+        else "the besiegers' die is odd (3): the city is spared"
+    )
     assert toledo.besieger is None and not toledo.fortress
     assert toledo.city == (None if sacked else "muslim")
     text = tells(prompts)[-1]
@@ -713,7 +1041,9 @@ def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Boa
     unit (prioritize according to the combat rules) and retreats. Randomly select a friendly
     or empty area (it cannot be an area with another siege present)." Castilla: Valencia
     holds Muslims, Toledo and Cuenca are empty; a 5 picks Valencia, so the die is rolled
-    again and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9."""
+    again and the 4 picks Cuenca. Besiegers 1 + 3 = 4 against 6 + 3 = 9; the garrison goes
+    first. The area die's Rolls carry the region and the candidates, the second the face
+    rejected; the retreat Tell says where and by which way."""
     salamanca = _castilla_for_a_siege(state)
     place(state, "Toledo")
     place(state, "Cuenca")
@@ -728,6 +1058,28 @@ def test_defender_wins_besiegers_lose_one_and_retreat_by_the_area_die(board: Boa
     said = tells(prompts)
     assert "remove 1 Christian garrison from Salamanca" in said[0]
     assert "move 1 Christian army from Salamanca to Cuenca" in said[1]
+    lost = one(prompts, "reconquista.sieges.result")
+    assert lost.data["result"] == "besieger_retreats" and lost.data["besieger_losses"] == {"garrison": 1}
+    assert lost.rule == "Phase 6: Resolve Sieges — If the defender obtains a higher result"
+    assert lost.reason == "Christian casualties by priority: garrisons before armies"
+    die, again = (p for p in prompts if p.topic == "reconquista.sieges.retreat_area")
+    assert die.data == {
+        "area": "Salamanca",
+        "side": "christian",
+        "region": "Castilla",
+        "candidates": ["Toledo", "Cuenca"],
+    }
+    assert again.data == die.data | {"again": True, "rejected": "Valencia"}
+    assert die.rule == "Phase 6: Resolve Sieges — If the defender obtains a higher result"
+    told = one(prompts, "reconquista.sieges.retreat")
+    assert told.data == {
+        "area": "Salamanca",
+        "side": "christian",
+        "units": {"army": 1},
+        "to": "Cuenca",
+        "via": "area_die",
+        "el_cid": False,
+    }
 
 
 def test_siege_retreat_avoids_an_area_with_another_siege(board: Board, state: GameState) -> None:
@@ -748,7 +1100,8 @@ def test_siege_retreat_avoids_an_area_with_another_siege(board: Board, state: Ga
 def test_siege_retreat_along_a_road_when_no_area_qualifies(board: Board, state: GameState) -> None:
     """Phase 6: "If there is none, then the retreat may be along a road, if present, provided
     it leads to a friendly / empty area." No area of Castilla qualifies (no area die is
-    rolled); Salamanca's roads lead to León (empty Christian city) and Badajoz (Muslims)."""
+    rolled); Salamanca's roads lead to León (empty Christian city) and Badajoz (Muslims).
+    The retreat Tell says it goes by the road."""
     _castilla_for_a_siege(state)
     place(state, "León", city="christian")
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])
@@ -756,17 +1109,24 @@ def test_siege_retreat_along_a_road_when_no_area_qualifies(board: Board, state: 
     assert [p.n for p in rolls(prompts)] == [2]
     assert state.areas["León"].units == {"christian": {A: 1}}
     assert "from Salamanca to León" in tells(prompts)[-1]
+    assert not any(p.topic == "reconquista.sieges.retreat_area" for p in prompts)
+    told = one(prompts, "reconquista.sieges.retreat")
+    assert (told.data["to"], told.data["via"]) == ("León", "road")
 
 
 def test_siege_retreat_nowhere_eliminates_the_besiegers(board: Board, state: GameState) -> None:
     """Phase 6: "If that is not possible either, the entire besieging force is eliminated."
-    At setup every area of Castilla and at both ends of Salamanca's roads holds Muslims."""
+    At setup every area of Castilla and at both ends of Salamanca's roads holds Muslims:
+    no area die, and the retreat Tell goes nowhere, by no way."""
     salamanca = _castilla_for_a_siege(state)
     prompts, won = drive(siege(board, state, "Salamanca"), [[1, 6]])
     assert won == "defender"
     assert salamanca.units == {"muslim": {A: 1}}
     assert side_totals(state)["christian"] == side_totals(initial_state(board))["christian"]
     assert "nowhere to go: remove 1 Christian army from Salamanca" in tells(prompts)[-1]
+    assert not any(p.topic == "reconquista.sieges.retreat_area" for p in prompts)
+    told = one(prompts, "reconquista.sieges.retreat")
+    assert (told.data["to"], told.data["via"]) == (None, None)
 
 
 def test_siege_retreat_takes_el_cid_along(board: Board, state: GameState) -> None:
@@ -787,7 +1147,8 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     according to the combat rules) and the siege continues; roll the dice again."
     Besiegers 2A +4 against Salamanca's city, garrison and army +4: 3 + 4 = 3 + 4, a tie.
     Then 1A +2 against the city and the army +3: 6 + 2 beats 1 + 3, and the even die
-    sacks the city."""
+    sacks the city. The second Roll is roll 2, after a tie, with the survivors' modifiers
+    (+2 against +3); the tie's Tell gives the losses and why the garrison went first."""
     salamanca = place(
         state,
         "Salamanca",
@@ -806,12 +1167,24 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
         "Their die is even (6): the city is sacked and destroyed: remove the city of Salamanca. "
         "Salamanca is left with no city; the Christian force (1 Christian army) stays there."
     )
+    first, second = rolls(prompts)
+    assert (first.data["roll"], first.data["after_tie"]) == (1, False)
+    assert (second.data["roll"], second.data["after_tie"]) == (2, True)
+    assert (second.data["besieger_modifier"], second.data["defender_modifier"]) == (2, 3)
+    assert all(p.data["area"] == "Salamanca" for p in (first, second))
+    tie = next(p for p in prompts if p.topic == "reconquista.sieges.result")
+    assert tie.data["outcome"] == "tie" and tie.data["result"] == "continue"
+    assert tie.data["besieger_losses"] == {"army": 1} and tie.data["defender_losses"] == {"garrison": 1}
+    assert tie.rule == "Phase 6: Resolve Sieges — If both sides roll the same result"
+    assert tie.reason == "Muslim casualties by priority: garrisons before armies"
 
 
 @pytest.mark.parametrize("fortress_only", [False, True])
 def test_nobody_inside_surrenders_without_a_roll(board: Board, state: GameState, fortress_only: bool) -> None:
     """Phase 6: "If the City / Fortress had no force inside [...] then it surrenders and is
-    captured (any Fortress present is kept)"."""
+    captured (any Fortress present is kept)". The surrender Tell names the walls and the
+    besiegers, and says nobody is inside."""
+    walls = "fortress" if fortress_only else "city"
     cuenca = place(
         state,
         "Cuenca",
@@ -826,12 +1199,25 @@ def test_nobody_inside_surrenders_without_a_roll(board: Board, state: GameState,
     assert cuenca.fortress and cuenca.besieger is None
     (text,) = tells(prompts)
     assert "Cuenca" in text and "surrenders to the Christian force (1 Christian army)" in text
+    (told,) = prompts
+    assert told.topic == "reconquista.sieges.surrender"
+    assert told.data == {
+        "area": "Cuenca",
+        "besieger": "christian",
+        "defender": "muslim",
+        "walls": walls,
+        "units": {"army": 1},
+        "after_tie": False,
+    }
+    assert told.rule == "Phase 6: Resolve Sieges — If the City / Fortress had no force inside"
+    assert told.reason == f"nobody is inside the {walls}"
 
 
 def test_a_city_of_the_besiegers_religion_emptied_by_a_tie_surrenders(board: Board, state: GameState) -> None:
     """Phase 6: "If the City / Fortress had no force inside, or if it is of the same religion
     as the attacker and now lacks units, then it surrenders and is captured". León is a
-    Christian city held by a Muslim garrison: 1 + 4 = 3 + 2, a tie; the garrison is lost."""
+    Christian city held by a Muslim garrison: 1 + 4 = 3 + 2, a tie; the garrison is lost, and
+    the surrender Tell says why: after a tie, and of the Christian religion."""
     leon = place(
         state, "León", [("muslim", G, 1), ("christian", A, 2)], city="christian", besieger="christian"
     )
@@ -843,6 +1229,9 @@ def test_a_city_of_the_besiegers_religion_emptied_by_a_tie_surrenders(board: Boa
     # The sentence starts with the place and keeps its name as the map spells it (it read
     # "The city of león" when str.capitalize lower-cased the rest).
     assert tells(prompts)[-1].startswith("The city of León has no defenders left")
+    told = one(prompts, "reconquista.sieges.surrender")
+    assert told.data["after_tie"] is True and told.data["defender"] == "muslim"
+    assert told.reason == "the city is left with no defender after a tie and is of the Christian religion"
 
 
 def test_an_enemy_city_emptied_by_a_tie_fights_on_alone(board: Board, state: GameState) -> None:
@@ -900,7 +1289,8 @@ def test_a_fortress_alone_taken_is_destroyed(board: Board, state: GameState) -> 
 
 def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: GameState) -> None:
     """Phase 6: "both sides lose 1 unit [...] and the siege continues": with no besieger
-    left there is nobody to continue (docs/rules-notes.md, battles reading 16). 1 + 2 = 1 + 2."""
+    left there is nobody to continue (docs/rules-notes.md, battles reading 16). 1 + 2 = 1 + 2:
+    a tie that takes the last besieger leaves the city held, and the Tell says so."""
     salamanca = place(
         state, "Salamanca", [("muslim", G, 1), ("christian", A, 1)], city="muslim", besieger="christian"
     )
@@ -908,6 +1298,8 @@ def test_a_tie_that_takes_the_last_besieger_holds_the_city(board: Board, state: 
     assert won == "defender"
     assert salamanca.units == {} and salamanca.besieger is None
     assert "city of Salamanca holds" in tells(prompts)[-1]
+    held = one(prompts, "reconquista.sieges.held")
+    assert held.data == {"area": "Salamanca", "besieger": "christian", "defender": "muslim", "walls": "city"}
 
 
 def test_every_siege_tell_names_the_area_and_the_units(board: Board, state: GameState) -> None:
@@ -1051,6 +1443,32 @@ def test_a_siege_retreat_with_one_area_to_go_to_rolls_no_die(board: Board, state
 
 # -- property: any small engagement ends cleanly ---------------------------------------------
 
+
+def test_every_battle_and_siege_prompt_has_a_topic_and_a_rule(board: Board) -> None:
+    """No prompt of these procedures is left without a topic or a rule, whatever the dice:
+    a run of random engagements and sieges on the set-up board."""
+    rng = random.Random(7)
+    seen: set[str] = set()
+    for _ in range(60):
+        s = initial_state(board)
+        place(
+            s,
+            "Toledo",
+            [("muslim", A, rng.randint(1, 3)), ("muslim", G, 1), ("christian", A, rng.randint(1, 3))],
+            city="muslim",
+            fortress=rng.random() < 0.5,
+        )
+        place(s, "Cuenca")
+        prompts, _ = drive_randomly(engage(board, s, "Toledo", "christian", ["Salamanca", "Cuenca"]), rng)
+        if s.areas["Toledo"].besieger == "christian":
+            prompts += drive_randomly(siege(board, s, "Toledo"), rng)[0]
+        for p in prompts:
+            assert p.topic.startswith(("reconquista.battle.", "reconquista.sieges.")), p
+            assert p.rule, p
+            seen.add(p.topic)
+    assert {"reconquista.battle.roll", "reconquista.battle.losses", "reconquista.sieges.roll"} <= seen
+
+
 MOVERS = ("christian", "muslim", "rebel_army", "french")
 
 
@@ -1098,6 +1516,7 @@ def check_board(state: GameState) -> None:
             assert area.count(area.besieger) > 0, f"{name}: besieged by {area.besieger} with no unit"
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(engagements())
 def test_any_small_engagement_ends_cleanly(case: Engagement) -> None:

@@ -1,22 +1,28 @@
 """Reconquista Phase 2, Events (companion/reconquista/events.py), driven with scripted dice and
 choices: all eleven events with their own rolls, the effects they leave for later phases in
 ``state.effects``, the region in revolt ("roll again to have the event in another Region"),
-and a property over random tables, dice and choices.
+and the topic and rule of every prompt. What every Phase 2 of a whole game must keep is
+checked in tests/games/test_reconquista_whole_games.py.
 
 ``march.move_force`` (the French and the Rebel armies move by the Muslim reaction rules)
 belongs to the Phase 5 module; here a stand-in that records its arguments is given instead.
 Every rule test quotes the rulebook section it holds the code to.
+
+Each test holds both what is said and what it is: the wording, and the topic, data, rule and
+reason of the prompts, whose values come from the state (the region in revolt, the start
+refused, the cities to choose from, the units removed), so a wrong one fails.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from typing import Any
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import chooses, place, rolls
+from reconquista_helpers import chooses, place, rolls, topics
 
 from companion.prompts import Answer, Choose, Prompt, Roll, Tell
 from companion.reconquista import events
@@ -29,6 +35,7 @@ from companion.reconquista.units import Kind
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
+TOPIC = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+){2,}$")
 
 
 #: The 2D6 that gives each event (any pair with the total will do).
@@ -55,6 +62,10 @@ def tells(prompts: list[Prompt]) -> list[str]:
     return [p.text for p in prompts if isinstance(p, Tell) and not p.text.startswith("(stub)")]
 
 
+def only(prompts: list[Prompt], topic: str) -> list[Prompt]:
+    return [p for p in prompts if p.topic == topic]
+
+
 def invariants(board: Board, state: GameState) -> None:
     check_invariants(board, state)
 
@@ -74,6 +85,11 @@ class Moves(list[Call]):
 @pytest.fixture
 def moves() -> Moves:
     return Moves()
+
+
+def stub_move(board: Board, state: GameState, side: str, area: str) -> Proc:
+    """The French and Rebel marches are march.py's: here the force just stays (and says nothing)."""
+    yield from ()
 
 
 def with_tables(board: Board, **changes: Any) -> Board:
@@ -152,7 +168,9 @@ def test_french_start_in_the_region_in_revolt_is_rolled_again(
 ) -> None:
     """Phase 1, 6 Regional Revolt: "If it is affected by a random event, roll again to have
     the event in another Region." Asturias in revolt: a 2 (Oviedo) is rolled again; a 5
-    gives Barcelona (Pamplona or Barcelona: the die still picks between two)."""
+    gives Barcelona (Pamplona or Barcelona: the die still picks between two). Oviedo is no
+    candidate of either start die; the second says it is asked again and what it refused, and
+    the French are told placed with the region in revolt named."""
     state.revolt = 1
     prompts, _ = drive(events.phase(board, state, moves.move), [[1, 1], [1], [2], [5]])
     r = rolls(prompts)
@@ -160,6 +178,14 @@ def test_french_start_in_the_region_in_revolt_is_rolled_again(
     assert state.areas["Barcelona"].count("french", F) == 1
     assert not state.areas["Oviedo"].count("french")
     assert [c[3] for c in moves] == ["Barcelona"]
+    assert prompts[1].topic == "reconquista.events.french_count"
+    start = only(prompts, "reconquista.events.french_start")
+    assert [p.data["candidates"] for p in start] == [["Pamplona", "Barcelona"]] * 2
+    assert start[0].data["revolt"] == "Asturias" and start[0].data["faces"]["1"] == "Oviedo"
+    assert start[1].data["again"] is True and start[1].data["rejected"] == "Oviedo"
+    (placed,) = only(prompts, "reconquista.events.french")
+    assert placed.data == {"appear": True, "armies": 1, "area": "Barcelona", "revolt": "Asturias"}
+    assert placed.rule == "Phase 2: Events — 2 French Intervention"
 
 
 def test_french_with_one_start_outside_the_revolt_roll_no_start_die(
@@ -185,7 +211,7 @@ def test_french_with_every_start_in_revolt_do_not_appear(
 ) -> None:
     """Phase 1, Regional Revolt: "roll again to have the event in another Region": with a
     start table all in the region in revolt no roll can, so no die is asked and the French
-    do not appear."""
+    do not appear: nothing to roll (not even how many), and the Tell says why."""
     b = with_tables(board, french_start=dict.fromkeys(range(1, 7), "Pamplona"))
     state.revolt = 2
     prompts, _ = drive(events.phase(b, state, moves.move), [[1, 1]])
@@ -193,6 +219,10 @@ def test_french_with_every_start_in_revolt_do_not_appear(
     assert tells(prompts) == [
         "French Intervention: every starting area of the French is in Aragón, in revolt: the French do not appear."
     ]
+    assert topics(prompts) == ["reconquista.events.roll", "reconquista.events.french"]
+    told = prompts[1]
+    assert told.data == {"appear": False, "armies": 0, "area": None, "revolt": "Aragón"}
+    assert told.reason
 
 
 # -- 3 Bribery, 4 Mercenaries ----------------------------------------------------------------------
@@ -211,14 +241,17 @@ def test_bribery_is_left_for_phase_3(board: Board, state: GameState) -> None:
     ]
 
 
-@pytest.mark.parametrize("n", [1, 6])
+@pytest.mark.parametrize("n", [1, 5, 6])
 def test_mercenaries_roll_how_many_are_available(board: Board, state: GameState, n: int) -> None:
     """Phase 2, 4 Mercenaries: "Roll a D6. This is the number of mercenaries available [...]
     In Phase 3 (Income), you may hire any number of them at a cost of 1 income point each
     [...] Any Mercenary units that are not hired are added to the Muslim forces that rise in
-    Phase 5"."""
+    Phase 5". The count die and the Tell carry their topics, the Tell the count and cost."""
     prompts, _ = drive(events.phase(board, state), [[1, 3], [n]])
     assert rolls(prompts)[1].why == "Mercenaries: how many mercenaries are available (D6)"
+    assert topics(prompts)[1:] == ["reconquista.events.mercenaries_count", "reconquista.events.mercenaries"]
+    assert prompts[2].data == {"mercenaries": n, "cost": 1}
+    assert prompts[2].rule == "Phase 2: Events — 4 Mercenaries"
     assert state.effects == Effects(event="mercenaries", mercenaries=n)
     said = tells(prompts)[0]
     assert said.startswith(f"Mercenaries: {n} mercenar")
@@ -251,11 +284,19 @@ def test_rebel_armies_start_by_the_two_dice_table(
 ) -> None:
     """Phase 2, 5 Rebels: "Roll a D6. This is the number of Rebel armies that appear [...]
     Roll two dice (2D6) to determine their starting location": the table's columns are
-    "First roll 1, 2 or 3" and "First roll 4, 5 or 6", its rows the "2nd roll"."""
+    "First roll 1, 2 or 3" and "First roll 4, 5 or 6", its rows the "2nd roll". The start
+    die carries the table by columns (5, 2 is Tarragona), and the Tell the armies placed."""
     prompts, _ = drive(events.phase(board, state, moves.move), [[1, 4], [2], dice])
     r = rolls(prompts)
     assert r[1].why == "Rebels: how many Rebel armies appear (D6)"
     assert r[2].n == 2 and "the first die picks the column" in r[2].why
+    assert prompts[1].topic == "reconquista.events.rebels_count"
+    (start,) = only(prompts, "reconquista.events.rebels_start")
+    column = "4-6" if dice[0] >= 4 else "1-3"
+    assert start.data["columns"][column][str(dice[1])] == area and start.data["revolt"] is None
+    (placed,) = only(prompts, "reconquista.events.rebels")
+    assert placed.data == {"appear": True, "armies": 2, "area": area, "revolt": None}
+    assert placed.rule == "Phase 2: Events — 5 Rebels"
     assert state.areas[area].count("rebel_army", RA) == 2
     assert moves == [(board, state, "rebel_army", area, 2)]
     assert tells(prompts) == [
@@ -320,7 +361,8 @@ def test_rebel_armies_with_every_start_in_revolt_do_not_appear(
 def test_military_order_goes_to_a_city_the_player_chooses(board: Board, state: GameState) -> None:
     """Phase 2, 6 Military Order (Quick Reference: "Place 1 Military Order in a city."): the
     player chooses among the cities under Christian control (Important Definitions: a
-    Muslim city holding Christian forces is one; a Christian city held by Muslims is not)."""
+    Muslim city holding Christian forces is one; a Christian city held by Muslims is not).
+    The question carries the cities asked among; the Tell, chosen, gives no reason."""
     place(state, "Toledo", [("christian", G, 1)], city="muslim", fortress=True)
     prompts, _ = drive(events.phase(board, state), [[2, 4], "Toledo"])
     (choice,) = chooses(prompts)
@@ -328,14 +370,24 @@ def test_military_order_goes_to_a_city_the_player_chooses(board: Board, state: G
     assert state.areas["Toledo"].count("christian", MO) == 1
     assert tells(prompts) == ["Military Order: place 1 Military Order in the city of Toledo."]
     assert state.effects == Effects(event="military_order")
+    asked, told = prompts[1:]
+    assert isinstance(asked, Choose) and asked.topic == "reconquista.events.military_order_city"
+    assert asked.data == {"cities": ["Oviedo", "Toledo"], "revolt": None}
+    assert told.data["area"] == "Toledo" and told.reason == ""
 
 
 def test_military_order_with_one_city_asks_nothing(board: Board, state: GameState) -> None:
     """Phase 2, 6 Military Order: with a single city under Christian control there is
-    nothing to choose: it goes there."""
+    nothing to choose: it goes there. At setup Oviedo is the only Christian-controlled city:
+    no question, and the Tell gives the reason."""
     prompts, _ = drive(events.phase(board, state), [[3, 3]])
     assert chooses(prompts) == []
     assert state.areas["Oviedo"].count("christian", MO) == 1
+    (told,) = prompts[1:]
+    assert told.topic == "reconquista.events.military_order"
+    assert told.data == {"appear": True, "area": "Oviedo", "cities": ["Oviedo"], "revolt": None}
+    assert "Oviedo" in told.reason
+    assert told.rule == "Quick Reference Sheet — Phase 2 - Random event: 6 Military Order"
 
 
 def test_military_order_is_never_placed_in_the_region_in_revolt(board: Board, state: GameState) -> None:
@@ -369,7 +421,8 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
     """Phase 2, 7 Famine (Quick Reference: "Eliminate 1 unit out of every 3 per area.";
     docs/design.md: in each area, each side loses floor(its units / 3), by the casualty order).
     Córdoba (1 garrison, 2 armies) loses its garrison; 6 Christians in Toledo lose 2 (the
-    garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1."""
+    garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1. The
+    Tell lists the units removed, by area and side, the garrison first."""
     place(
         state,
         "Toledo",
@@ -391,6 +444,16 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
         )
     ]
     assert state.effects == Effects(event="famine")
+    (told,) = prompts[1:]
+    assert told.topic == "reconquista.events.famine"
+    assert told.data == {
+        "removed": [
+            {"area": "Toledo", "side": "christian", "units": {"G": 1, "MO": 1}},
+            {"area": "Porto", "side": "rebel", "units": {"R": 1}},
+            {"area": "Córdoba", "side": "muslim", "units": {"G": 1}},
+        ],
+        "spared": None,
+    }
 
 
 def test_famine_spares_the_region_in_revolt(board: Board, state: GameState) -> None:
@@ -429,11 +492,25 @@ def test_el_cid_for_the_muslims_joins_the_most_muslim_armies(
     board: Board, state: GameState, face: int
 ) -> None:
     """Phase 2, 8 El Cid; docs/design.md: "for the Muslims, the area with the most Muslim armies":
-    Córdoba's 2 armies at setup. No choice is asked."""
+    Córdoba's 2 armies at setup. No choice is asked. The side die carries the faces of each
+    side, the Tell the face, the armies and the reason."""
     prompts, _ = drive(events.phase(board, state), [[4, 4], [face]])
     assert chooses(prompts) == []
     assert (state.el_cid_area, state.el_cid_side) == ("Córdoba", "muslim")
     assert "the area with the most Muslim armies (2)" in tells(prompts)[0]
+    assert prompts[1].topic == "reconquista.events.el_cid_side"
+    assert prompts[1].data == {"christian": [1, 2, 3], "muslim": [4, 5, 6]}
+    told = prompts[2]
+    assert told.topic == "reconquista.events.el_cid"
+    assert told.data == {
+        "side": "muslim",
+        "face": face,
+        "revolt": None,
+        "armies": 2,
+        "appear": True,
+        "area": "Córdoba",
+    }
+    assert told.reason == "Córdoba has the most muslim armies (2)"
 
 
 def test_el_cid_muslim_ties_go_to_the_lowest_region_and_area(board: Board, state: GameState) -> None:
@@ -477,10 +554,14 @@ def test_el_cid_with_no_force_to_join_does_not_appear(
 
 
 def test_taxes(board: Board, state: GameState) -> None:
-    """Phase 2, 9 Taxes: "2 additional income. This turn only." Left for Phase 3."""
+    """Phase 2, 9 Taxes: "2 additional income. This turn only." Left for Phase 3. The events
+    roll carries its topic and rule, the Tell the income it adds."""
     prompts, _ = drive(events.phase(board, state), [[3, 6]])
     assert state.effects == Effects(event="taxes", taxes=True)
     assert tells(prompts) == ["Taxes: +2 income in Phase 3, this turn only."]
+    assert prompts[0] == Roll(2, 6, "Events: 2D6, the total picks the event", topic="reconquista.events.roll")
+    assert prompts[0].rule.startswith("Phase 2: Events")
+    assert prompts[1].topic == "reconquista.events.taxes" and prompts[1].data == {"income": 2}
 
 
 def test_jihad(board: Board, state: GameState) -> None:
@@ -536,3 +617,32 @@ def test_without_a_stand_in_the_french_move_by_the_reaction_rules(board: Board, 
     assert any(
         t.startswith("The French force marches from Oviedo with 2 French armies") for t in tells(prompts)
     ), tells(prompts)
+
+
+# -- topics and rules of every prompt ------------------------------------------------------------
+
+
+def test_every_prompt_of_phase_2_has_its_topic_and_rule(board: Board) -> None:
+    """Random positions and answers: no prompt of the phase goes without topic or rule."""
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(400):
+        state = initial_state(board)
+        state.revolt = rng.choice([None, 1, 2, 3, 4, 5])
+        proc = events.phase(board, state, stub_move)
+        try:
+            prompt = next(proc)
+            while True:
+                assert TOPIC.match(prompt.topic) and prompt.topic.startswith("reconquista.events.")
+                assert prompt.rule
+                seen.add(prompt.topic)
+                if isinstance(prompt, Roll):
+                    answer: object = [rng.randint(1, 6) for _ in range(prompt.n)]
+                elif isinstance(prompt, Choose):
+                    answer = rng.choice(prompt.options)
+                else:
+                    answer = None
+                prompt = proc.send(answer)
+        except StopIteration:
+            pass
+    assert {"reconquista.events.roll", "reconquista.events.french", "reconquista.events.el_cid"} <= seen

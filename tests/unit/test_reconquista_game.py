@@ -1,4 +1,6 @@
-"""The whole Reconquista game: the turn loop, Phase 6 and 7, the end, and headless play."""
+"""The whole Reconquista game: the turn loop, Phase 6 and 7, the end, the final score, and
+headless play. The tests hold both what is said and what it is: the wording, and the topic,
+data and rule of the prompts (the turn, the units removed, the cause of the end, the score)."""
 
 from __future__ import annotations
 
@@ -6,12 +8,14 @@ import json
 
 import pytest
 from procedure_helpers import drive
+from reconquista_helpers import place
 
 from companion.cli import main
 from companion.driver import Driver, Step
-from companion.prompts import Choose, Roll, Tell
+from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.bot import Bot
+from companion.reconquista.control import victory_points
 from companion.reconquista.game import (
     GAME,
     InvariantError,
@@ -19,12 +23,18 @@ from companion.reconquista.game import (
     check_invariants,
     christians_remain,
     end_of_turn,
+    final_score,
     muslims_can_recruit,
+    play_turn,
 )
 from companion.reconquista.setup import initial_state
 from companion.reconquista.simulate import ANSWERS, Answers, BrokenInvariant, play_game, simulate
 from companion.reconquista.state import GameState
 from companion.reconquista.units import Kind
+
+
+def only(prompts: list[Prompt], topic: str) -> list[Prompt]:
+    return [p for p in prompts if p.topic == topic]
 
 
 def bot_game(seed: int) -> Driver:
@@ -44,14 +54,27 @@ def bot_game(seed: int) -> Driver:
     return driver
 
 
+# -- the turn --------------------------------------------------------------------
+
+
+def test_turn_begins_with_its_number(board: Board, state: GameState) -> None:
+    state.turn = 5
+    first = next(play_turn(board, state))
+    assert first.topic == "reconquista.turn.begin" and first.data == {"turn": 5}
+    assert first.rule.startswith("Phase 7: End of Turn")
+    assert next(play_turn(board, initial_state(board))).rule.startswith("Setting Up the Board")
+
+
 # -- Phase 7 ---------------------------------------------------------------------
 
 
 def test_phase_7_removes_neutral_armies_el_cid_and_lone_fortresses(board: Board) -> None:
     """Phase 7: End of Turn: "Remove any neutral army or El Cid (from Random Events). Remove
-    any Fortress if there are no other counters of any kind in the area." """
+    any Fortress if there are no other counters of any kind in the area." Each removal names
+    the area, side, unit and count; the fortress removed in Phase 7 follows its rule."""
     state = initial_state(board)
     state.turn = 5
+    state.phase = "end"
     state.areas["Galicia"].add("french", Kind.FRENCH, 2)
     state.areas["Oviedo"].add("christian", Kind.CRUSADER, 1)
     state.areas["Oviedo"].add("christian", Kind.MERCENARY, 1)
@@ -68,15 +91,25 @@ def test_phase_7_removes_neutral_armies_el_cid_and_lone_fortresses(board: Board)
     assert any("Badajoz" in t and "fortress" in t for t in texts)
     assert any("El Cid" in t for t in texts)
     assert any("French" in t and "Galicia" in t for t in texts)
+    assert [p.data for p in only(prompts, "reconquista.end.remove")] == [
+        {"area": "Oviedo", "side": "christian", "unit": "MC", "count": 1},
+        {"area": "Oviedo", "side": "christian", "unit": "CR", "count": 1},
+        {"area": "Galicia", "side": "french", "unit": "F", "count": 2},
+        {"area": "Porto", "side": "rebel_army", "unit": "RA", "count": 1},
+        {"area": "Lisboa", "side": "muslim", "unit": "MC", "count": 2},
+        {"area": "Oviedo", "side": "christian", "unit": "el_cid", "count": 1},
+    ]
+    (fortress,) = only(prompts, "reconquista.end.fortress")
+    assert fortress.data == {"area": "Badajoz", "phase": "end"}
+    assert fortress.rule.startswith("Phase 7: End of Turn — Remove any Fortress")
 
 
 def test_an_unoccupied_fortress_is_removed_as_the_phase_ends(board: Board) -> None:
     """Important Definitions: "An unoccupied Fortress must be removed from the game." A
     fortress left alone (Badajoz, its garrison gone) is removed as soon as the phase in
-    which it is found ends: after Phase 1, before the first die of Phase 2."""
+    which it is found ends: after Phase 1, before the first die of Phase 2. Removed after a
+    phase other than Phase 7, it follows the definition (its rule), naming the phase."""
     import random
-
-    from companion.reconquista.game import play_turn
 
     state = initial_state(board)
     state.areas["Badajoz"].set_force("muslim", [])
@@ -84,9 +117,11 @@ def test_an_unoccupied_fortress_is_removed_as_the_phase_ends(board: Board) -> No
     proc = play_turn(board, state)
     prompt = next(proc)
     seen: list[str] = []
+    told: list[Prompt] = []
     while prompt.topic != "reconquista.events.roll":
         if isinstance(prompt, Tell):
             seen.append(prompt.text)
+            told.append(prompt)
         answer = [rng.randint(1, prompt.sides) for _ in range(prompt.n)] if isinstance(prompt, Roll) else None
         if isinstance(prompt, Choose):
             answer = prompt.options[0]
@@ -94,6 +129,8 @@ def test_an_unoccupied_fortress_is_removed_as_the_phase_ends(board: Board) -> No
     assert state.phase == "events"
     assert state.areas["Badajoz"].fortress is False
     assert seen[-1] == "An unoccupied fortress is removed from the game: remove the fortress of Badajoz."
+    assert told[-1].data == {"area": "Badajoz", "phase": "rebellions"}
+    assert told[-1].rule.startswith("Important Definitions")
 
 
 def test_every_phase_ends_without_an_unoccupied_fortress(board: Board) -> None:
@@ -139,6 +176,8 @@ def test_turn_20_ends_the_game(board: Board) -> None:
     state.turn = 20
     prompts, over = drive(end_of_turn(board, state))
     assert over is True and "last" in prompts[-1].text
+    (told,) = only(prompts, "reconquista.end.over")
+    assert told.data == {"turn": 20, "cause": "last_turn"}
 
 
 def test_no_place_to_recruit_ends_the_game(board: Board) -> None:
@@ -156,8 +195,9 @@ def test_no_place_to_recruit_ends_the_game(board: Board) -> None:
 
 def test_no_christians_left_ends_the_game(board: Board) -> None:
     """Phase 7: "If there are no Cities under Christian control and no Christian forces
-    remain, the game is over." """
+    remain, the game is over." The end names its turn and its cause."""
     state = initial_state(board)
+    state.turn = 7
     for area in state.areas.values():
         area.units.pop("christian", None)
         if area.city == "christian":
@@ -165,6 +205,8 @@ def test_no_christians_left_ends_the_game(board: Board) -> None:
     assert not christians_remain(board, state)
     prompts, over = drive(end_of_turn(board, state))
     assert over is True and "no Christian force remains" in prompts[-1].text
+    (told,) = only(prompts, "reconquista.end.over")
+    assert told.data == {"turn": 7, "cause": "no_christians"}
 
 
 def test_invariants_catch_a_broken_state(board: Board) -> None:
@@ -175,17 +217,51 @@ def test_invariants_catch_a_broken_state(board: Board) -> None:
         check_invariants(board, state)
 
 
+# -- the final score ("End of Game: Victory Points") -------------------------------
+
+
+def test_the_score_gives_the_total_and_the_band(board: Board, state: GameState) -> None:
+    """At setup: Oviedo is the only Christian-controlled city, no region scores: 1 VP."""
+    (told,), _ = drive(final_score(board, state))
+    assert told.topic == "reconquista.victory.score"
+    assert told.data == {
+        "total": 1,
+        "band": "Crushing Muslim Victory",
+        "title": "Almanzor",
+        "cities": ["Oviedo"],
+        "majority": [],
+        "free": [],
+    }
+    assert told.rule == "End of Game: Victory Points"
+    # A region won: Asturias all Christian, free of Muslims.
+    for name in board.regions[1].areas:
+        place(state, name, [("christian", Kind.GARRISON, 1)], city=state.areas[name].city)
+    (told,), _ = drive(final_score(board, state))
+    assert told.data["cities"] == ["Oviedo", "León"]
+    assert told.data["majority"] == told.data["free"] == ["Asturias"]
+    assert told.data["total"] == victory_points(board, state).total == 6
+
+
 # -- whole games ------------------------------------------------------------------
 
 
 def test_a_whole_game_runs_to_a_scored_end() -> None:
-    """A whole game from answers alone ends with the victory points and the result name."""
+    """A whole game from answers alone ends with the victory points and the result name; it
+    counts its turns (one turn marker and one events roll each) and scores by topic."""
     driver = bot_game(3)
     assert driver.finished and driver.state.phase == "over"
     last = driver.steps[-1].prompt
     assert isinstance(last, Tell) and last.text.startswith("Victory points")
     assert driver.result.endswith("VP")
     assert GAME.summary(driver.state) in driver.result
+    board = GAME.board_of(driver.state)
+    prompts = [s.prompt for s in driver.steps]
+    turns = [p.data["turn"] for p in only(prompts, "reconquista.turn.begin")]
+    assert turns == list(range(1, driver.state.turn + 1))
+    assert len(only(prompts, "reconquista.events.roll")) == len(turns)
+    assert last.topic == "reconquista.victory.score"
+    assert last.data["total"] == victory_points(board, driver.state).total
+    assert f'{last.data["band"]} "{last.data["title"]}", {last.data["total"]} VP' == driver.result
 
 
 def test_the_same_answers_give_the_same_game() -> None:

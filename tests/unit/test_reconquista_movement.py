@@ -3,8 +3,9 @@
 The region choice, moves inside the region, roads (armies only, only from areas free of
 Muslim forces, with the Muslim-city exception, never into the region in revolt), the
 stop on entering enemy forces and the battle or siege that follows, moving on after a
-battle, El Cid going along, and the step budget; then a property: random legal answers
-end cleanly. Every rule test quotes the rulebook section it holds the code to.
+battle, El Cid going along, and the step budget. Every rule test quotes the rulebook section
+it holds the code to. What every Phase 4 of a whole game (random answers too) must keep is
+checked in tests/games/test_reconquista_whole_games.py.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ def test_sub_forces_are_listed_largest_first(board: Board, state: GameState) -> 
     assert chooses(prompts)[3].why == "Move from Oviedo to Galicia: which units?"
 
 
+@pytest.mark.slow
 def test_every_part_of_a_force_is_offered_once_largest_first() -> None:
     """Phase 4, "Armies and Garrisons may move together or separately": for random forces
     of every movable kind, the parts are every non-empty choice of so many units of each

@@ -2,9 +2,10 @@
 
 The income told and set, every purchase of "Expenses" legal and refused (with the
 refusal sentence the screens show), the event purchases (Bribery, Mercenaries,
-Crusade), the region in revolt, points that cannot be saved, and two properties:
-``options`` and ``refusal`` never disagree (on random tables, and at every menu of whole
-games), and random legal answers end cleanly.
+Crusade), the region in revolt, points that cannot be saved, and a property: ``options``
+and ``refusal`` never disagree on random tables. That every menu of whole games is what
+``refusal`` allows, and that the points and crusaders are spent, is checked in
+tests/games/test_reconquista_whole_games.py.
 Every rule test quotes the rulebook section it holds the code to.
 """
 
@@ -857,6 +858,7 @@ def states(draw: st.DrawFn) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(states())
 def test_options_and_refusal_never_disagree(state: GameState) -> None:

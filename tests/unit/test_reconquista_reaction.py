@@ -7,9 +7,12 @@ re-roll, jihad, unhired mercenaries, every placement rule with each fallback, th
 left behind, armies picked up, battles with the reaction's clarifications (a besieged
 Muslim city, a Rebel city, the siege leave-behind count, the retreat back and on), a North
 Africa landing on an enemy, El Cid, the guards that end every march, the French and Rebel
-armies; and properties over random states and dice (every march ends; every robot step has
-its topic, rule and reason). Every rule test quotes the rulebook. The topics and data of the
-key prompts in real positions: tests/unit/test_reconquista_topics_reaction.py.
+armies. Every rule test quotes the rulebook. That every march of a whole game ends, asks the
+player nothing and cites its rule is checked in
+tests/games/test_reconquista_whole_games.py. The tests also check what
+the key prompts say they are: their topic, the facts in their data, the rule they follow and
+the robot's reason, in the same positions, so that the bot trace, the statistics and the
+screens can read them instead of the wording.
 
 The default board (docs/design.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
 Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
@@ -29,9 +32,9 @@ from typing import Any
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import Script, Units, place, rolls, tells
+from reconquista_helpers import Script, Units, one, place, rolls, tells
 
-from companion.prompts import Choose, Prompt
+from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import march as robot_march
 from companion.reconquista import reaction
 from companion.reconquista.board import Board, Reinforcement
@@ -44,12 +47,25 @@ from companion.reconquista.units import Kind
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
 
+PHASE5 = "Phase 5: The Muslim Reaction"
+MOVEMENT = f"{PHASE5} — Movement of the Muslim force"
+
 
 # -- helpers ----------------------------------------------------------------------------------
 
 
 def said(prompts: list[Prompt]) -> str:
     return "\n".join(tells(prompts))
+
+
+def of(prompts: list[Prompt], topic: str) -> list[Prompt]:
+    """The prompts of ``topic``, in order."""
+    return [p for p in prompts if p.topic == topic]
+
+
+def facts(prompt: Prompt, *keys: str) -> dict[str, Any]:
+    """These facts of the prompt's data."""
+    return {k: prompt.data[k] for k in keys}
 
 
 def quiet_state(board: Board) -> GameState:
@@ -98,18 +114,43 @@ def test_region_die_picks_the_region(board: Board, quiet: GameState) -> None:
     """Phase 5: "Roll a D6 to select a region, then consult the following table to obtain
     the Muslim reinforcements." A 3 is Castilla (3 Muslim-controlled cities: the last
     column); a 2 on the table is a Garrison there; every city has one, so it goes to an
-    area with Muslim forces (area die 4: Cuenca)."""
+    area with Muslim forces (area die 4: Cuenca). Castilla's cities all hold a Muslim
+    garrison: the fallback Tell names both choices; the area die is reconquista.reaction.area
+    with the tier looked for; the placement is reconquista.reaction.garrison with its area."""
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4]])
     r = rolls(prompts)
     assert r[0].why == "Muslim reaction: region die (1-5 that region, 6 North Africa)"
     assert "column '3 or more cities' (Castilla has 3 Muslim-controlled cities)" in r[1].why
     assert "Muslim reaction: the reinforcements rise in Castilla." in tells(prompts)
     assert quiet.areas["Cuenca"].count("muslim", G) == 2
+    fallback = one(prompts, "reconquista.reaction.fallback")
+    assert fallback.data == {
+        "result": "garrison",
+        "region": "Castilla",
+        "passed": "muslim_city",
+        "instead": "muslim_or_free",
+    }
+    assert fallback.rule == f"{PHASE5} — Garrison"
+    die = one(prompts, "reconquista.reaction.area")
+    assert isinstance(die, Roll)
+    assert facts(die, "result", "region", "tier") == {
+        "result": "garrison",
+        "region": "Castilla",
+        "tier": "muslim_or_free",
+    }
+    placed = one(prompts, "reconquista.reaction.garrison")
+    assert placed.data == {"area": "Cuenca", "region": "Castilla", "tier": "muslim_or_free", "fallback": True}
+    assert one(prompts, "reconquista.reaction.nothing_raised").data == {
+        "region": "Castilla",
+        "placed": ["Cuenca"],
+    }
 
 
 def test_region_die_rolls_again_for_a_region_in_revolt(board: Board, quiet: GameState) -> None:
     """Phase 1, result 6: "If it is selected for Muslim troop movements, re-roll / select
-    another Region." The second Roll says why."""
+    another Region." The second Roll says why. Both are reconquista.reaction.region: the
+    region in revolt in their data, the face rolled again says what it gave; the table
+    column follows the region picked."""
     quiet.revolt = 3
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [2], [1]])
     r = rolls(prompts)
@@ -118,6 +159,19 @@ def test_region_die_rolls_again_for_a_region_in_revolt(board: Board, quiet: Game
         "(a 3 gave Castilla, which is in revolt)"
     )
     assert "rise in Aragón" in said(prompts)
+    first, again = of(prompts, "reconquista.reaction.region")
+    assert isinstance(first, Roll) and isinstance(again, Roll)
+    assert first.why == "Muslim reaction: region die (1-5 that region, 6 North Africa)"
+    assert first.rule == again.rule == f"{PHASE5} — Roll a D6 to select a region"
+    assert first.data["revolt"] == "Castilla" and "again" not in first.data
+    assert "Castilla" not in first.data["candidates"] and "North Africa" in first.data["candidates"]
+    assert facts(again, "again", "rejected", "revolt") == {
+        "again": True,
+        "rejected": "Castilla",
+        "revolt": "Castilla",
+    }
+    rise = one(prompts, "reconquista.reaction.rise")
+    assert rise.data == {"region": "Aragón", "north_africa": False, "jihad": False}
 
 
 def test_region_die_rolls_again_for_a_region_without_a_free_area(board: Board, quiet: GameState) -> None:
@@ -176,7 +230,8 @@ def test_north_africa_can_land_when_no_region_can_rise(board: Board, quiet: Game
 def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> None:
     """docs/design.md, "Random selections": "if nothing qualifies, no roll is asked". A map
     whose ports all lie in Al-Ándalus, in revolt, and Christians in every other area: no
-    face of the region die can be used, so none is rolled and the phase says so."""
+    face of the region die can be used, so none is rolled and the phase says so: one Tell,
+    reconquista.reaction.no_region, with the region in revolt."""
     for name in board.all_areas():
         place(quiet, name, [("christian", A, 1)])
     quiet.revolt = 5
@@ -190,6 +245,9 @@ def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> N
             "port can be reached: the Muslims raise nothing this turn."
         )
     ]
+    (told,) = prompts
+    assert told.topic == "reconquista.reaction.no_region" and told.data == {"revolt": "Al-Ándalus"}
+    assert told.rule == f"{PHASE5} — Roll a D6 to select a region"
 
 
 # -- the reinforcement table ------------------------------------------------------------------
@@ -197,12 +255,19 @@ def test_no_face_that_can_rise_asks_no_roll(board: Board, quiet: GameState) -> N
 
 def test_the_table_is_rolled_again_on_5_and_6(board: Board, quiet: GameState) -> None:
     """docs/design.md, "Muslim reinforcement table": "the rulebook prints rows 1-4 only ... Roll a
-    D6 and roll again on 5 or 6." Each new Roll says why."""
+    D6 and roll again on 5 or 6." Each new Roll says why: the rolls asked again have again
+    True and the face refused in their data; the column stays."""
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [5], [6], [2], [4]])
     r = rolls(prompts)
     assert r[2].why.endswith("rolled again (a 5 is not a row of the table)")
     assert r[3].why.endswith("rolled again (a 6 is not a row of the table)")
     assert "Muslim reinforcements: a 2 in the column '3 or more cities' gives Garrison." in tells(prompts)
+    first, second, third = of(prompts, "reconquista.reaction.reinforcement")
+    assert [p.data["again"] for p in (first, second, third)] == [False, True, True]
+    assert "rejected" not in first.data
+    assert [second.data["rejected"], third.data["rejected"]] == [5, 6]
+    assert {p.data["column"] for p in (first, second, third)} == {3}
+    assert third.reason == "a 6 is not a row of the table, so it is rolled again"
 
 
 TABLE = {
@@ -224,7 +289,10 @@ def _castilla_with(state: GameState, cities: int) -> None:
 def test_every_cell_of_the_table(board: Board, quiet: GameState, roll: int, cities: int | str) -> None:
     """Phase 5, "Reinforcements by number of Muslim-controlled cities in the region": the
     columns 0, 1, 2, "3 or 4" and "North Africa reinforcements", rows 1-4, as printed
-    ("1 Establish city / Build Fortress / Build Fortress / Build Fortress / 1 Army" ...)."""
+    ("1 Establish city / Build Fortress / Build Fortress / Build Fortress / 1 Army" ...).
+    In a region, the reinforcement roll's data: the column the engine reads (the
+    Muslim-controlled cities of the region, 3 or more the last), the region, the cities
+    counted; the result's data: the column, the face, the result."""
     if cities == "north_africa":
         region, column = reaction.NORTH_AFRICA, 4
     else:
@@ -235,6 +303,19 @@ def test_every_cell_of_the_table(board: Board, quiet: GameState, roll: int, citi
     assert result == _cell(TABLE[roll][column])
     heading = ("'0 cities'", "'1 city'", "'2 cities'", "'3 or more cities'", "North Africa")[column]
     assert tells(prompts) == [f"Muslim reinforcements: a {roll} in the column {heading} gives {result}."]
+    if isinstance(cities, int):
+        die = one(prompts, "reconquista.reaction.reinforcement")
+        assert isinstance(die, Roll) and die.why.startswith("Muslim reaction: reinforcement table, column ")
+        assert die.data == {"column": min(cities, 3), "region": "Castilla", "cities": cities, "again": False}
+        assert die.rule == f"{PHASE5} — Reinforcements by number of Muslim-controlled cities in the region"
+        assert f"Castilla has {cities} Muslim-controlled" in die.reason
+        told = one(prompts, "reconquista.reaction.reinforcement_result")
+        assert facts(told, "column", "face", "result", "count") == {
+            "column": min(cities, 3),
+            "face": roll,
+            "result": result.kind,
+            "count": result.count,
+        }
 
 
 def _cell(text: str) -> Reinforcement:
@@ -246,12 +327,14 @@ def _cell(text: str) -> Reinforcement:
 def test_a_besieged_muslim_city_counts_for_the_column(board: Board, quiet: GameState) -> None:
     """Phase 5: "Reinforcements by number of Muslim-controlled cities in the region
     (including any besieged)". Castilla: Toledo held by Muslims and besieged by Christians,
-    Valencia an empty Muslim city besieged by Christians: 2 cities."""
+    Valencia an empty Muslim city besieged by Christians: 2 cities, column 2 in the roll's
+    data, the same the engine reads (a 3 there gives 1 army)."""
     _castilla_with(quiet, 0)
     place(quiet, "Toledo", [("muslim", G, 1), ("christian", A, 2)], city="muslim", besieger="christian")
     place(quiet, "Valencia", [("christian", A, 1)], city="muslim", besieger="christian")
     prompts, result = drive(reaction._table(board, quiet, 3), [[3]])
     assert "column '2 cities' (Castilla has 2 Muslim-controlled cities)" in rolls(prompts)[0].why
+    assert one(prompts, "reconquista.reaction.reinforcement").data["column"] == 2
     assert result == Reinforcement("army", 1)
 
 
@@ -340,6 +423,35 @@ def test_establish_city_with_nowhere_to_build_does_nothing(board: Board, quiet: 
             "an area without a city and with no units instead."
         ),
         "Establish city: no area of Asturias is an area without a city and with no units: nothing happens.",
+    ]
+
+
+def test_establish_city_and_build_fortress(board: Board, quiet: GameState) -> None:
+    """Asturias with no Muslim city: a 1 is Establish city, in the only area with a Muslim
+    garrison and no city (Galicia: no roll); then a Jihad's second roll (1 city now: a 1 is
+    Build Fortress) in the only Muslim city without a fortress, Galicia again."""
+    quiet.effects.jihad = True
+    place(quiet, "Santiago", [("christian", G, 1)])
+    place(quiet, "Oviedo", [("christian", G, 1)], city="christian")
+    place(quiet, "Galicia", [("muslim", G, 1)])
+    place(quiet, "León", [("christian", A, 1)], city="christian")
+    prompts, _ = drive(reaction.phase(board, quiet), [[1], [1], [1]])
+    tables = of(prompts, "reconquista.reaction.reinforcement")
+    assert [t.data["column"] for t in tables] == [0, 1]
+    city = one(prompts, "reconquista.reaction.establish_city")
+    assert city.data == {"area": "Galicia", "region": "Asturias", "tier": "muslim_forces", "fallback": False}
+    assert city.rule == f"{PHASE5} — Establish city"
+    fortress = one(prompts, "reconquista.reaction.build_fortress")
+    assert fortress.data == {
+        "area": "Galicia",
+        "region": "Asturias",
+        "tier": "muslim_city",
+        "fallback": False,
+    }
+    only = [p for p in of(prompts, "reconquista.reaction.area") if isinstance(p, Tell)]
+    assert [(p.data["result"], p.data["picked"], p.data["only"]) for p in only] == [
+        ("city", "Galicia", True),
+        ("fortress", "Galicia", True),
     ]
 
 
@@ -522,13 +634,24 @@ def test_north_africa_lands_by_the_port_die(board: Board, quiet: GameState) -> N
     """Phase 5: "a result of 6 when rolling for the region means the force arrives from North
     Africa [...] roll a D6 to see in which Area it lands - as indicated by the port symbol
     and the corresponding number on the map". 2 on the North Africa column: 2 armies; port
-    5: Valencia. With no enemy anywhere, the force stays."""
+    5: Valencia. With no enemy anywhere, the force stays. The North Africa column is -1
+    with no region in the table's data; the port die has its topic and the ports it can give."""
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [2], [5]])
     r = rolls(prompts)
     assert r[1].why == "Muslim reaction: reinforcement table, column North Africa"
     assert r[2].why.startswith(
         "Muslim reaction, North Africa: port die (1 Sevilla, 2 Algeciras, 3 Granada, 4 Murcia, 5 Valencia, 6 Tarragona)"
     )
+    assert one(prompts, "reconquista.reaction.rise").data == {
+        "region": None,
+        "north_africa": True,
+        "jihad": False,
+    }
+    table = one(prompts, "reconquista.reaction.reinforcement")
+    assert table.data == {"column": -1, "region": None, "cities": None, "again": False}
+    port = one(prompts, "reconquista.reaction.port")
+    assert isinstance(port, Roll) and port.rule == f"{PHASE5} — For a force coming from North Africa"
+    assert port.data["candidates"] == ["Sevilla", "Algeciras", "Granada", "Murcia", "Valencia", "Tarragona"]
     assert "2 armies from North Africa: place 2 Muslim armies in Valencia (the port die)." in tells(prompts)
     assert quiet.areas["Valencia"].count("muslim", A) == 2
     assert (
@@ -566,9 +689,19 @@ def test_the_only_port_outside_the_revolt_is_not_rolled(board: Board, quiet: Gam
 def test_north_africa_lands_on_an_enemy_and_fights_there(board: Board, quiet: GameState) -> None:
     """Phase 5: "They appear there, even if the area is controlled by the enemy [...] the
     Muslim force does not move and will give battle or besiege the area where it landed."
-    3 armies land in Sevilla, held by 1 Christian army in the open: battle there at once."""
+    3 armies land in Sevilla, held by 1 Christian army in the open: battle there at once.
+    The landing on an enemy says so in its data, and so does the enemy met at the start;
+    the force then stops, landed."""
     place(quiet, "Sevilla", [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[6], [3], [1], [6, 1, 1], [1]])
+    landing = one(prompts, "reconquista.reaction.landing")
+    assert landing.data == {"area": "Sevilla", "region": "Portugal", "units": 3, "enemy": True}
+    assert "even if the area is controlled by the enemy" in landing.reason
+    enemy = one(prompts, "reconquista.march.enemy")
+    assert facts(enemy, "area", "at_start") == {"area": "Sevilla", "at_start": True}
+    assert enemy.rule == f"{PHASE5} — In the case of reinforcements from North Africa"
+    stop = one(prompts, "reconquista.march.stop")
+    assert facts(stop, "cause", "area", "units") == {"cause": "landed", "area": "Sevilla", "units": 3}
     text = tells(prompts)
     assert (
         "3 armies from North Africa: place 3 Muslim armies in Sevilla (the port die). Sevilla holds 1 Christian army: they land all the same and fight there."
@@ -641,7 +774,8 @@ def test_jihad_two_army_forces_march_in_turn(board: Board, quiet: GameState) -> 
     """Jihad, and Phase 5: "If the Force enters (or starts in) an area with other Muslim
     Armies, these are added to the force". Two army results, in Algeciras and Murcia, are
     two forces that march in turn: the first picks up Córdoba's 2 armies and the second
-    force on its way to the Christians in Granada; the second then has nothing to move."""
+    force on its way to the Christians in Granada; the second then has nothing to move:
+    it is announced with its area and finds its armies gone with the first."""
     quiet.effects.jihad = True
     place(quiet, "Granada", [("christian", A, 1)])  # Al-Ándalus: 2 Muslim cities left
     script = [[5], [3], [1], [4], [4], [1], [6, 1, 1, 1]]
@@ -657,14 +791,33 @@ def test_jihad_two_army_forces_march_in_turn(board: Board, quiet: GameState) -> 
     assert "Jihad: now the second Muslim force, raised in Murcia." in text
     assert "No Muslim army stands in Murcia any more: nothing moves from there." in text
     assert quiet.areas["Granada"].units == {"muslim": {A: 4}}
+    assert one(prompts, "reconquista.reaction.rise").data["jihad"] is True
+    second = one(prompts, "reconquista.reaction.jihad")
+    assert second.data == {"area": "Murcia", "force": 2}
+    assert second.rule == "Quick Reference Sheet — 10 Jihad"
+    starts = of(prompts, "reconquista.march.start")
+    assert [p.data["from"] for p in starts] == ["Algeciras"]
+    stops = [facts(p, "area", "cause", "units") for p in of(prompts, "reconquista.march.stop")]
+    assert {"area": "Murcia", "cause": "no_army", "units": 0} in stops
 
 
 def test_unhired_mercenaries_join_the_armies(board: Board, quiet: GameState) -> None:
     """Phase 2, event 4: "Any Mercenary units that are not hired are added to the Muslim
     forces that rise in Phase 5." They are placed with the first army result (as Muslim
-    mercenaries) and march with it; the count is then spent."""
+    mercenaries) and march with it; the count is then spent. Castilla (3 cities) rolls 4:
+    2 armies, the area die 4: Cuenca; the 3 mercenaries join that force and march with it."""
     quiet.effects.mercenaries = 3
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [4], [4]])
+    die = one(prompts, "reconquista.reaction.area")
+    assert facts(die, "result", "tier") == {"result": "army", "tier": "free"}
+    assert die.rule == f"{PHASE5} — 1 to 6 Army / Armies"
+    armies = one(prompts, "reconquista.reaction.armies")
+    assert armies.data == {"area": "Cuenca", "region": "Castilla", "units": 2, "tier": "free"}
+    mercenaries = one(prompts, "reconquista.reaction.mercenaries")
+    assert mercenaries.data == {"units": 3, "area": "Cuenca", "joins": "force", "marches": True}
+    assert mercenaries.rule == "Phase 2: Events — 4 Mercenaries"
+    start = one(prompts, "reconquista.march.start")
+    assert facts(start, "side", "from", "units") == {"side": "muslim", "from": "Cuenca", "units": 5}
     assert (
         "Unhired mercenaries: they join the Muslim force in Cuenca: place 3 mercenaries (with the Muslims) there."
         in tells(prompts)
@@ -682,10 +835,14 @@ def test_unhired_mercenaries_stay_with_a_garrison_result(board: Board, quiet: Ga
     forces that rise in Phase 5"; Phase 5: "Once the Muslim force has been created, it will
     move, provided armies were created. If the result was a City, Fortress, or Garrison,
     then nothing else happens". A Garrison result in Cuenca: the mercenaries join it there
-    and nobody marches, although a Christian army stands in Valencia."""
+    and nobody marches, although a Christian army stands in Valencia: the mercenaries' data
+    say they join the result placed and do not march."""
     quiet.effects.mercenaries = 2
     place(quiet, "Valencia", [("christian", A, 1)])
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4]])
+    told = one(prompts, "reconquista.reaction.mercenaries")
+    assert told.data == {"units": 2, "area": "Cuenca", "joins": "result", "marches": False}
+    assert of(prompts, "reconquista.march.start") == []
     text = tells(prompts)
     assert (
         "Unhired mercenaries: they join the Muslims in Cuenca: place 2 mercenaries (with the Muslims) "
@@ -702,13 +859,22 @@ def test_unhired_mercenaries_with_nothing_raised_are_placed_and_stay(board: Boar
     """Phase 5, Build Fortress: "If no such area exists, nothing happens"; then "nothing else
     happens" either: the mercenaries are placed in an area an army result could take (the
     area die: 4 Cuenca) and stay there. Castilla holds no Muslim unit and no Muslim city
-    (column 0), so the 2 rolls Build Fortress, which finds nowhere."""
+    (column 0), so the 2 rolls Build Fortress, which finds nowhere: a Tell of its own, and
+    nothing placed; the mercenaries' data say where the area die put them and that they do
+    not march."""
     quiet.effects.mercenaries = 3
     place(quiet, "Salamanca", [("christian", A, 1)], city="christian")
     place(quiet, "Toledo", [("christian", G, 1)], city="christian", fortress=True)
     place(quiet, "Cuenca")
     place(quiet, "Valencia")
     prompts, _ = drive(reaction.phase(board, quiet), [[3], [2], [4]])
+    told = one(prompts, "reconquista.reaction.nothing_happens")
+    assert facts(told, "result", "region") == {"result": "fortress", "region": "Castilla"}
+    assert told.rule == f"{PHASE5} — Build Fortress"
+    assert one(prompts, "reconquista.reaction.nothing_raised").data["placed"] == []
+    mercenaries = one(prompts, "reconquista.reaction.mercenaries")
+    assert mercenaries.data == {"units": 3, "area": "Cuenca", "joins": "placed", "marches": False}
+    assert of(prompts, "reconquista.march.start") == []
     text = tells(prompts)
     assert (
         "Build Fortress: no area of Castilla is an area without a fortress with a Muslim army or garrison: "
@@ -742,6 +908,52 @@ def test_the_force_steps_up_until_it_meets_the_enemy(board: Board, quiet: GameSt
     )
     assert "Algeciras holds 1 Christian army: the Muslim force stops there." in tells(prompts)
     assert quiet.areas["Algeciras"].units == {"muslim": {A: 2}}
+
+
+def test_the_march_wraps_round_leaves_an_army_and_picks_up(board: Board, quiet: GameState) -> None:
+    """From Granada (a Muslim city, no garrison, 2 armies) to the Christian garrison in
+    Murcia: Granada 5-6 wraps round to Algeciras leaving 1 army, Córdoba's 2 armies join,
+    then Murcia, where the force stops and wins."""
+    place(quiet, "Murcia", [("christian", G, 1)])
+    place(quiet, "Granada", [("muslim", A, 2)], city="muslim")
+    prompts, _ = march(board, quiet, "Granada", [[6, 6, 6], [1]])
+    first, second, third = of(prompts, "reconquista.march.move")
+    assert facts(first, "side", "from", "to", "region", "to_region", "units", "left", "how") == {
+        "side": "muslim",
+        "from": "Granada",
+        "to": "Algeciras",
+        "region": "Al-Ándalus",
+        "to_region": "Al-Ándalus",
+        "units": 1,
+        "left": 1,
+        "how": "enemy_in_region",
+    }
+    assert first.data["enemy"] == ["Murcia"]
+    assert first.rule == MOVEMENT
+    assert first.reason == (
+        "the enemy is in Al-Ándalus (Murcia), so on to the next higher-numbered area: "
+        "Granada 5-6 → Algeciras 1-2, wrapping round; "
+        "leaves 1 Muslim army in Granada: a city without a Muslim garrison"
+    )
+    assert second.reason.endswith("Algeciras 1-2 → Córdoba 3")
+    join = one(prompts, "reconquista.march.join")
+    assert facts(join, "area", "joined", "units") == {"area": "Córdoba", "joined": 2, "units": 3}
+    assert facts(third, "from", "to", "units", "left") == {
+        "from": "Córdoba",
+        "to": "Murcia",
+        "units": 3,
+        "left": 0,
+    }
+    enemy = one(prompts, "reconquista.march.enemy")
+    assert facts(enemy, "area", "from", "at_start") == {
+        "area": "Murcia",
+        "from": "Córdoba",
+        "at_start": False,
+    }
+    assert enemy.rule == f"{PHASE5} — Once the Force enters an enemy-controlled area"
+    won = one(prompts, "reconquista.march.won")
+    assert facts(won, "area", "units") == {"area": "Murcia", "units": 3}
+    assert one(prompts, "reconquista.march.stop").data["cause"] == "no_enemy"
 
 
 @pytest.mark.parametrize(
@@ -790,11 +1002,37 @@ def test_no_enemy_in_the_region_the_road_to_one(board: Board, quiet: GameState) 
     """Phase 5: "If there is no enemy-controlled area in the Region, pass the Muslim force to
     the next highest-numbered area, repeating the process until reaching an area where there
     is a road leading to a region with an enemy-controlled area." From Granada: Algeciras
-    (its road leads to Portugal, no enemy), then Córdoba, whose road leads to Toledo."""
+    (its road leads to Portugal, no enemy), then Córdoba, whose road leads to Toledo. The
+    moves' data name the road and the region it leads to, and the siege that follows keeps
+    one army per unit (the city, the fortress, 1 Christian army)."""
     place(quiet, "Toledo", [("christian", A, 1)], city="muslim", fortress=True)
     place(quiet, "Granada", [("muslim", A, 1), ("muslim", G, 1)], city="muslim")
     prompts, _ = march(board, quiet, "Granada", [])  # a city with 1 army: no battle, a siege
     assert moves(prompts) == ["Granada -> Algeciras", "Algeciras -> Córdoba", "Córdoba -> Toledo"]
+    steps = of(prompts, "reconquista.march.move")
+    assert [(m.data["from"], m.data["to"], m.data["how"]) for m in steps] == [
+        ("Granada", "Algeciras", "toward_road"),
+        ("Algeciras", "Córdoba", "toward_road"),
+        ("Córdoba", "Toledo", "road"),
+    ]
+    for m in steps:
+        assert facts(m, "goal", "enemy", "road", "roads_away") == {
+            "goal": "Castilla",
+            "enemy": ["Toledo"],
+            "road": ["Córdoba", "Toledo"],
+            "roads_away": 1,
+        }
+    assert steps[0].reason.startswith("no enemy in Al-Ándalus: on towards the road from Córdoba to Toledo")
+    assert steps[2].reason.endswith("takes the road Córdoba → Toledo")
+    assert steps[2].data["to_region"] == "Castilla"
+    siege = one(prompts, "reconquista.march.besiege")
+    assert facts(siege, "area", "needed", "stay", "moving_on") == {
+        "area": "Toledo",
+        "needed": 3,
+        "stay": 3,
+        "moving_on": 0,
+    }
+    assert siege.rule == f"{PHASE5} — If the Battle results in a siege situation"
     text = tells(prompts)
     assert text[1].startswith(
         "Muslim force moves Granada -> Algeciras: no enemy in Al-Ándalus: on towards the road from "
@@ -896,11 +1134,21 @@ def test_an_army_is_left_in_a_city_without_a_muslim_garrison(board: Board, quiet
 
 def test_a_lone_army_that_must_stay_ends_the_march(board: Board, quiet: GameState) -> None:
     """Phase 5, the same rule with a force of one army: it cannot leave the city without
-    leaving an army, so it stays and the march ends (docs/rules-notes.md, "Phase 5")."""
+    leaving an army, so it stays and the march ends (docs/rules-notes.md, "Phase 5"): the
+    stop's cause is 'last_army', with the area it would have gone to."""
     place(quiet, "Toledo", [("muslim", A, 1)], city="muslim", fortress=True)
     place(quiet, "Valencia", [("christian", A, 1)])
     prompts, out = march(board, quiet, "Toledo", [])
     assert out == "Toledo" and moves(prompts) == []
+    stop = one(prompts, "reconquista.march.stop")
+    assert facts(stop, "cause", "area", "to", "units") == {
+        "cause": "last_army",
+        "area": "Toledo",
+        "to": "Cuenca",
+        "units": 1,
+    }
+    assert stop.rule == f"{PHASE5} — Each time the force moves"
+    assert "without a Muslim garrison" in stop.reason
     assert tells(prompts)[-1] == (
         "The Muslim force would move on (the enemy is in Castilla (Valencia), so on to the next "
         "higher-numbered area), but Toledo is a city with no Muslim garrison keeps an army: its last "
@@ -927,7 +1175,8 @@ def test_a_siege_keeps_one_army_per_unit_and_the_rest_move_on(board: Board, quie
     behind a number of armies equal to the number of units in the area and the rest will
     continue the movement, as before. For example, for a City with a Fortress and a
     Garrison, 3 Armies will stay." Valencia: Christian city, fortress, 1 Christian garrison
-    (no battle: one unit); 5 armies: 3 stay, 2 go on to the Rebel in Salamanca."""
+    (no battle: one unit); 5 armies: 3 stay, 2 go on to the Rebel in Salamanca, as the
+    siege's and the last move's data say."""
     place(quiet, "Cuenca", [("muslim", A, 5)])
     place(quiet, "Valencia", [("christian", G, 1)], city="christian", fortress=True)
     place(quiet, "Salamanca", [("rebel", R, 1)])
@@ -946,6 +1195,20 @@ def test_a_siege_keeps_one_army_per_unit_and_the_rest_move_on(board: Board, quie
     assert quiet.areas["Valencia"].units == {"christian": {G: 1}, "muslim": {A: 3}}
     assert quiet.areas["Valencia"].besieger == "muslim"
     assert quiet.areas["Salamanca"].units == {"muslim": {A: 2}}
+    siege = one(prompts, "reconquista.march.besiege")
+    assert facts(siege, "units", "needed", "stay", "moving_on") == {
+        "units": 5,
+        "needed": 3,
+        "stay": 3,
+        "moving_on": 2,
+    }
+    last = of(prompts, "reconquista.march.move")[-1]
+    assert facts(last, "from", "to", "units", "left") == {
+        "from": "Valencia",
+        "to": "Salamanca",
+        "units": 2,
+        "left": 0,
+    }
 
 
 def test_an_empty_christian_city_keeps_one_army(board: Board, quiet: GameState) -> None:
@@ -1016,7 +1279,8 @@ def test_a_beaten_force_goes_back_and_then_on(board: Board, quiet: GameState) ->
     """Phase 5: "If the Muslim force has to retreat, withdraw the force back to the area it
     came from. The Army continues to the next highest-numbered area. (This could mean that
     the force returns again to the same area from which it retreated.)" 3 armies from
-    Córdoba lose to 2 Christian armies in Murcia, go back to Córdoba, and attack again."""
+    Córdoba lose to 2 Christian armies in Murcia, go back to Córdoba, and attack again:
+    that move is 'after_retreat' and follows the retreat paragraph."""
     place(quiet, "Córdoba", [("muslim", A, 3)])
     place(quiet, "Murcia", [("christian", A, 2)])
     script = [[4, 1, 1], [6, 6], [6], [1]]
@@ -1032,6 +1296,16 @@ def test_a_beaten_force_goes_back_and_then_on(board: Board, quiet: GameState) ->
     )
     assert not [p for p in prompts if isinstance(p, Choose)]
     assert quiet.areas["Murcia"].units == {"muslim": {A: 1}}
+    first, again = of(prompts, "reconquista.march.move")
+    assert first.data["how"] == "enemy_in_region" and first.data["units"] == 3
+    assert facts(again, "from", "to", "how", "units") == {
+        "from": "Córdoba",
+        "to": "Murcia",
+        "how": "after_retreat",
+        "units": 1,
+    }
+    assert again.rule == f"{PHASE5} — If the Muslim force has to retreat"
+    assert again.reason.endswith("Córdoba 3 → Murcia 4")
 
 
 def test_the_robot_retreat_needs_no_choice(board: Board, quiet: GameState) -> None:
@@ -1254,7 +1528,8 @@ def test_a_rebel_city_stays_out_and_is_besieged(board: Board, quiet: GameState) 
 
 def test_el_cid_joins_the_muslim_force_he_meets(board: Board, quiet: GameState) -> None:
     """Quick Reference, event 8 and docs/design.md: El Cid "joins a force of its side": met on
-    the way (Córdoba), he moves with the Muslim force and his side strikes first."""
+    the way (Córdoba), he moves with the Muslim force and his side strikes first. The join
+    has its topic, and the moves after it say so in their data."""
     quiet.el_cid_area, quiet.el_cid_side = "Córdoba", "muslim"
     place(quiet, "Algeciras", [("muslim", A, 1), ("muslim", G, 1)], city="muslim")
     place(quiet, "Murcia", [("christian", A, 1)])
@@ -1264,6 +1539,9 @@ def test_el_cid_joins_the_muslim_force_he_meets(board: Board, quiet: GameState) 
     assert [t.endswith("El Cid goes with it.") for t in text if MOVE.match(t)] == [False, True]
     assert rolls(prompts)[0].why == "Battle in Murcia, round 1: Muslim dice first (A, A, A)"
     assert quiet.el_cid_area == "Murcia"
+    joins = one(prompts, "reconquista.march.el_cid")
+    assert facts(joins, "side", "area") == {"side": "muslim", "area": "Córdoba"}
+    assert [m.data["el_cid"] for m in of(prompts, "reconquista.march.move")] == [False, True]
 
 
 def test_a_christian_el_cid_does_not_join(board: Board, quiet: GameState) -> None:
@@ -1283,7 +1561,8 @@ def test_a_christian_el_cid_does_not_join(board: Board, quiet: GameState) -> Non
 def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quiet: GameState) -> None:
     """docs/design.md, Termination: "no area entered twice while looking for an enemy". A route
     made to circle forever (as a wrong map or rule could) is stopped before it enters
-    Córdoba a second time."""
+    Córdoba a second time. The stop names the area it would enter again; the moves it made
+    have no way named ('how' is the router's)."""
 
     def circling(b: Board, s: GameState, side: str, here: str) -> robot_march.Step:
         return robot_march.Step(b.next_area(here), "round and round")
@@ -1296,10 +1575,14 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
         "Algeciras (2 Muslim armies)."
     )
     assert out == "Algeciras"
+    stop = one(prompts, "reconquista.march.stop")
+    assert facts(stop, "cause", "area", "to") == {"cause": "circle", "area": "Algeciras", "to": "Córdoba"}
+    assert [m.data["how"] for m in of(prompts, "reconquista.march.move")] == ["", "", ""]
 
 
 def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState) -> None:
-    """docs/design.md, Termination: "a step budget as a last guard, logged if hit"."""
+    """docs/design.md, Termination: "a step budget as a last guard, logged if hit". The last
+    guard says it stopped the march, and where."""
     place(quiet, "Algeciras", [("christian", A, 1)])
     prompts, out = drive(robot_march.march(board, quiet, "muslim", "Córdoba", budget=2), [])
     check_invariants(board, quiet)
@@ -1309,6 +1592,8 @@ def test_the_step_budget_is_the_last_guard(board: Board, quiet: GameState) -> No
         "The Muslim force has made 2 moves, the most the app allows one march (a guard against a "
         "march without end): it stops in Granada (2 Muslim armies)."
     )
+    stop = one(prompts, "reconquista.march.stop")
+    assert facts(stop, "cause", "area", "budget") == {"cause": "budget", "area": "Granada", "budget": 2}
 
 
 # -- the French and the Rebel armies -----------------------------------------------------------
@@ -1319,7 +1604,8 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
     (Phase 5), except that this French force is hostile to all other forces: Christian,
     Muslim or Rebel." Placed in Pamplona on a Christian garrison, they fight there first
     (like a landing on an enemy; the mountain: the garrison rolls first), then besiege
-    Barcelona (a Christian city held by a Muslim garrison) and go on to Tarragona."""
+    Barcelona (a Christian city held by a Muslim garrison) and go on to Tarragona. Every
+    step says side 'french' and cites event 2 before the Phase 5 paragraph."""
     state.areas["Pamplona"].add("french", F, 3)
     prompts, _ = march(board, state, "Pamplona", [[1], [6, 1, 1], [1], [5]], side="french")
     text = tells(prompts)
@@ -1335,6 +1621,25 @@ def test_french_are_hostile_to_all_and_fight_where_they_start(board: Board, stat
         "there: the city, 1 Muslim garrison); the other 1 French army moves on."
     ) in text
     assert state.areas["Barcelona"].besieger == "french"
+    mine = [p for p in prompts if p.topic.startswith("reconquista.march.")]
+    assert mine and all(p.data["side"] == "french" for p in mine)
+    assert all(
+        p.rule.startswith("Phase 2: Events — 2 French Intervention; Phase 5: The Muslim Reaction — ")
+        for p in mine
+    )
+    start = one(prompts, "reconquista.march.start")
+    assert facts(start, "from", "units") == {"from": "Pamplona", "units": 3}
+    enemy = of(prompts, "reconquista.march.enemy")[0]
+    assert facts(enemy, "area", "at_start") == {"area": "Pamplona", "at_start": True}
+    siege = one(prompts, "reconquista.march.besiege")
+    assert facts(siege, "side", "area", "needed", "stay", "moving_on") == {
+        "side": "french",
+        "area": "Barcelona",
+        "needed": 2,
+        "stay": 2,
+        "moving_on": 1,
+    }
+    assert siege.rule.endswith("If the Battle results in a siege situation")
 
 
 def test_french_leave_an_army_behind_and_gather_their_own(board: Board, quiet: GameState) -> None:
@@ -1390,7 +1695,8 @@ def test_rebel_armies_march_the_same_way(board: Board, quiet: GameState) -> None
     """Phase 2, event 5: "move these Rebel forces according to the Muslim reaction rules
     (Phase 5), except that this Rebel force is hostile to all other forces". From Murcia
     they attack the Muslim army of Granada (mountain: it rolls first), lose, go back to
-    Murcia, go on again to Granada ("the force returns again to the same area") and die."""
+    Murcia, go on again to Granada ("the force returns again to the same area") and die.
+    They march as side 'rebel_army' and cite event 5."""
     place(quiet, "Murcia", [("rebel_army", RA, 2)])
     place(quiet, "Granada", [("muslim", A, 1)])
     prompts, _ = march(board, quiet, "Murcia", [[6], [1], [6]], side="rebel_army")
@@ -1399,6 +1705,13 @@ def test_rebel_armies_march_the_same_way(board: Board, quiet: GameState) -> None
     assert "The Rebel army force retreats: move 1 Rebel army from Granada to Murcia." in tells(prompts)
     assert quiet.areas["Granada"].units == {"muslim": {A: 1}}
     assert quiet.areas["Murcia"].units == {}
+    steps = of(prompts, "reconquista.march.move")
+    assert [(m.data["side"], m.data["from"], m.data["to"], m.data["how"]) for m in steps] == [
+        ("rebel_army", "Murcia", "Granada", "enemy_in_region"),
+        ("rebel_army", "Murcia", "Granada", "after_retreat"),
+    ]
+    assert steps[0].rule == "Phase 2: Events — 5 Rebels; " + MOVEMENT
+    assert steps[1].rule == f"Phase 2: Events — 5 Rebels; {PHASE5} — If the Muslim force has to retreat"
 
 
 def test_move_force_refuses_other_sides(board: Board, state: GameState) -> None:

@@ -1,7 +1,12 @@
 """Reconquista Phase 1, Rebellions (companion/reconquista/rebellions.py), driven with scripted
 dice: the region die (a 6: roll again, two results), every table result with each fallback,
-the roll again that keeps the last Christian- or Muslim-controlled city, and a property over
-random tables and dice. Every rule test quotes the rulebook section it holds the code to.
+and the roll again that keeps the last Christian- or Muslim-controlled city. Every rule test
+quotes the rulebook section it holds the code to. What every Phase 1 of a whole game must keep
+(the last city, one region changed) is checked in tests/games/test_reconquista_whole_games.py.
+
+Each test holds both what is said and what it is: the wording, and the topic, data, rule and
+reason of the prompts, whose values come from the state (the region struck, the result that
+was refused, the areas a pick could give, the units removed), so a wrong one fails.
 
 The default board (docs/design.md): Asturias 1 is Santiago 1-2, Oviedo 3, Galicia 4, León 5-6;
 Aragón 2 is Pamplona 1-2, Barcelona 3, Tarragona 4, Zaragoza 5-6; Castilla 3 is Salamanca
@@ -14,26 +19,33 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
 
 import pytest
 from procedure_helpers import drive
-from reconquista_helpers import Units, place, rolls, tells
+from reconquista_helpers import Units, place, rolls, tells, topics
 
 from companion.driver import Driver
-from companion.prompts import Roll, Tell
+from companion.prompts import Prompt, Roll, Tell
 from companion.reconquista import rebellions
 from companion.reconquista.board import Board
 from companion.reconquista.bot import Bot
 from companion.reconquista.control import city_controller
 from companion.reconquista.game import GAME
+from companion.reconquista.setup import initial_state
 from companion.reconquista.state import AreaState, Effects, GameState
 from companion.reconquista.units import Kind
 
 A, G, MO, R = Kind.ARMY, Kind.GARRISON, Kind.ORDER, Kind.REBEL
 MC, CR, F, RA = Kind.MERCENARY, Kind.CRUSADER, Kind.FRENCH, Kind.REBEL_ARMY
+TOPIC = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+){2,}$")
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def only(prompts: list[Prompt], topic: str) -> list[Prompt]:
+    return [p for p in prompts if p.topic == topic]
 
 
 def controlled(state: GameState, side: str) -> list[str]:
@@ -55,9 +67,18 @@ def empty_region(state: GameState, board: Board, region: int) -> None:
 def test_region_die_picks_the_region(board: Board, state: GameState, face: int, region: str) -> None:
     """Phase 1: Rebellions: "Roll a D6 to select the affected region, then roll another D6 and
     consult the table below to see what happens in that region." (6 on the table: a
-    Regional Revolt, which changes nothing but the revolt marker.)"""
+    Regional Revolt, which changes nothing but the revolt marker.) A plain region die names
+    no double: the strike and the table die say the region and that it is not doubled."""
     prompts, _ = drive(rebellions.phase(board, state), [[face], [6]])
     assert len(rolls(prompts)) == 2
+    assert topics(prompts) == [
+        "reconquista.rebellions.region",
+        "reconquista.rebellions.strike",
+        "reconquista.rebellions.table",
+        "reconquista.rebellions.result",
+    ]
+    assert prompts[1].data == {"region": region, "double": False}
+    assert prompts[2].data == {"region": region, "double": False, "second": False, "again": False}
     assert rolls(prompts)[0].why.startswith("Rebellions: region die")
     assert rolls(prompts)[1].why == (
         f"Rebellions: table die for {region} (1-2 Rebels, 3 Proselytism, 4 Peasant Revolt, "
@@ -98,7 +119,10 @@ def test_a_further_six_on_the_region_die_is_rolled_again(board: Board, state: Ga
 
 def test_a_second_regional_revolt_in_a_double_stays_in_revolt(board: Board, state: GameState) -> None:
     """Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
-    entire turn." Two 6s in a double: the region is in revolt, once."""
+    entire turn." Two 6s in a double: the region is in revolt, once. Phase 1: "If the result
+    to determine the region is a 6, roll again to determine the region and roll twice on the
+    table": the re-roll is "double", never "again"; both table dice name Castilla, the second
+    says it is the second; neither is a roll asked again."""
     prompts, _ = drive(rebellions.phase(board, state), [[6], [3], [6], [6]])
     assert state.revolt == 3
     said = tells(prompts)
@@ -107,6 +131,25 @@ def test_a_second_regional_revolt_in_a_double_stays_in_revolt(board: Board, stat
         said[2]
         == "Rebellions in Castilla, Regional Revolt: Castilla is already in revolt this turn and stays in revolt."
     )
+    region = only(prompts, "reconquista.rebellions.region")
+    assert [p.data["double"] for p in region] == [False, True]
+    assert region[1].data["rolled"] == 6 and "again" not in region[1].data
+    assert region[0].data["faces"]["3"] == "Castilla"
+    assert region[1].rule.startswith("Phase 1: Rebellions — If the result")
+    assert region[1].reason
+    strike = only(prompts, "reconquista.rebellions.strike")
+    assert [p.data for p in strike] == [{"region": "Castilla", "double": True}]
+    table = only(prompts, "reconquista.rebellions.table")
+    assert [(p.data["region"], p.data["second"], p.data["again"]) for p in table] == [
+        ("Castilla", False, False),
+        ("Castilla", True, False),
+    ]
+    results = only(prompts, "reconquista.rebellions.result")
+    assert [(p.data["as"], p.data["already"]) for p in results] == [
+        ("regional_revolt", False),
+        ("regional_revolt", True),
+    ]
+    assert results[0].rule == "Phase 1: Rebellions — 6 Regional Revolt"
 
 
 def test_a_region_in_revolt_still_takes_its_second_result(board: Board, state: GameState) -> None:
@@ -200,7 +243,8 @@ def test_rebels_with_no_viable_area_remove_a_unit_by_the_casualty_order(
     """Phase 1, Rebels: "If no viable area exists, randomly select a single area and remove a
     single unit (priority according to the combat removal rules)." At setup every area of
     Asturias has a garrison; the area die gives Oviedo (1 Christian garrison, 1 Christian
-    army): the garrison goes first (Battle: "Garrisons and/or Rebels are removed first")."""
+    army): the garrison goes first (Battle: "Garrisons and/or Rebels are removed first").
+    The area die is for the area that loses a unit, and the result says which unit went."""
     prompts, _ = drive(rebellions.phase(board, state), [[1], [2], [3]])
     assert "every area of Asturias holds a Garrison, Army or Military Order" in rolls(prompts)[2].why
     assert state.areas["Oviedo"].units == {"christian": {A: 1}}
@@ -208,6 +252,13 @@ def test_rebels_with_no_viable_area_remove_a_unit_by_the_casualty_order(
         "Rebellions in Asturias, Rebels: no area of Asturias is without a Garrison, Army or "
         "Military Order, so Oviedo loses a unit instead: remove 1 Christian garrison from Oviedo."
     )
+    (area,) = only(prompts, "reconquista.rebellions.area")
+    assert area.data["wanted"] == "a_unit_to_lose" and area.data["result"] == "rebels"
+    assert area.rule == "Phase 1: Rebellions — 1 or 2 Rebels"
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["area"] == "Oviedo"
+    assert result.data["removed"] == {"christian": {"G": 1}}
+    assert "combat removal order" in result.reason
 
 
 def test_the_unit_removed_when_several_sides_are_there_is_the_holders(board: Board) -> None:
@@ -241,7 +292,8 @@ def test_the_unit_removed_when_several_sides_are_there_is_the_holders(board: Boa
 def test_proselytism_turns_a_random_christian_city_muslim(board: Board, state: GameState) -> None:
     """Phase 1, 3 Proselytism: "Select a city at random in the Region. [...] If it is
     Christian, change that city to Muslim." Pamplona (1) has no city: the die is rolled
-    again; Barcelona (3) is a Christian city."""
+    again (the selection's "again", naming Pamplona); Barcelona (3) is a Christian city, and
+    the result names the city and both religions."""
     prompts, _ = drive(rebellions.phase(board, state), [[2], [3], [1], [3]])
     assert "Proselytism: area die for a city of Aragón" in rolls(prompts)[2].why
     assert rolls(prompts)[3].why.endswith("rolled again (a 1 gave Pamplona, which does not qualify)")
@@ -250,6 +302,17 @@ def test_proselytism_turns_a_random_christian_city_muslim(board: Board, state: G
         "Rebellions in Aragón, Proselytism: the city of Barcelona changes religion: "
         "replace the Christian city of Barcelona with a Muslim city."
     )
+    area = only(prompts, "reconquista.rebellions.area")
+    assert [p.data.get("again", False) for p in area] == [False, True]
+    assert area[1].data["rejected"] == "Pamplona"
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert {k: result.data[k] for k in ("as", "area", "from", "to")} == {
+        "as": "proselytism",
+        "area": "Barcelona",
+        "from": "christian",
+        "to": "muslim",
+    }
+    assert result.reason == ""
 
 
 def test_proselytism_in_a_region_with_one_city_rolls_no_area_die(board: Board, state: GameState) -> None:
@@ -277,7 +340,8 @@ def test_proselytism_turns_a_muslim_city_christian_and_keeps_the_fortress(
 
 def test_proselytism_with_no_city_in_the_region_counts_as_rebels(board: Board, state: GameState) -> None:
     """Phase 1, 3 Proselytism: "If there are no cities in the region, treat this result as
-    Rebels (a result of 1 or 2)." Portugal without cities: no city die, a Rebels area die."""
+    Rebels (a result of 1 or 2)." Portugal without cities: no city die, a Rebels area die;
+    the result is told as Proselytism counted as Rebels, and says why."""
     empty_region(state, board, 4)
     prompts, _ = drive(rebellions.phase(board, state), [[4], [3], [4]])
     assert len(rolls(prompts)) == 3 and "Rebels: area die for Portugal" in rolls(prompts)[2].why
@@ -286,6 +350,14 @@ def test_proselytism_with_no_city_in_the_region_counts_as_rebels(board: Board, s
         "Rebellions in Portugal, Proselytism: there is no city in Portugal, so it counts as Rebels: "
         "place 1 Rebel in Badajoz."
     )
+    (area,) = only(prompts, "reconquista.rebellions.area")
+    assert area.data["result"] == "rebels" and area.data["wanted"] == "no_garrison_army_or_order"
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["result"] == "proselytism"
+    assert result.data["as"] == "rebels" and result.data["instead_of"] == "proselytism"
+    assert result.data["area"] == "Badajoz" and result.data["placed"] == 1 and result.data["fell"] is False
+    assert result.rule == "Phase 1: Rebellions — 3 Proselytism"
+    assert result.reason == "there is no city in the region, so it counts as rebels"
 
 
 def test_proselytism_fallback_to_rebels_can_fall_back_again(board: Board, state: GameState) -> None:
@@ -334,7 +406,8 @@ def test_peasant_revolt_with_one_area_that_fits_rolls_no_area_die(board: Board, 
 
 def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state: GameState) -> None:
     """Phase 1, Peasant Revolt: "Remove all Garrisons": a Christian garrison besieging a
-    Muslim garrison in Zaragoza's city, both go; the Rebel holds the city and the fortress."""
+    Muslim garrison in Zaragoza's city, both go; the Rebel holds the city and the fortress.
+    The result counts the garrisons of each side."""
     place(
         state,
         "Zaragoza",
@@ -348,6 +421,10 @@ def test_peasant_revolt_removes_the_garrisons_of_every_side(board: Board, state:
     assert z.units == {"rebel": {R: 1}} and z.besieger is None and z.fortress
     assert "remove 2 Christian garrisons and 1 Muslim garrison from Zaragoza" in tells(prompts)[-1]
     assert tells(prompts)[-1].endswith("falls into Rebel hands (the fortress stays).")
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["removed"] == {"christian": {"G": 2}, "muslim": {"G": 1}}
+    assert result.data["fell"] is True
+    assert result.rule == "Phase 1: Rebellions — 4 Peasant Revolt"
 
 
 @pytest.mark.parametrize(
@@ -413,13 +490,21 @@ def test_rebel_governor_turns_the_citys_units_into_rebels(board: Board, state: G
 
 def test_rebel_governor_in_a_region_with_one_city_rolls_no_area_die(board: Board, state: GameState) -> None:
     """Phase 1, 5 Rebel Governor: "Select a city at random in the Region": Lisboa is the only
-    city of Portugal, named without an area die; its Muslim garrison becomes a Rebel."""
+    city of Portugal, named without an area die; its Muslim garrison becomes a Rebel. The
+    selection's Tell carries the area topic."""
     prompts, _ = drive(rebellions.phase(board, state), [[4], [5]])
     assert len(rolls(prompts)) == 2
     assert tells(prompts)[1] == (
         "Rebellions, Rebel Governor: only Lisboa qualifies (an area of Portugal with a city): no roll needed."
     )
     assert state.areas["Lisboa"].units == {"rebel": {R: 1}}
+    (picked,) = only(prompts, "reconquista.rebellions.area")
+    assert isinstance(picked, Tell)
+    assert picked.data["picked"] == "Lisboa" and picked.data["only"] is True
+    assert picked.data["result"] == "rebel_governor"
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["replaced"] == {"muslim": {"G": 1}} and result.data["placed"] == 1
+    assert result.data["fell"] is True and result.data["besieger"] is None
 
 
 def test_rebel_governor_counts_orders_and_every_army(board: Board, state: GameState) -> None:
@@ -438,13 +523,16 @@ def test_rebel_governor_counts_orders_and_every_army(board: Board, state: GameSt
 def test_rebel_governor_leaves_the_besiegers_outside(board: Board, state: GameState) -> None:
     """Phase 1, Rebel Governor: "Replace all Armies, Military Orders and Garrisons in the
     city": a Christian army besieging Toledo is outside the city; it stays and now
-    besieges the Rebels."""
+    besieges the Rebels, and the result names the besieger that stays."""
     state.areas["Toledo"].add("christian", A, 2)
     state.areas["Toledo"].besieger = "christian"
     prompts, _ = drive(rebellions.phase(board, state), [[3], [5], [3]])
     t = state.areas["Toledo"]
     assert t.units == {"rebel": {R: 2}, "christian": {A: 2}} and t.besieger == "christian"
     assert "The Christian force outside stays and now besieges the Rebels." in tells(prompts)[-1]
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["replaced"] == {"muslim": {"A": 1, "G": 1}}
+    assert result.data["placed"] == 2 and result.data["besieger"] == "christian"
 
 
 def test_rebel_governor_in_an_empty_city_places_one_rebel(board: Board, state: GameState) -> None:
@@ -514,7 +602,9 @@ def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(
     """Phase 1: "To prevent the game from ending because of a rebellion, if the result would
     eliminate the last Christian-controlled or Muslim-controlled city, roll again." Oviedo,
     empty, is the last Christian-controlled city; Proselytism there would make it Muslim:
-    nothing changes, the player is told why and the table is rolled again (a 6)."""
+    nothing changes, the player is told why and the table is rolled again (a 6). The next
+    table die is the one with "again" True, naming the refused result and side; the refused
+    trial leaves no result Tell: the one told is the roll again's."""
     place(state, "Oviedo", city="christian")
     assert controlled(state, "christian") == ["Oviedo"]
     held = state
@@ -532,6 +622,23 @@ def test_a_result_that_would_take_the_last_christian_city_is_rolled_again(
         "so it does not happen and nothing changes on the board; the rulebook says roll again."
     )
     assert state.revolt == 1 and len(said) == 3
+    table = only(prompts, "reconquista.rebellions.table")
+    assert [p.data["again"] for p in table] == [False, True]
+    assert table[1].data["rejected"] == "proselytism" and table[1].data["sides"] == ["christian"]
+    assert table[1].reason == "proselytism in Oviedo would have eliminated the last Christian-controlled city"
+    area = only(prompts, "reconquista.rebellions.area")
+    assert len(area) == 1 and isinstance(area[0], Roll)
+    assert area[0].data == {
+        "region": "Asturias",
+        "result": "proselytism",
+        "wanted": "a_city",
+        "candidates": ["Oviedo", "León"],
+    }
+    (refused,) = only(prompts, "reconquista.rebellions.refused")
+    assert refused.data["result"] == "proselytism" and refused.data["sides"] == ["christian"]
+    assert refused.rule == "Phase 1: Rebellions — To prevent the game from ending because of a rebellion"
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["result"] == "regional_revolt"
 
 
 def test_the_random_picks_count_for_the_roll_again(board: Board, state: GameState) -> None:
@@ -553,7 +660,8 @@ def test_a_result_that_would_take_the_last_muslim_city_is_rolled_again(
 ) -> None:
     """Phase 1: "[...] the last Christian-controlled or Muslim-controlled city, roll again."
     Granada is the only Muslim-controlled city: a Rebel Governor there is refused; a Peasant
-    Revolt in Murcia (no city) stands."""
+    Revolt in Murcia (no city) stands. The table asked again names the refused result and
+    the Muslims."""
     for name, a in state.areas.items():
         if city_controller(a) == "muslim" and name != "Granada":
             place(state, name, [("christian", G, 1)], city=a.city)
@@ -562,6 +670,10 @@ def test_a_result_that_would_take_the_last_muslim_city_is_rolled_again(
     assert "Rebel Governor in Granada would eliminate the last city under Muslim control" in tells(prompts)[1]
     assert state.areas["Granada"].units == {"muslim": {G: 1}}
     assert state.areas["Murcia"].units == {"rebel": {R: 1}}
+    table = only(prompts, "reconquista.rebellions.table")
+    assert table[1].data["rejected"] == "rebel_governor" and table[1].data["sides"] == ["muslim"]
+    (result,) = only(prompts, "reconquista.rebellions.result")
+    assert result.data["as"] == "peasant_revolt" and result.data["area"] == "Murcia"
 
 
 def test_no_roll_again_when_the_side_had_no_city_before(board: Board, state: GameState) -> None:
@@ -621,6 +733,33 @@ def test_the_trial_copy_carries_every_field(state: GameState) -> None:
         assert getattr(trial, f.name) == getattr(state, f.name), f.name
 
 
+# -- topics and rules of every prompt ------------------------------------------------------------
+
+
+def test_every_prompt_of_phase_1_has_its_topic_and_rule(board: Board) -> None:
+    """Random positions of play: no prompt of the phase goes without topic or rule."""
+    rng = random.Random(7)
+    seen: set[str] = set()
+    for _ in range(300):
+        state = initial_state(board)
+        for a in state.areas.values():
+            if rng.random() < 0.4:
+                a.units.clear()
+        proc = rebellions.phase(board, state)
+        try:
+            prompt = next(proc)
+            while True:
+                assert TOPIC.match(prompt.topic) and prompt.topic.startswith("reconquista.rebellions.")
+                assert prompt.rule.startswith("Phase 1: Rebellions")
+                seen.add(prompt.topic)
+                prompt = proc.send([rng.randint(1, 6)] if isinstance(prompt, Roll) else None)
+        except StopIteration:
+            pass
+    assert seen == {
+        f"reconquista.rebellions.{t}" for t in ("region", "strike", "table", "area", "result", "refused")
+    }
+
+
 # -- whole games ---------------------------------------------------------------------------------
 
 
@@ -666,6 +805,7 @@ def _rebellion_states() -> list[GameState]:
     return states
 
 
+@pytest.mark.slow
 def test_a_rebellion_changes_no_area_outside_its_region(board: Board) -> None:
     """Phase 1: each table result acts on "the affected region" alone (the revolt marker
     apart): at the start of every Phase 1 of a few whole games, every result in every region

@@ -280,6 +280,7 @@ _op = st.tuples(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(ops=st.lists(_op, max_size=40), besieger=st.sampled_from([None, *SIDES]))
 def test_random_add_remove_keeps_units_positive(

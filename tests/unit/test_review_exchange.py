@@ -126,6 +126,7 @@ def test_markdown_export_reads_as_a_game_report(store: Store) -> None:
     assert "- Board: Turn 1 begins: move the turn marker to 1." in lines
 
 
+@pytest.mark.slow
 def test_markdown_export_of_finished_sessions(store: Store) -> None:
     sid, _ = play_reconquista(store, 1)
     md = export_markdown(store, sid).splitlines()
@@ -260,6 +261,7 @@ def round_trip(store: Store, fresh: Store, sid: int) -> int:
     return done.session_id
 
 
+@pytest.mark.slow
 def test_round_trip_reconquista(store: Store, fresh: Store) -> None:
     sid, driver = play_reconquista(store, 2)
     assert driver.finished and len(driver.steps) > 500

@@ -92,6 +92,7 @@ def test_effective_steps_of_clean_and_undone_sessions_together(store: Store) -> 
 ACTIONS = st.sampled_from(["roll", "type", "undo", "undo2", "correct"])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(actions=st.lists(ACTIONS, min_size=1, max_size=30))
 def test_effective_steps_match_the_store_log(actions: list[str]) -> None:
@@ -119,6 +120,7 @@ def test_effective_steps_match_the_store_log(actions: list[str]) -> None:
 # -- Reconquista --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_reconquista_results_and_victory_points_of_finished_games(store: Store) -> None:
     """Each finished game is listed oldest first with the result band and victory points the
     simulator computes from the end state ("End of Game: Victory Points"); an unfinished one is not."""
@@ -139,6 +141,7 @@ def test_reconquista_results_and_victory_points_of_finished_games(store: Store) 
     assert stats.mean_vp == pytest.approx(sum(r.vp for r in expected) / 3)
 
 
+@pytest.mark.slow
 def test_reconquista_table_results_match_what_the_games_did(store: Store) -> None:
     """Rebellion results, events, where the Muslim reaction rose and what the reinforcement
     table gave: counted from the log's rolls and the tables, equal to what the live games told."""

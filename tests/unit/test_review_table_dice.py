@@ -67,6 +67,7 @@ def test_no_rolls_and_a_total_dice_cannot_give() -> None:
     assert against_dice("2D6", 2, {1: 4, 13: 2, 7: 1}).rolls == 1  # a damaged row is left out
 
 
+@pytest.mark.slow
 def test_the_rolls_of_the_store_are_the_rolls_of_the_live_games(store: Store) -> None:
     """Two games with app dice (seed 11 has a rebellion result refused and rolled again), and one
     whose first events' roll was typed as 6 6, taken back and typed again as 1 1: the double six

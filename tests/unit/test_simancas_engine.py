@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.simancas.cards import default_deck
-from companion.simancas.table import SIDES, TACTICS, IllegalAction, Side, Table, other
+from companion.simancas.table import SIDES, TACTICS, IllegalAction, Reminder, Side, Table, other
 
 DECK = default_deck()
 
@@ -301,6 +301,14 @@ def test_on_placement_reminders() -> None:
     assert t.place("christians", "Knights") == []
 
 
+def test_a_reminder_of_several_cards_keeps_its_plural() -> None:
+    """No card of the shipped deck draws or discards more than one, a deck file may."""
+    assert Reminder("draw", "moors", "Spies", 2).text == "Moors draw 2 cards (Spies)"
+    assert Reminder("enemy_discards", "christians", "Spies", 3).text == (
+        "Christians discard 3 random cards from their hand (Spies)"
+    )
+
+
 # -- Rout ---------------------------------------------------------------------------------------
 
 
@@ -455,6 +463,7 @@ def test_from_lists_is_order_free_and_keeps_the_order_given() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=60))
 def test_random_legal_actions_keep_the_table_sound(picks: list[int]) -> None:

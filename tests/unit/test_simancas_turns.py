@@ -1,7 +1,8 @@
 """Every turn of a Simancas hand is a recorded step: a pass, and the tactics that destroy
-nothing (Leader: draw 2; Strategy: draw 1 and look); whose turn it is follows them, both
-passes end the hand, and the result is told under its own hand. docs/rules-notes.md,
-Battle of Simancas, entries 20 to 22."""
+nothing (Leader: draw 2; Strategy: draw 1 and look); whose turn it is follows them (the menu
+says whose it is, and a replay or an undo gives the same side), both passes end the hand,
+and the result is told under its own hand. docs/rules-notes.md, Battle of Simancas, entries
+20 to 22."""
 
 from __future__ import annotations
 
@@ -29,6 +30,43 @@ def side_to_play(d: Driver) -> str:
     p = d.pending
     assert isinstance(p, Choose) and p.topic == ACTION_TOPIC
     return str(p.data["side"])
+
+
+def menu(d: Driver) -> Choose:
+    p = d.pending
+    assert isinstance(p, Choose) and p.topic == ACTION_TOPIC
+    return p
+
+
+def test_the_menu_says_whose_turn_it_is() -> None:
+    """The players alternate, the Moors first in every hand: the side after the last one that
+    acted; after a restore (which names no side) and after the end of a hand, the Moors."""
+    d = play(["Moors place Jund Cavalry"])
+    assert menu(d).data == {"hand": 1, "side": "christians", "passed": []}
+    d.submit("Christians place Knights", "player")
+    assert menu(d).data["side"] == "moors"
+    d.submit("Moors place Woods", "player")
+    d.submit("Christians discard Terrain to destroy Jund Cavalry", "player")
+    assert menu(d).data["side"] == "moors"
+    d.submit("Moors discard Terrain to destroy Knights", "player")
+    assert menu(d).data["side"] == "christians"
+    d.submit("Restore Knights", "player")
+    assert menu(d).data["side"] == "moors"
+    d.submit("Christians place Gorge", "player")
+    d.submit(END, "player")
+    d.ack()
+    assert menu(d).data == {"hand": 2, "side": "moors", "passed": []}
+
+
+def test_whose_turn_survives_replay_and_undo() -> None:
+    """The side to play follows from the steps alone: a resumed match and an undone step
+    give the same side as the live one."""
+    d = play(["Moors place Jund Cavalry", "Christians place Knights", "Moors place Woods"])
+    assert menu(d).data["side"] == "christians"
+    resumed = Driver.resume(GAME, 7, None, d.steps)
+    assert resumed.pending == d.pending and resumed.state.to_play == "christians"
+    d.undo()
+    assert menu(d).data["side"] == "moors"
 
 
 def test_a_tactic_that_destroys_nothing_is_a_turn() -> None:

@@ -1,6 +1,11 @@
-"""The Dice tray's two prompts say what they are: the Enter asking for the next roll
-(``dice.tray.spec``) and the Roll of it (``dice.tray.roll``, data: the label it is logged under),
-so the screens and the exports need not read the Roll's wording to know its label."""
+"""The Dice tray's engine (companion/dicetray.py): a session asks for the next roll's dice as
+typed ("2d6 Attack"; an empty entry rolls the last ones again), rolls them and logs each roll
+under its label, and the shell's undo takes back the last roll.
+
+Its two prompts say what they are: the Enter asking for the next roll (``dice.tray.spec``,
+data: the rolls made so far) and the Roll of it (``dice.tray.roll``, data: the label it is
+logged under), so the screens and the exports need not read the Roll's wording to know its
+label; a logged roll reads back, and replays, with its topic and label."""
 
 from __future__ import annotations
 
