@@ -38,8 +38,8 @@ CACHE_KEY = "suite_clock/durations"
 FAST_TARGET = 60.0  # the fast tier's wall time, seconds
 FLOOR_TARGET = 1.2  # the whole suite's wall time over its CPU floor
 LONGEST_TARGET = 30.0  # any one test's wall time, seconds
-#: A test of this much CPU or more belongs to the slow tier.
-SLOW_CPU = 1.0
+#: A test of this much CPU or more belongs to the slow tier (tests are marked from 0.4 s: a margin).
+SLOW_CPU = 0.5
 
 
 def cores() -> int:
@@ -135,7 +135,7 @@ class SuiteClock:
         wall = time.perf_counter() - self.start
         # Under xdist the workers are the controller's children: their CPU is what they sent.
         cpu = self.cpu + cpu_seconds(children=not self.workers)
-        n = cores() if self.workers else 1  # one process uses one core
+        n = cores()
         longest = max(self.times.items(), key=lambda kv: kv[1][0], default=("", [0.0, 0.0]))
         unmarked = sorted(
             (nodeid for nodeid, (_w, c) in self.times.items() if c >= SLOW_CPU and nodeid not in self.slow),
@@ -164,7 +164,9 @@ class SuiteClock:
         )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not self.times:
+        # The figures of a run on every core, as the README's commands run: a run in one process
+        # (``-n 0``, to debug a test) is not the suite's and says nothing of its schedule.
+        if not self.times or not self.workers:
             return
         f = self.figures()
         markexpr = (self.config.getoption("markexpr", "") or "").replace(" ", "")
@@ -172,6 +174,6 @@ class SuiteClock:
         terminalreporter.write_line(self.summary_line(f, fast=markexpr == "notslow"))
         if f["unmarked"]:
             terminalreporter.write_line(
-                f"outside the slow tier but {SLOW_CPU:.0f} s of CPU or more (mark them slow): "
+                f"outside the slow tier but {SLOW_CPU} s of CPU or more (mark them slow): "
                 + ", ".join(f"{n} ({self.times[n][1]:.1f} s)" for n in f["unmarked"])
             )

@@ -3,8 +3,8 @@
 - ``screen``: every test under tests/screens/, and anywhere a test that drives the app (a
   coroutine: Textual's Pilot) or takes a snapshot;
 - ``slow``: every test under tests/games/ (whole games) and tests/e2e/ (processes), and, marked
-  where they are written, the others of a second of CPU or more (tests/suite_clock.py names
-  those it finds unmarked);
+  where they are written, the others of half a second of CPU or more (tests/suite_clock.py
+  names those it finds unmarked);
 - ``online``: the tests that reach the package index (tests/e2e/test_packaging.py).
 
 ``pytest -m "not slow"`` is the fast tier; ``pytest`` runs every tier.
