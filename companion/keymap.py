@@ -8,8 +8,8 @@ very set of ids the screens bind, with the same keys.
 
 An id is named for where it acts: ``app.*`` on every screen, ``home.*`` on the home screen,
 ``game.*`` on every game screen that has the action (Reconquista, Terra de Castells, the Battle
-of Simancas, the Dice tray), ``reconquista.*``, ``simancas.*`` and ``dice.*`` on one game's
-screen, ``history.*`` on History and the screens opened from it, ``log.*`` on a session's log.
+of Simancas, the Dice tray), ``reconquista.*``, ``castells.*``, ``simancas.*`` and ``dice.*`` on
+one game's screen, ``history.*`` on History and the screens opened from it, ``log.*`` on a session's log.
 The keys of the dialogs (y, n, escape, enter) and the number keys that pick an option stay
 where they are.
 """
@@ -54,6 +54,7 @@ BINDINGS: tuple[KeyBinding, ...] = (
         "Reconquista, Terra de Castells",
     ),
     KeyBinding("reconquista.why_not", "w", "Why not? (purchases refused)", "Reconquista"),
+    KeyBinding("castells.why_not", "w", "Why not? (Phase 3 actions not offered)", "Terra de Castells"),
     KeyBinding("reconquista.dice_mode", "ctrl+d", "Dice mode", "Reconquista"),
     KeyBinding("simancas.cards", "ctrl+r", "Card types", "Battle of Simancas"),
     KeyBinding("simancas.discards", "f3", "Discard pile", "Battle of Simancas"),

@@ -8,6 +8,12 @@ attack is the battle of battle.py; playing a favour card and the power of faith 
 count (docs/rules-notes.md, "Terra de Castells"; rules-notes, Castells reading 17). "Control a nearby castle"
 places the player's castle in the app's castle map, so that what the Saracens may move to
 and attack follows the table.
+
+The menu offers only what the rule allows the player as the table stands (``refusal``): no
+control without an empty castle in reach, no estate token to a player with fewer than two
+castles, no attack without a castle of one's own to announce as its source, no favour card
+with T to a player who has bought none; ``refusals`` gives, for each action not offered,
+the one sentence why (the screen's w).
 """
 
 from __future__ import annotations
@@ -29,6 +35,26 @@ FAVOUR = "Play a favour card with T (not counted)"
 FAITH = "Power of faith (not counted)"
 #: The actions that count towards the 3 of a turn, by code.
 COUNTED = ("control", "estate", "attributes", "buy", "attack")
+#: Every action of Phase 3 by its code, in the rulebook's order, with the option that offers it.
+OPTIONS = {
+    "control": CONTROL,
+    "estate": ESTATE,
+    "attributes": ATTRIBUTES,
+    "buy": BUY,
+    "attack": ATTACK,
+    "favour": FAVOUR,
+    "faith": FAITH,
+}
+#: What the menu's reason calls an action it does not offer ("no attack: ...").
+ABSENT = {
+    "control": "no castle to control",
+    "estate": "no estate token",
+    "attributes": "no token attributes",
+    "buy": "no favour cards to buy",
+    "attack": "no attack",
+    "favour": "no favour card with T",
+    "faith": "no power of faith",
+}
 #: How far "within two hexes of an own castle" reaches, in near-links (see Board.within).
 CONTROL_REACH = 2
 
@@ -40,6 +66,16 @@ RULE_BUY = "Phase 3 — Actions — Buy favor cards"
 RULE_ANNOUNCE = "Phase 3 — Actions — The attacker announces the source castle and the target castle"
 RULE_FAVOUR = "Phase 3 — Actions — Play a favor card"
 RULE_FAITH = "Phase 3 — Actions — Power of faith"
+#: The rule each action follows, by code (what a refusal cites).
+RULES = {
+    "control": RULE_CONTROL,
+    "estate": RULE_ESTATE,
+    "attributes": RULE_ATTRIBUTES,
+    "buy": RULE_BUY,
+    "attack": RULE_ANNOUNCE,
+    "favour": RULE_FAVOUR,
+    "faith": RULE_FAITH,
+}
 
 #: What the player does on the table for each told action: (rule, instruction after the name).
 TOLD = {
@@ -96,34 +132,83 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def own_castles(state: CastellsState, player: str) -> list[str]:
+    """The castles ``player`` holds, in board order."""
+    return [c for c, o in state.owners.items() if o == player]
+
+
+def refusal(board: Board, state: CastellsState, player: Player, code: str) -> str | None:
+    """Why ``player`` may not take the Phase 3 action ``code`` now, in one sentence from the
+    table as it stands; None when the rule allows it. The turn's limit first ("0 to 3
+    actions"), then the action's own rule."""
+    name = player.name
+    if code in COUNTED and len(state.actions) >= MAX_ACTIONS:
+        return f"{name} has taken {MAX_ACTIONS} actions, the most a turn allows."
+    own = own_castles(state, name)
+    if code == "control":
+        # "The player places a castle in an adjacent empty castle or within two hexes of an own castle".
+        if not own:
+            return (
+                f"{name} holds no castle, and a castle controlled must be adjacent to or within two "
+                "hexes of an own castle."
+            )
+        if not control_targets(board, state, name):
+            return f"No castle is empty within two hexes of {name}'s castles."
+    elif code == "estate":
+        # "The token must be in a free hex adjacent to two own castles": the hex is the
+        # players' to find (the castle map has no hexes), the two castles the app knows.
+        if len(own) < 2:
+            held = "none" if not own else "only one"
+            return (
+                f"An estate token must be in a free hex adjacent to two of {name}'s own castles, "
+                f"and {name} holds {held}."
+            )
+    elif code == "attack":
+        if state.attack_won:  # Favorable result for the attacker: "cannot attack again this turn"
+            return f"{name} won an attack this turn and cannot attack again this turn."
+        if not own:  # "The attacker announces the source castle and the target castle"
+            return f"{name} holds no castle to announce as the source castle of an attack."
+        if not player_targets(state, name):
+            return "No other player holds a castle to attack."
+    elif code == "favour" and not player.favour:
+        # Buy favor cards: "It is stolen from the corresponding stack", the only way to get one.
+        return f"{name} has bought no favour cards this game, and buying them is the only way to get one."
+    return None
+
+
+def refusals(board: Board, state: CastellsState, player: Player) -> dict[str, str]:
+    """For each action of Phase 3 the menu does not offer ``player`` now, by code in the
+    rulebook's order, the one sentence why."""
+    return {code: why for code in OPTIONS if (why := refusal(board, state, player, code)) is not None}
+
+
 def menu(board: Board, state: CastellsState, player: Player) -> list[tuple[str, str]]:
     """The (code, option) pairs offered now, in the rulebook's order; the end of the turn last."""
-    out: list[tuple[str, str]] = []
-    if len(state.actions) < MAX_ACTIONS:
-        if control_targets(board, state, player.name):
-            out.append(("control", CONTROL))
-        out += [("estate", ESTATE), ("attributes", ATTRIBUTES), ("buy", BUY)]
-        if not state.attack_won and player_targets(state, player.name):
-            out.append(("attack", ATTACK))
-    out += [("favour", FAVOUR), ("faith", FAITH), ("end", end_turn_option(player.name))]
-    return out
+    out = [(code, text) for code, text in OPTIONS.items() if refusal(board, state, player, code) is None]
+    return [*out, ("end", end_turn_option(player.name))]
 
 
 def menu_reason(board: Board, state: CastellsState, player: Player) -> str:
     left = MAX_ACTIONS - len(state.actions)
+    absent = refusals(board, state, player)
     if not left:
-        return (
-            f"{player.name} has taken {MAX_ACTIONS} actions, the most a turn allows: a favour card "
-            "with T and the power of faith are not actions and are still offered"
+        head = (
+            f"{player.name} has taken {MAX_ACTIONS} actions, the most a turn allows: only what is "
+            "not an action is offered"
         )
-    parts = [f"{_plural(left, 'action')} of {MAX_ACTIONS} left"]
-    if state.attack_won:
-        parts.append(f"no attack: {player.name} won an attack this turn and cannot attack again")
-    elif not player_targets(state, player.name):
-        parts.append("no attack: no other player holds a castle")
-    if not control_targets(board, state, player.name):
-        parts.append(f"no castle to control: none is empty within two hexes of {player.name}'s castles")
-    return "; ".join(parts)
+        absent = {code: why for code, why in absent.items() if code not in COUNTED}
+    else:
+        head = f"{_plural(left, 'action')} of {MAX_ACTIONS} left"
+    return "; ".join(
+        [head, *(f"{ABSENT[code]}: {_clause(why, player.name)}" for code, why in absent.items())]
+    )
+
+
+def _clause(sentence: str, name: str) -> str:
+    """A sentence as a clause after a colon: its full stop off, its first letter small unless
+    it is the player's name."""
+    text = sentence.rstrip(".")
+    return text if text.startswith(name) else text[:1].lower() + text[1:]
 
 
 def actions(board: Board, state: CastellsState, player: Player) -> Proc:
@@ -150,6 +235,16 @@ def actions(board: Board, state: CastellsState, player: Player) -> Proc:
         code = offered[options.index(picked)][0]
         if code == "end":
             return
+        why = refusal(board, state, player, code)
+        if why is not None:  # the table was corrected by hand while the menu was asked
+            yield Tell(
+                f"{why.rstrip('.')}: the table was corrected by hand while the menu was asked.",
+                topic="castells.actions.refused",
+                data={"player": player.name, "action": code},
+                rule=RULES[code],
+                reason="a correction by hand changed the table after the menu offered it",
+            )
+            continue
         if code == "control":
             yield from control(board, state, player)
         elif code == "attack":
@@ -168,9 +263,9 @@ def told(state: CastellsState, player: Player, code: str) -> Proc:
     """An action done on the table only: its cost and what to do, told; counted if it counts."""
     rule, what = TOLD[code]
     which = counted(state, code) if code in COUNTED else "not an action"
-    if code == "buy" and state.favour_after_purchase:
-        # From now on a battle asks whether a card with C changes it. Not kept in a game recorded
-        # before the setting: its pictures (and the digests its log holds) stay as they were.
+    if code == "buy":
+        # From now on the player may play a card with T, and (a new game's setting) a battle
+        # asks whether a card with C changes it.
         player.favour = True
     facts: dict[str, Any] = {"player": player.name, "action": code, "taken": len(state.actions)}
     yield Tell(

@@ -382,7 +382,10 @@ class Castells:
     title = "Terra de Castells"
     #: 2: Phase 3 as the rulebook lists it (the actions menu, 3 actions at most, control of a
     #: castle recorded), the koalata token in the century reminder, favour cards in battles.
-    rules_version = 2
+    #: 3: the actions menu offers only what each action's rule allows the player now (no attack
+    #: without a source castle, no estate token with fewer than two castles, no favour card with
+    #: T before one is bought), and an action a correction by hand has made impossible is refused.
+    rules_version = 3
     #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
 

@@ -21,7 +21,7 @@ class Player:
     name: str
     army: int = 0
     #: Has bought favour cards this game (the only way the rulebook gives one), so may hold a
-    #: card with C for a battle.
+    #: card with T to play in its turn, or with C for a battle.
     favour: bool = False
 
     def to_json(self) -> dict[str, Any]:

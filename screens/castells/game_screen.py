@@ -8,7 +8,8 @@ the attacker's reroll, the defender's first roll and rerolls) and the question o
 counts, the player count, is picked with the count's own digit), a Roll takes the dice
 typed or r for the app, a draw from the bag is a field where the territory that came out
 is typed (its name, its first letters or its number; Enter alone: the app draws, so that no
-letter of "Riu" is a key), an instruction is confirmed with Enter (a: every one waiting).
+letter of "Riu" is a key), an instruction is confirmed with Enter (a: every one waiting); at
+Phase 3's actions menu w shows, for each action not offered, the one sentence why.
 Every answer goes through the driver with the store's recorder, so the session resumes as it
 was.
 """
@@ -31,16 +32,18 @@ from textual.dom import DOMNode
 from textual.widgets import Header, Input, OptionList, RichLog, Static
 
 from companion.castells import bag as bags
+from companion.castells.actions import OPTIONS, refusals
 from companion.castells.battle import odds_now, successes_text
 from companion.castells.board import Board
 from companion.castells.edits import describe, parse_edit_text
 from companion.castells.game import GAME
-from companion.castells.state import MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
+from companion.castells.state import MAX_ACTIONS, MAX_ROLLS, SARACENS, SUCCESS, CastellsState, Side
 from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import CORRECTION, Choose, Edit, Roll, Tell, edit_prompt
 from screens.castells.edit_dialog import EditDialog
 from screens.colours import tone
+from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -66,6 +69,19 @@ RESULT_TOPIC = "castells.battle.result"
 
 #: Under a choice of counts: the key is the count.
 COUNTS_HINT = "Press the count (or arrows + Enter)."
+
+#: The topic of Phase 3's actions menu, and the line under it: w says why an action is absent.
+MENU_TOPIC = "castells.actions.next"
+MENU_HINT = "w: why an action is not offered."
+
+
+def choose_hint(prompt: Any) -> str:
+    """The line under a choice: how a draw or a count is answered, w at the actions menu."""
+    if is_draw(prompt):
+        return DRAW_HINT
+    if counts(prompt):
+        return COUNTS_HINT
+    return MENU_HINT if isinstance(prompt, Choose) and prompt.topic == MENU_TOPIC else ""
 
 
 def is_draw(prompt: Any) -> bool:
@@ -298,6 +314,15 @@ class CastellsScreen(GameScreen):
         Binding("a", "confirm_all", "All done", show=False, id="game.all_done"),
         Binding("e", "edit", "Fix by hand", id="game.edit"),
         Binding("c", "correct", "Correct a die", id="game.correct"),
+        # Off the footer, which is full at 80 columns: the actions menu says "w: why ..." under it.
+        Binding(
+            "w",
+            "why_absent",
+            "Why not?",
+            show=False,
+            tooltip="for each action of Phase 3 not offered, why",
+            id="castells.why_not",
+        ),
         Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
         Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
         Binding("escape", "back", "Back", id="game.back"),
@@ -540,7 +565,7 @@ class CastellsScreen(GameScreen):
             p,
             [],
             choose_title="Draw from the bag" if draw else "Choose",
-            choose_hint=DRAW_HINT if draw else (COUNTS_HINT if counts(p) else ""),
+            choose_hint=choose_hint(p),
             choose_field=DRAW_FIELD if draw else None,
             choose_keys=counts(p),
             over=Text.assemble(
@@ -639,6 +664,27 @@ class CastellsScreen(GameScreen):
         """Correct a battle die typed earlier: the game is replayed from it (Driver.correct), the
         later answers kept where they still fit, and what changes on the table is told."""
         correct_a_die(self, self.driver, self._show, lambda index: self._show(f"Corrected step {index + 1}."))
+
+    def action_why_absent(self) -> None:
+        """w: in Phase 3, why each action not offered to the active player is not, one sentence
+        each, from the table as it stands (companion.castells.actions.refusals)."""
+        d = self.driver
+        if d is None:
+            return
+        state = self.state
+        if state.phase != "actions" or state.active is None:
+            self._show("Actions are chosen in Phase 3; w there says why one is not offered.", error=True)
+            return
+        player = state.players[state.active]
+        absent = refusals(self.board, state, player)
+        body = Text()
+        body.append(f"{player.name}: {len(state.actions)} of {MAX_ACTIONS} actions taken\n", style="bold")
+        for code, why in absent.items():
+            body.append(f"{OPTIONS[code]}: ", style="bold")
+            body.append(f"{why}\n")
+        if not absent:
+            body.append("Every action of Phase 3 is offered.")
+        self.app.push_screen(MessageDialog("Not offered, and why", body))
 
     def action_edit(self) -> None:
         """A correction by hand: set a castle, an army or the Saracen to what the table shows; logged."""

@@ -18,7 +18,7 @@ from textual.widgets import Input, RichLog, Static
 from companion.castells.battle import ACCEPT, APPLY, STOP, reroll_option
 from companion.castells.game import ATTACK, ATTACK_NEAR, GAME
 from companion.driver import Driver
-from companion.prompts import Choose, Enter, Roll, Tell
+from companion.prompts import Choose, Enter, Roll, Tell, edit_prompt
 from companion.store.db import Store
 from screens.app import CompanionApp
 from screens.castells.edit_dialog import EditDialog
@@ -469,7 +469,8 @@ def test_snapshot_saracens_take_a_castle(snap_compare: Any, tmp_path: Path, cloc
 
 
 def test_snapshot_actions_menu_at_80x24(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    """Phase 3's menu, every action offered with its cost and the count, on the narrow screen."""
+    """Phase 3's menu on the narrow screen: each action its rule allows Anna (no favour card with
+    T: she has bought none), the count, and the line saying that w tells why the others are absent."""
     assert snapshot_of(snap_compare, tmp_path, clock, [*SETUP, "Riu"], size=(80, 24))
 
 
@@ -816,3 +817,42 @@ async def test_a_battle_over_is_the_last_battle_and_gives_way_on_the_narrow_scre
         assert not battle.display
         options = screen(app).query_one("#pp-options", OptionList)
         assert options.size.height >= options.option_count
+
+
+async def test_w_says_why_each_action_of_phase_3_not_offered_is_not(tmp_path: Path, clock: Any) -> None:
+    """Phase 3: "The active player can take 0 to 3 actions in any order", each by its own rule; w
+    shows, for each action the menu leaves out, the one sentence why (here: no favour card with T
+    before one is bought; after a correction by hand leaves Anna one castle, no estate token, "The
+    token must be in a free hex adjacent to two own castles"). Outside Phase 3 it says so."""
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, [*SETUP, "Riu"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose) and d.pending.topic == "castells.actions.next"
+        assert "w: why an action is not offered." in screen_text(pilot)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        text = str(app.screen.body)  # type: ignore[attr-defined]
+        assert "Anna: 0 of 3 actions taken" in text
+        assert "Play a favour card with T (not counted): Anna has bought no favour cards this game" in text
+        assert "Play an estate token" not in text and "Attack" not in text
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        d.edit(edit_prompt("x", {"kind": "castle", "castle": "Mora", "owner": None}))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        text = str(app.screen.body)  # type: ignore[attr-defined]
+        assert (
+            "Play an estate token: An estate token must be in a free hex adjacent to two of Anna's "
+            "own castles, and Anna holds only one." in text
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        feed(d, ["End Anna's turn", "Riu"], ack_last=False)  # Bo's resources: Phase 2
+        screen(app).show_game()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, CastellsScreen)
+        assert "Actions are chosen in Phase 3" in screen_text(pilot)

@@ -93,7 +93,7 @@ def test_one_success_is_said_in_the_singular() -> None:
 
 async def test_a_battle_among_the_actions_shows_phase_3_actions() -> None:
     """A battle is one of Phase 3's actions: its status line says "Phase 3: Actions"."""
-    board, state = table({"Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
+    board, state = table({"Mora": "Anna", "Lleida": "Bo"}, {"Anna": 2, "Bo": 2})
     state.bag = {"Levant": 0, "Migdia": 0, "Ponent": 0, "Riu": 1, "Bosc": 0, "Muntanya": 0}
     from companion.castells.game import play_turn
 

@@ -481,7 +481,7 @@ def test_a_tie_in_army_gives_nobody_the_black_die(
 
 def test_an_attack_won_ends_the_attacks_of_the_turn() -> None:
     """Favorable result: "the attacker ... cannot attack again this turn"."""
-    board, state = table({"Lleida": "Bo", "Flix": "Bo"}, {"Anna": 2, "Bo": 2})
+    board, state = table({"Mora": "Anna", "Lleida": "Bo", "Flix": "Bo"}, {"Anna": 2, "Bo": 2})
     state.bag = {t: (1 if t == "Riu" else 0) for t in TERRITORIES}
     trace = drive(
         play_turn(board, state),
@@ -495,22 +495,15 @@ def test_an_attack_won_ends_the_attacks_of_the_turn() -> None:
 
 
 def test_the_players_attack_reads_its_target_by_place_and_reports_the_result() -> None:
-    board, state = table({"Lleida": "Bo", "Flix": "Cai"}, {"Anna": 2, "Bo": 2, "Cai": 0})
+    board, state = table({"Cardona": "Anna", "Lleida": "Bo", "Flix": "Cai"}, {"Anna": 2, "Bo": 2, "Cai": 0})
     state.bag = only("Riu")
     trace = drive(
         play_turn(board, state),
         ["Riu", ATTACK, "Flix (Cai)", "", "", [5, 5, 1, 1, 1, 1], STOP, [1] * 5],
     )
     first_actions = of(trace.prompts, "castells.actions.next")[0]
-    assert first_actions.data["options"] == [
-        "estate",
-        "attributes",
-        "buy",
-        "attack",
-        "favour",
-        "faith",
-        "end",
-    ]
+    # (Anna holds one castle, Cardona: no estate token; she has bought no favour card.)
+    assert first_actions.data["options"] == ["control", "attributes", "buy", "attack", "faith", "end"]
     assert first_actions.data["attack_won"] is False
     (target,) = of(trace.prompts, "castells.actions.target")
     assert target.data == {"player": "Anna", "castles": ["Lleida", "Flix"], "owners": ["Bo", "Cai"]}
@@ -525,14 +518,14 @@ def test_the_players_attack_reads_its_target_by_place_and_reports_the_result() -
     # Once won, the turn offers no attack: "cannot attack again this turn".
     pending = trace.pending
     assert isinstance(pending, Choose) and pending.topic == "castells.actions.next"
-    # (Flix is Anna's now: the empty castles near it may be controlled.)
-    assert pending.data["options"] == ["control", "estate", "attributes", "buy", "favour", "faith", "end"]
+    # (Flix is Anna's now: with Cardona, two castles for an estate token.)
+    assert pending.data["options"] == ["control", "estate", "attributes", "buy", "faith", "end"]
     assert pending.data["attack_won"] is True and pending.data["taken"] == ["attack"]
 
 
 def test_a_failed_attack_may_be_followed_by_another() -> None:
     """Unfavorable result: "There are no changes on the board", and the attacker may attack again."""
-    board, state = table({"Lleida": "Bo"}, {"Anna": 0, "Bo": 0})
+    board, state = table({"Mora": "Anna", "Lleida": "Bo"}, {"Anna": 0, "Bo": 0})
     state.bag = {t: (1 if t == "Riu" else 0) for t in TERRITORIES}
     trace = drive(play_turn(board, state), ["Riu", ATTACK, "Lleida (Bo)", "", "", [1] * 5])
     assert state.owners["Lleida"] == "Bo"

@@ -327,16 +327,78 @@ def test_where_and_summary_follow_the_century() -> None:
     assert ATTACK  # the attack option is part of the turn's menu (tested in test_castells_engine)
 
 
+#: Every action of Phase 3 by its code, in the rulebook's order (the menu's codes but the end).
+PHASE_3 = ("control", "estate", "attributes", "buy", "attack", "favour", "faith")
+#: The actions that count towards the 3 of a turn ("The active player can take 0 to 3 actions").
+COUNTED = {"control", "estate", "attributes", "buy", "attack"}
+
+
+def forbidden(d: Driver, name: str, code: str, bought: set[str]) -> bool:
+    """Whether the rulebook forbids ``name`` the Phase 3 action ``code`` at the table as it
+    stands, worked out from the board and the log, not from the engine's menu: the turn's 3
+    actions; Control a nearby castle: "an adjacent empty castle or within two hexes of an own
+    castle" (two near-links, rules-notes Castells 18); Play a state token: "a free hex adjacent
+    to two own castles"; the attack: "The attacker announces the source castle and the target
+    castle", "cannot attack again this turn"; a favour card with T: only once bought ("Buy favor
+    cards", the only way to get one)."""
+    state, board = d.state, GAME.board_of(d.state)
+    own = [c for c, o in state.owners.items() if o == name]
+    if code in COUNTED and len(state.actions) >= 3:
+        return True
+    if code == "control":
+        one = {n for c in own for n in board.near[c] if n in board.territory_of}
+        two = one | {n for c in one for n in board.near[c] if n in board.territory_of}
+        return not [c for c in two if state.owners[c] is None and c != state.saracen]
+    if code == "estate":
+        return len(own) < 2
+    if code == "attack":
+        others = [c for c, o in state.owners.items() if o not in (None, name)]
+        return state.attack_won or not own or not others
+    if code == "favour":
+        return name not in bought
+    return False
+
+
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
-@given(seed=st.integers(0, 10_000), picks=st.randoms(use_true_random=False))
-def test_random_games_keep_the_table_consistent(seed: int, picks: Any) -> None:
+@given(
+    seed=st.integers(0, 10_000),
+    picks=st.randoms(use_true_random=False),
+    after_purchase=st.booleans(),
+    few=st.booleans(),
+)
+def test_random_games_keep_the_table_consistent(
+    seed: int, picks: Any, after_purchase: bool, few: bool
+) -> None:
     """Whatever is chosen: a token drawn is gone from the bag, no castle is under the Saracen and a
-    player's at once, army points never go below 0, and the game ends after the fifth century."""
-    d = new_driver(seed)
+    player's at once, army points never go below 0, and the game ends after the fifth century.
+    At every actions menu ("The active player can take 0 to 3 actions in any order") the menu
+    offers each action of Phase 3 that its rule allows the player at that table and no other,
+    and each one it leaves out has its one sentence why (``few``: the players start with few
+    castles, so that players with none or one are met often)."""
+    from companion.castells.actions import refusals
+
+    d = Driver(GAME, seed, {"favour_question": "after_purchase"} if after_purchase else {})
     start = sum(d.state.bag.values())
+    bought: set[str] = set()
+    menus = 0
     while d.pending is not None:
-        random_answer(d, picks)
+        p = d.pending
+        if isinstance(p, Choose) and p.topic == "castells.actions.next":
+            menus += 1
+            name = p.data["player"]
+            allowed = [c for c in PHASE_3 if not forbidden(d, name, c, bought)]
+            assert p.data["options"] == [*allowed, "end"], (name, d.state.owners, bought)
+            why = refusals(GAME.board_of(d.state), d.state, d.state.player(name))
+            assert list(why) == [c for c in PHASE_3 if c not in allowed]
+            assert all(w.endswith(".") and ". " not in w for w in why.values())
+        if few and isinstance(p, Choose) and p.topic == "castells.setup.castles" and picks.random() < 0.5:
+            d.submit(p.options[-1], "player")  # no more castles
+        else:
+            random_answer(d, picks)
+        last = d.steps[-1].prompt
+        if not isinstance(last, Edit) and last.topic == "castells.actions.buy":
+            bought.add(last.data["player"])
         state = d.state
         assert sum(state.bag.values()) == start - len(state.discarded)
         assert state.saracen not in state.owners or state.owners[state.saracen] is None
@@ -345,3 +407,4 @@ def test_random_games_keep_the_table_consistent(seed: int, picks: Any) -> None:
         assert len(state.actions) <= 3 and state.actions.count("attack") <= 3
     assert d.state.phase == "over" and d.state.century == 4
     assert len(d.state.discarded) == 5 * len(d.state.players)
+    assert menus >= 5 * len(d.state.players)
