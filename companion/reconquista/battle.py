@@ -44,6 +44,11 @@ WIPED_OUT = "Phase 4: Movement of Armies — If one side completely eliminates t
 CAPTURED = "Phase 4: Movement of Armies — If your moving force eliminates the entire enemy force"
 TIE = "Phase 4: Movement of Armies — If both sides inflict equal losses"
 COMPLEX_1 = "Phase 4: Movement of Armies — Example of a Complex Battle 1"
+#: Walls nobody else holds are their religion's: no side besieges walls it controls.
+HELD_WALLS = (
+    "Important Definitions — A City without forces of either side is considered to be controlled by the "
+    "religion of the city"
+)
 #: The Muslim reaction's clarifications, which the French and Rebel armies' marches follow too.
 ROBOT_WALLS = (
     "Phase 5: The Muslim Reaction — If the area contains a Christian force and a City under Muslim control"
@@ -710,6 +715,13 @@ def _carry_out(
         }
 
     if result == "defender_destroyed":
+        # The attackers besieged these walls (a first attack ended in a siege) and have now
+        # destroyed every defender inside: "this city is assumed captured [...] and the moving
+        # force can continue moving": the siege is over, nobody is left to besiege.
+        took = a.besieger == attacker
+        if took:
+            a.besieger = None
+        over = " The siege is over." if took else ""
         if relief:
             yield Tell(
                 f"The {def_name} besiegers are destroyed.{relieved}",
@@ -728,16 +740,16 @@ def _carry_out(
             )
         elif a.city is not None:
             yield Tell(
-                f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays).",
+                f"The {def_name} force is destroyed and the city of {area} is captured (any fortress stays).{over}",
                 topic="reconquista.battle.destroyed",
-                data=destroyed(defender, captured=True),
+                data=destroyed(defender, captured=True) | {"siege_over": took},
                 rule=CAPTURED,
             )
         else:
             yield Tell(
-                f"The {def_name} force in {area} is destroyed.",
+                f"The {def_name} force in {area} is destroyed.{over}",
                 topic="reconquista.battle.destroyed",
-                data=destroyed(defender),
+                data=destroyed(defender) | {"siege_over": took},
                 rule=WIPED_OUT,
             )
         return BattleOutcome(result, rounds, area, tuple(a.force(attacker)))
@@ -750,12 +762,25 @@ def _carry_out(
                 else f"The {att_name} force is destroyed"
             )
             empty = "" if joined else "empty "
-            yield Tell(
-                f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.",
-                topic="reconquista.battle.destroyed",
-                data=destroyed(attacker),
-                rule=WIPED_OUT,
-            )
+            if besieges_walls_it_controls(a):
+                # Nobody is left inside, and the walls are the besiegers' own: "A City without
+                # forces of either side is considered to be controlled by the religion of the
+                # city" (or a fortress alone). No side besieges walls it controls.
+                a.besieger = None
+                yield Tell(
+                    f"{gone}; the {_own_walls(a, area)} now stands with the {def_name} force alone: "
+                    f"it is under {def_name} control, and no siege is left there.",
+                    topic="reconquista.battle.destroyed",
+                    data=destroyed(attacker) | {"siege_over": True},
+                    rule=HELD_WALLS,
+                )
+            else:
+                yield Tell(
+                    f"{gone}; the {def_name} siege of the {empty}{walls} of {area} goes on.",
+                    topic="reconquista.battle.destroyed",
+                    data=destroyed(attacker) | {"siege_over": False},
+                    rule=WIPED_OUT,
+                )
         else:
             yield Tell(
                 f"The {att_name} force in {area} is destroyed.",
@@ -771,6 +796,48 @@ def _carry_out(
         rule=WIPED_OUT,
     )
     return BattleOutcome(result, rounds, None)
+
+
+def besieges_walls_it_controls(a: AreaState) -> bool:
+    """Whether the siege in ``a`` is of walls the besiegers' own side controls: no unit of
+    another side is left in the area, and the walls are a fortress alone or a city of the
+    besiegers' religion ("A City without forces of either side is considered to be
+    controlled by the religion of the city"). No side besieges walls it controls (an empty
+    city of another religion stays besieged: it surrenders in Phase 6)."""
+    return a.besieger is not None and not _held_against(a, a.besieger)
+
+
+def _own_walls(a: AreaState, area: str) -> str:
+    """'Christian city of León', 'fortress of Badajoz': walls that are their holders' own."""
+    return f"{SIDE_NAMES[a.city]} city of {area}" if a.city is not None else f"fortress of {area}"
+
+
+def end_siege_of_own_walls(board: Board, state: GameState, area: str) -> Proc:
+    """Lift the siege of ``area`` if its besiegers now control the walls (a rebellion turned
+    the city to their religion, a famine took the last defender): told, with its reason."""
+    a = state.areas[area]
+    if not besieges_walls_it_controls(a):
+        return
+    side = a.besieger or ""
+    a.besieger = None
+    name = SIDE_NAMES[side]
+    yield Tell(
+        f"No one is left in the {_own_walls(a, area)} but the {name} force: it is under {name} "
+        "control, and no siege is left there (Phase 6 has nothing to resolve in it).",
+        topic="reconquista.end.siege",
+        data={
+            "area": area,
+            "side": side,
+            "walls": "city" if a.city is not None else "fortress",
+            "city": a.city,
+        },
+        rule=HELD_WALLS,
+        reason=(
+            f"a {SIDE_NAMES[a.city]} city with no other forces is controlled by its religion"
+            if a.city is not None
+            else "a fortress with only one side's units in the area is that side's"
+        ),
+    )
 
 
 def _held_against(a: AreaState, attacker: str) -> bool:
@@ -853,7 +920,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     inside = [s for s in a.sides() if s != besieger]
     defender = inside[0] if inside else city_controller(a) or "muslim"
     d_name = SIDE_NAMES[defender]
-    same_religion = not city or a.city == besieger
+    same_religion = city and a.city == besieger
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.SiegeSide | None = (
         "besieger" if cid == besieger else "defender" if cid == defender else None
@@ -950,15 +1017,16 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
                 a.city = None
             eliminated = describe(defender, list(r.defender_losses)) if r.defender_losses else ""
             winners = f"{b_name} force ({describe(besieger, list(r.besieger_survivors))})"
-            won = _siege_won(area, r, dice[0], city, eliminated, winners)
-            parity = "even" if dice[0] % 2 == 0 else "odd"
+            total = r.besieger_total or 0
+            won = _siege_won(area, r, total, city, eliminated, winners)
+            parity = "even" if total % 2 == 0 else "odd"
             yield Tell(
                 f"Siege of {area}: {sums}. {won}",
                 topic="reconquista.sieges.result",
                 data=facts,
                 rule=SIEGE_WON,
                 reason=(
-                    f"the besiegers' die is {parity} ({dice[0]}): the city is "
+                    f"the besiegers' result is {parity} ({total}, the die with its modifiers): the city is "
                     + ("sacked and destroyed" if r.sacked else "spared")
                     if city
                     else ""
@@ -1009,11 +1077,12 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         after_tie = True
 
 
-def _siege_won(area: str, r: combat.SiegeRoll, die: int, city: bool, losses: str, winners: str) -> str:
+def _siege_won(area: str, r: combat.SiegeRoll, total: int, city: bool, losses: str, winners: str) -> str:
     """What a won siege roll leaves, told in order: "If the besieger beats the defender's
     roll, all defenders are eliminated, as well as any Fortress, if present. On an even
-    result, the City is also eliminated (sacked and destroyed!)" (Phase 6). ``losses``: the
-    defenders as counters ('' when none were left); ``winners``: 'Christian force (...)'."""
+    result, the City is also eliminated (sacked and destroyed!)" (Phase 6). ``total``: the
+    besiegers' result (die and modifiers); ``losses``: the defenders as counters ('' when
+    none were left); ``winners``: 'Christian force (...)'."""
     removed = [f"{losses} (every defender is eliminated)"] if losses else []
     if r.fortress_destroyed:
         removed.append("the fortress (it is destroyed)")
@@ -1023,10 +1092,12 @@ def _siege_won(area: str, r: combat.SiegeRoll, die: int, city: bool, losses: str
     if r.sacked:
         gone = "no city and no fortress" if r.fortress_destroyed else "no city"
         return (
-            f"{text} Their die is even ({die}): the city is sacked and destroyed: remove the city of "
+            f"{text} Their result is even ({total}): the city is sacked and destroyed: remove the city of "
             f"{area}. {area} is left with {gone}; the {winners} stays there."
         )
-    return f"{text} Their die is odd ({die}): the city is spared; the {winners} takes the city of {area}."
+    return (
+        f"{text} Their result is odd ({total}): the city is spared; the {winners} takes the city of {area}."
+    )
 
 
 def _siege_retreat(board: Board, state: GameState, area: str, side: str, units: list[Kind]) -> Proc:

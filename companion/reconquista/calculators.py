@@ -257,13 +257,13 @@ def _siege_result_text(roll: combat.SiegeRoll, city: bool) -> str:
     if roll.result == "sacked":
         left_with = "no city and no fortress" if roll.fortress_destroyed else "no city"
         return (
-            f"The besieger wins on an even die: {gone}, and the city is sacked and destroyed; "
+            f"The besieger wins with an even result: {gone}, and the city is sacked and destroyed; "
             f"the area is left with {left_with}."
         )
     if roll.result == "captured" and not city:
         return f"The besieger wins: {gone}; the area is left with no fortress."
     if roll.result == "captured":
-        return f"The besieger wins on an odd die: {gone}; the city is captured."
+        return f"The besieger wins with an odd result: {gone}; the city is captured."
     if roll.result == "besieger_retreats":
         return f"The defender wins: the besiegers lose 1 unit ({_lost(roll.besieger_losses)}) and retreat. {left}"
     losses = f"the besiegers lose {_one(roll.besieger_losses)}, the defenders {_one(roll.defender_losses)}"

@@ -37,11 +37,6 @@ RoundOutcome = Literal[
 SiegeOutcome = Literal["besieger", "defender", "tie"]
 SiegeResult = Literal["surrendered", "captured", "sacked", "besieger_retreats", "continue", "defender_holds"]
 
-#: Kinds that make a defended city or fortress give battle (with a second unit).
-#: "at least one is an army (Rebels are not armies)": armies of every kind, and the
-#: Military Order, which fights and defends at least as well as an army
-#: (docs/rules-notes.md, battles reading 1).
-FIELD_KINDS = ARMY_KINDS | {Kind.ORDER}
 
 _RANK = {kind: i for i, kind in enumerate(CASUALTY_ORDER)}
 
@@ -58,13 +53,15 @@ def battle_or_siege(defenders: Sequence[Kind], city_or_fortress: bool) -> bool:
     "If the enemy area has a City and / or Fortress, then there may be a battle - this
     only happens if there is more than one enemy unit (Garrison or Army) and at least
     one is an army (Rebels are not armies). [...] If the enemy Area has no City or
-    Fortress then there will be a battle." (Phase 4: Movement of Armies)
-    """
+    Fortress then there will be a battle." (Phase 4: Movement of Armies) Every unit counts
+    towards "more than one"; only an army of some kind is "an army": not a Rebel, nor a
+    Military Order, a counter of its own ("The Counters": Armies, Rebels, Military Orders)
+    (docs/rules-notes.md, battles reading 1)."""
     if not city_or_fortress:
         if not defenders:
             raise ValueError("An area with no city, no fortress and no enemy unit holds no enemy to fight.")
         return True
-    return len(defenders) > 1 and any(kind in FIELD_KINDS for kind in defenders)
+    return len(defenders) > 1 and any(kind in ARMY_KINDS for kind in defenders)
 
 
 def _check_dice(who: str, dice: Sequence[int]) -> None:
@@ -291,7 +288,7 @@ class SiegeRoll:
     ``outcome`` is who won the roll ('besieger' also when the place surrendered
     without a roll); ``result`` what it means for the siege: 'surrendered' (taken,
     any fortress kept), 'captured' (won by the roll, the fortress destroyed),
-    'sacked' (won on an even die: the city destroyed too), 'besieger_retreats',
+    'sacked' (won with an even result, die and modifiers: the city destroyed too), 'besieger_retreats',
     'continue' (a tie: roll again with the survivors and ``after_tie=True``) or
     'defender_holds' (a tie left the besiegers with nobody).
     """
@@ -318,12 +315,13 @@ def surrenders(defenders: Sequence[Kind], *, city: bool, same_religion: bool, af
     "If the City / Fortress had no force inside, or if it is of the same religion as the
     attacker and now lacks units, then it surrenders and is captured (any Fortress
     present is kept)." (Phase 6: Resolve Sieges). Nobody inside at the start of the
-    siege: it surrenders. Emptied by a tie: only a city of the besieger's religion, or a
-    fortress with no city, surrenders; an enemy city fights on alone.
+    siege: it surrenders. Emptied by a tie: only a city of the besieger's religion
+    surrenders; a city of the other religion, and a fortress with no city (it has no
+    religion), fight on alone ("the siege continues; roll the dice again").
     """
     if defenders:
         return False
-    return not after_tie or same_religion or not city
+    return not after_tie or (city and same_religion)
 
 
 def _check_siege(besiegers: Sequence[Kind], city: bool, fortress: bool) -> None:
@@ -365,8 +363,9 @@ def siege_roll(
     d_total = defender_die + mods.defender_total
     if b_total > d_total:
         # "all defenders are eliminated, as well as any Fortress [...] On an even result,
-        # the City is also eliminated": the even result is the besieger's unmodified die.
-        sacked = city and besieger_die % 2 == 0
+        # the City is also eliminated": the besieger's result, the die with its modifiers, as
+        # "result" means in "If both sides roll the same result" (docs/design.md).
+        sacked = city and b_total % 2 == 0
         return SiegeRoll(
             besieger_die, defender_die, b_total, d_total, "besieger", "sacked" if sacked else "captured",
             sacked, False, fortress, mods, kept_b, (), (), kept_d,

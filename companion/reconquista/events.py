@@ -363,9 +363,11 @@ def military_order(board: Board, state: GameState) -> Proc:
 
 
 def famine(board: Board, state: GameState) -> Proc:
-    """ "Eliminate 1 unit out of every 3 per area." (Quick Reference; docs/design.md: in each
-    area, each side loses floor(its units / 3), by the casualty order.) The region in
-    revolt is spared."""
+    """ "Eliminate 1 unit out of every 3 per area." (Quick Reference.) The units of an area are
+    counted together: floor(all its units / 3) are lost there. Where two sides share the area
+    (a siege), each loss falls on the side with more units left (on equal numbers, the side
+    inside the walls, cut off), a side's losses by the casualty order (docs/design.md,
+    "Famine"). The region in revolt is spared."""
     title = EVENT_NAMES["famine"]
     removals: list[str] = []
     removed: list[dict[str, Any]] = []
@@ -373,35 +375,38 @@ def famine(board: Board, state: GameState) -> Proc:
         if _in_revolt(board, state, name):
             continue
         a = state.areas[name]
-        for side in a.sides():
-            n = a.count(side) // 3
-            if not n:
-                continue
-            before = a.force(side)
-            survivors = combat.remove_casualties(before, n)
-            a.set_force(side, survivors)
-            gone = lost(before, survivors)
-            removals.append(f"{describe(side, gone)} from {name}")
-            removed.append({"area": name, "side": side, "units": _counts(gone)})
+        starving = a.total() // 3
+        if not starving:
+            continue
+        before = {side: a.force(side) for side in a.sides()}
+        for _ in range(starving):
+            side = max(a.sides(), key=lambda s: (a.count(s), s != a.besieger))
+            a.set_force(side, combat.remove_casualties(a.force(side), 1))
+        for side, was in before.items():
+            gone = lost(was, a.force(side))
+            if gone:
+                removals.append(f"{describe(side, gone)} from {name}")
+                removed.append({"area": name, "side": side, "units": _counts(gone)})
     spared = f" ({_revolt_name(board, state)}, in revolt, is spared)" if state.revolt is not None else ""
     facts = {"removed": removed, "spared": _revolt_or_none(board, state)}
     if removals:
         yield Tell(
-            f"{title}: each side loses 1 unit in 3 in every area{spared}: remove "
-            + "; remove ".join(removals)
-            + ".",
+            f"{title}: 1 unit in 3 is lost in every area{spared}: remove " + "; remove ".join(removals) + ".",
             topic="reconquista.events.famine",
             data=facts,
             rule=RULES["famine"],
-            reason="each side loses a third of its units in an area, rounded down, the first by the casualty order",
+            reason=(
+                "a third of the units of each area, rounded down, starve: where two sides share it, "
+                "the side with more units loses first, each by the casualty order"
+            ),
         )
     else:
         yield Tell(
-            f"{title}: no side has 3 units in one area{spared}, so nobody starves.",
+            f"{title}: no area holds 3 units{spared}, so nobody starves.",
             topic="reconquista.events.famine",
             data=facts,
             rule=RULES["famine"],
-            reason="no side has 3 units in one area",
+            reason="no area holds 3 units",
         )
 
 

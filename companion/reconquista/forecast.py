@@ -32,7 +32,13 @@ class Forecast:
 NONE = Forecast("none", {})
 
 
-def _el_cid(state: GameState, area: str, mine: str, theirs: str | None, a: str, d: str) -> str | None:
+def _el_cid(
+    state: GameState, area: str, mine: str, theirs: str | None, a: str, d: str, comes: bool = False
+) -> str | None:
+    """Whom El Cid fights with in ``area``: role ``a`` (``mine``'s) when he stands there with
+    ``mine`` or ``comes`` with the moving force, role ``d`` when he is with ``theirs``."""
+    if comes:
+        return a
     if state.el_cid_area != area:
         return None
     if state.el_cid_side == mine:
@@ -42,10 +48,27 @@ def _el_cid(state: GameState, area: str, mine: str, theirs: str | None, a: str, 
     return None
 
 
+def el_cid_goes(state: GameState, origin: str, units: list[Kind], side: str = "christian") -> bool | None:
+    """Whether El Cid goes with ``units`` of ``side`` leaving ``origin`` (movement._move): True
+    when he is there with his side and every unit of it leaves ("joins a force of its side":
+    alone he cannot stay behind), None when some stay (the player says whom he leads), False
+    when he is not there with them."""
+    if state.el_cid_area != origin or state.el_cid_side != side:
+        return False
+    return True if len(units) >= state.areas[origin].count(side) else None
+
+
 def forecast_move(
-    board: Board, state: GameState, dest: str, units: list[Kind], side: str = "christian"
+    board: Board,
+    state: GameState,
+    dest: str,
+    units: list[Kind],
+    side: str = "christian",
+    *,
+    with_el_cid: bool = False,
 ) -> Forecast:
-    """The odds of moving ``units`` of ``side`` into ``dest`` now."""
+    """The odds of moving ``units`` of ``side`` into ``dest`` now; ``with_el_cid``: El Cid goes
+    with them (Quick Reference Sheet, 8 El Cid: "Attacks first. +2 in siege.")."""
     here = state.areas[dest]
     if not units or not enemy_forces(here, side):
         return NONE
@@ -57,9 +80,9 @@ def forecast_move(
     inside = defender != here.besieger
     attackers = here.force(side) + list(units)
     if walls and inside and not combat.battle_or_siege(enemy, True):
-        return _siege(board, state, dest, side, defender, attackers, enemy)
+        return _siege(board, state, dest, side, defender, attackers, enemy, comes=with_el_cid)
     city = here.city is not None and inside
-    el_cid = _el_cid(state, dest, side, defender, "attacker", "defender")
+    el_cid = _el_cid(state, dest, side, defender, "attacker", "defender", with_el_cid)
     chances = odds.battle_odds(
         attackers,
         enemy,
@@ -90,10 +113,12 @@ def _siege(
     defender: str | None,
     besiegers: list[Kind],
     enemy: list[Kind],
+    *,
+    comes: bool = False,
 ) -> Forecast:
     here = state.areas[area]
-    el_cid = _el_cid(state, area, side, defender, "besieger", "defender")
-    same_religion = here.city is None or here.city == side
+    el_cid = _el_cid(state, area, side, defender, "besieger", "defender", comes)
+    same_religion = here.city is not None and here.city == side
     chances = odds.siege_odds(
         besiegers,
         enemy,

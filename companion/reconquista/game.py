@@ -18,7 +18,13 @@ from typing import Any
 from companion.games import Procedure, last_answer
 from companion.prompts import Tell
 from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
-from companion.reconquista.battle import Proc, siege, siege_order
+from companion.reconquista.battle import (
+    Proc,
+    besieges_walls_it_controls,
+    end_siege_of_own_walls,
+    siege,
+    siege_order,
+)
 from companion.reconquista.board import Board, default_board, load_board
 from companion.reconquista.control import (
     christian_majority,
@@ -69,13 +75,15 @@ def check_invariants(board: Board, state: GameState) -> None:
 
 
 def check_between_phases(board: Board, state: GameState) -> None:
-    """What must hold when a phase is over: the invariants, and no fortress left unoccupied
+    """What must hold when a phase is over: the invariants, no fortress left unoccupied
     ("An unoccupied Fortress must be removed from the game": `remove_unoccupied_fortresses`
-    runs after every phase)."""
+    runs after every phase), and no side besieging walls it controls (`phase_over`)."""
     check_invariants(board, state)
     for name, a in state.areas.items():
         if is_unoccupied_fortress(a):
             raise InvariantError(f"{name}: an unoccupied fortress left on the board after a phase")
+        if besieges_walls_it_controls(a):
+            raise InvariantError(f"{name}: besieged by {a.besieger}, who controls its walls")
 
 
 def check_end_of_turn(board: Board, state: GameState) -> None:
@@ -108,6 +116,14 @@ def is_unoccupied_fortress(a: AreaState) -> bool:
     """A fortress with no city and no unit: Phase 7, "Remove any Fortress if there are no
     other counters of any kind in the area"."""
     return a.fortress and a.city is None and a.total() == 0
+
+
+def phase_over(board: Board, state: GameState) -> Proc:
+    """What is done as every phase ends, before the next looks at the board: sieges of walls
+    their besiegers now control are lifted, then unoccupied fortresses removed."""
+    for name in board.area_order:
+        yield from end_siege_of_own_walls(board, state, name)
+    yield from remove_unoccupied_fortresses(board, state)
 
 
 def remove_unoccupied_fortresses(board: Board, state: GameState) -> Proc:
@@ -158,7 +174,19 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
             rule=removal,
         )
         state.el_cid_area = state.el_cid_side = None
-    yield from remove_unoccupied_fortresses(board, state)
+    if state.revolt is not None:
+        # Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
+        # entire turn": the turn ends, and the revolt with it.
+        region = board.regions[state.revolt].name
+        state.revolt = None
+        yield Tell(
+            f"End of turn: remove the Region in Revolt marker from {region}; the revolt lasted this turn.",
+            topic="reconquista.end.revolt",
+            data={"region": region},
+            rule="Phase 1: Rebellions — 6 Regional Revolt",
+            reason=f"{region} was out of the game for this entire turn, and the turn is over",
+        )
+    yield from phase_over(board, state)
     over = "reconquista.end.over"
     if state.turn >= LAST_TURN:
         yield Tell(
@@ -263,12 +291,12 @@ def play_turn(board: Board, state: GameState) -> Proc:
     ):
         state.phase = name
         yield from phase(board, state)
-        yield from remove_unoccupied_fortresses(board, state)
+        yield from phase_over(board, state)
     state.phase = "sieges"
     for area in siege_order(board, state):
         if state.areas[area].besieger is not None:
             yield from siege(board, state, area)
-    yield from remove_unoccupied_fortresses(board, state)
+    yield from phase_over(board, state)
     state.phase = "end"
     return (yield from end_of_turn(board, state))
 
@@ -280,7 +308,9 @@ class Reconquista:
     title = "Reconquista"
     #: 2: the rules II changes of issue #16 (Phase 4 sieges stay, one march for every robot
     #: force, relief battles, lone fortresses removed after every phase...).
-    rules_version = 2
+    #: 3: the rules III changes (docs/rules-notes.md): a march passes walls its side holds, a
+    #: capture ends the siege, no side besieges walls it controls, the markers are taken off.
+    rules_version = 3
 
     def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
         map_file, tables_file = config.get("map"), config.get("tables")

@@ -141,8 +141,9 @@ class Step:
     facts: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: What picks a marching force's next move: (board, state, side, area) -> the move, or None.
-Router = Callable[[Board, GameState, str, str], "Step | None"]
+#: What picks a marching force's next move: (board, state, side, area, arrived) -> the move, or
+#: None; ``arrived``: the force has come into the area by a move of this march (or fought there).
+Router = Callable[[Board, GameState, str, str, bool], "Step | None"]
 
 
 def _targets(board: Board, state: GameState, side: str, region: int, exclude: str | None = None) -> list[str]:
@@ -171,7 +172,7 @@ def _hops(board: Board, state: GameState, side: str, exclude: str | None = None)
     return hops
 
 
-def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
+def route(board: Board, state: GameState, side: str, here: str, arrived: bool = True) -> Step | None:
     """The next move of a force in ``here`` and why, or None when no enemy can be reached.
 
     Phase 5: "move the Force toward the area with the highest number. Repeat the movement
@@ -180,9 +181,13 @@ def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
     area, repeating the process until reaching an area where there is a road leading to a
     region with an enemy-controlled area. If there is still none, then move to the first
     road that leads to a Region that then leads to another Region with an enemy-controlled
-    area." Read breadth-first: the road towards a region fewest roads from an enemy; the
-    force takes the first such road met going up from where it stands (its own area
-    first); of two such roads from one area, the one to the area first in map order.
+    area." Read breadth-first: the road towards a region fewest roads from an enemy; of two
+    such roads from one area, the one to the area first in map order. "Pass [...] to the next
+    highest-numbered area, repeating the process until reaching an area where there is a
+    road": the force first passes on, and takes the first such road it reaches; a force that
+    has come into its area (``arrived``) has reached it and takes its road, one that starts
+    there (raised, landed, left after a siege) passes on first, round the region back to it
+    if it is the only one (rules-notes, Phase 5, reading 10).
     """
     region = board.areas[here].region
     rname = board.regions[region].name
@@ -208,12 +213,12 @@ def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
             None,
         )
 
-    exit_area, road = here, road_from(here)
+    exit_area, road = here, road_from(here) if arrived else None
     while road is None:
         exit_area = board.next_area(exit_area)
-        if exit_area == here:
-            return None  # no road out of this region leads on (cannot happen when d > 0)
         road = road_from(exit_area)
+        if exit_area == here and road is None:
+            return None  # no road out of this region leads on (cannot happen when d > 0)
     nreg = board.areas[road].region
     goal = nreg
     while hops[goal] > 0:
@@ -222,7 +227,7 @@ def route(board: Board, state: GameState, side: str, here: str) -> Step | None:
     where = f"{board.regions[goal].name}, where the enemy is in {', '.join(enemy)}"
     towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
     facts = {"goal": board.regions[goal].name, "enemy": enemy, "road": [exit_area, road], "roads_away": d}
-    if exit_area == here:
+    if exit_area == here and arrived:
         return Step(road, f"no enemy in {rname}: by the road to {towards}", "road", facts)
     return Step(
         board.next_area(here),
@@ -333,13 +338,23 @@ def march(
     budget: int = STEP_BUDGET,
     router: Router = route,
     landed: bool = False,
+    start_enemy: bool | None = None,
 ) -> Proc:
     """Move the force of ``side`` standing in ``start`` (every army of that side there) until
     it stops. Returns the area where what is left of the moving force stops, else None.
     ``landed``: the force has just landed from North Africa, and if ``start`` is "under
     enemy control [...] the Muslim force does not move and will give battle or besiege the
-    area where it landed". ``budget`` and ``router`` are parameters so that the tests of the
-    guards against a march without end can give a small budget or a circling route."""
+    area where it landed". ``start_enemy``: whether ``start`` held an enemy of the force
+    before its armies were raised, landed or placed there this phase (None: judged now,
+    counting every army of the force as just come): an empty city of another religion is an
+    enemy to fight where it stands, one that armies of the side already held is not. ``budget``
+    and ``router`` are parameters so that the tests of the guards against a march without end
+    can give a small budget or a circling route.
+
+    Each area is judged once, as the force comes into it (or starts in it), counting the
+    armies that came as not there yet: "until the force enters an area of non-Muslim
+    control". The armies of its side it then picks up were there before it and held the area
+    with it; they make the area no enemy's (rules-notes, Phase 5, reading 12)."""
     fname = force_name(side)
     sname = SIDE_NAMES[side]
     here = start
@@ -401,9 +416,13 @@ def march(
     visited = {here}
     prev: str | None = None
     forced: str | None = None  # after a retreat: the next higher-numbered area
-    arrived = True
+    came_in = False  # whether the force came into ``here`` by a move of this march
+    fight = is_target(state.areas[here], side, len(force))  # an enemy where the force stands or came in
+    if start_enemy is not None:
+        fight = fight and start_enemy
     while True:
-        if arrived and is_target(state.areas[here], side, len(force)):
+        if fight:
+            fight = False
             steps += 1
             if prev is None:
                 what = contents(state.areas[here], side)
@@ -456,7 +475,6 @@ def march(
                     reason=f"the way through {here} is clear and no siege is left there, so the movement goes on",
                 )
                 visited = {here}
-        arrived = False
         if steps >= budget:
             yield _stop(
                 f"The {fname} has made {budget} moves, the most the app allows one march (a guard "
@@ -475,7 +493,7 @@ def march(
             )
             forced = None
         else:
-            step = router(board, state, side, here)
+            step = router(board, state, side, here, came_in)
         if step is None:
             yield _stop(
                 f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there.",
@@ -487,7 +505,10 @@ def march(
             )
             return here
         dest = step.dest
-        if dest in visited:
+        # "repeating the process until reaching an area where there is a road": the way round
+        # the region may come back to the area of the road it started from, once.
+        back_to_the_road = step.how == "toward_road" and list(step.facts.get("road", ()))[:1] == [dest]
+        if dest in visited and not back_to_the_road:
             yield _stop(
                 f"The {fname} would enter {dest} a second time without meeting an enemy: it stops in "
                 f"{here} ({describe(side, force)}).",
@@ -540,7 +561,7 @@ def march(
         )
         prev, here = here, dest
         visited.add(here)
-        arrived = True
+        came_in = True
         a = state.areas[here]
         if is_target(a, side, len(force)):
             yield Tell(
@@ -550,6 +571,7 @@ def march(
                 rule=rule_for(side, ENEMY),
                 reason=f"{here} holds {contents(a, side)}, hostile to the {fname}: it stops, to give battle or besiege it",
             )
+            fight = True
             continue
         # "If the Force enters (or starts in) an area with other Muslim Armies, these are
         # added to the force" (never the besiegers a siege left: they stay at it).

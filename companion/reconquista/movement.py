@@ -242,7 +242,7 @@ def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Ki
                     [EL_CID_GOES, f"El Cid stays in {origin}"],
                     f"El Cid is in {origin}: does he go with the force moving to {dest}?",
                     topic=EL_CID_TOPIC,
-                    data={"origin": origin, "destination": dest},
+                    data={"origin": origin, "destination": dest, "units": counts_data(Counter(units))},
                     rule=_EL_CID_RULE,
                 )
             ) == EL_CID_GOES
@@ -264,4 +264,7 @@ def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Ki
         rule=_STOP_RULE if hostile_there else _ROAD_RULE if road else _DESTINATION_RULE,
     )
     if hostile_there:
-        yield from engage(board, state, dest, SIDE, [origin])
+        # The movers, apart from the Christians already there: a garrison holding walls that
+        # others besiege "would join the battle" (Complex Battle 1) as walls relieved, whatever
+        # the city's religion ("It does not matter whether the City itself is Muslim or Christian").
+        yield from engage(board, state, dest, SIDE, [origin], units)

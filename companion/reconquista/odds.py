@@ -159,16 +159,17 @@ def battle_odds(
 
 
 @cache
-def _die_pairs(diff: int) -> tuple[float, float, float, float]:
-    """For totals differing by ``diff`` = besieger modifier - defender modifier:
-    P(besieger wins), P(wins on an even die), P(tie), over the 36 die pairs; and P(defender wins)."""
+def _die_pairs(b_mod: int, d_mod: int) -> tuple[float, float, float, float]:
+    """For the besieger's modifier ``b_mod`` and the defender's ``d_mod``: P(besieger wins),
+    P(wins with an even result: die and modifier), P(tie), over the 36 die pairs; and
+    P(defender wins)."""
     win = even = tie = lose = 0
     for b in range(1, 7):
         for d in range(1, 7):
-            margin = b + diff - d
+            margin = b + b_mod - (d + d_mod)
             if margin > 0:
                 win += 1
-                even += b % 2 == 0
+                even += (b + b_mod) % 2 == 0
             elif margin == 0:
                 tie += 1
             else:
@@ -193,7 +194,7 @@ def _siege(
     if combat.surrenders(defenders, city=city, same_religion=same_religion, after_tie=after_tie):
         return (1.0, 0.0, 0.0)
     mods = combat.siege_modifiers(_units_of(b), defenders, city=city, fortress=fortress, el_cid=el_cid)
-    win, even, tie, lose = _die_pairs(mods.besieger_total - mods.defender_total)
+    win, even, tie, lose = _die_pairs(mods.besieger_total, mods.defender_total)
     if not city:
         even = 0.0  # only a city is sacked
     if tie == 0.0:

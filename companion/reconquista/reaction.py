@@ -537,6 +537,10 @@ def phase(board: Board, state: GameState) -> Proc:
     )
     army_areas: list[str] = []
     placed: list[str] = []
+    # Which areas held an enemy of the Muslims before anything was raised: a force judges the
+    # area it starts in as it was before its armies came (an empty Christian city is an enemy;
+    # one Muslim armies already held is not, whatever a first Jihad force did there since).
+    enemy_before = {n: is_target(a, MUSLIM) for n, a in state.areas.items()}
     for _ in range(2 if jihad else 1):
         result = yield from _table(board, state, region)
         where = yield from _place(board, state, region, result)
@@ -566,5 +570,7 @@ def phase(board: Board, state: GameState) -> Proc:
                 rule=RULE_JIHAD,
                 reason="each army result of the two table rolls is a force, and they march in the order rolled",
             )
-        yield from march(board, state, MUSLIM, start, landed=region == NORTH_AFRICA)
+        yield from march(
+            board, state, MUSLIM, start, landed=region == NORTH_AFRICA, start_enemy=enemy_before[start]
+        )
     return None

@@ -95,6 +95,16 @@ def phase(board: Board, state: GameState) -> Proc:
     for n in range(2 if double else 1):
         which = "" if not double else (" (first of two results)" if n == 0 else " (second of two results)")
         yield from _table(board, state, region, which, double=double, second=n == 1)
+    if double:
+        # "Double Result - Can be used to remember a result that has a double effect": once
+        # both results stand, there is nothing left to remember.
+        yield Tell(
+            f"Both rebellion results in {name} are done: remove the Double Result marker.",
+            topic="reconquista.rebellions.double_over",
+            data={"region": name},
+            rule=f"{PHASE_RULE} — If the result to determine the region is a 6",
+            reason="the marker keeps count of the two results, and both have been rolled",
+        )
 
 
 def _region_die(board: Board) -> Proc:

@@ -26,9 +26,9 @@ from companion.reconquista.battle import SIEGE_ROLL_TOPIC
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
 from companion.reconquista.forecast import describe as describe_odds
-from companion.reconquista.forecast import forecast_move, forecast_siege
+from companion.reconquista.forecast import el_cid_goes, forecast_move, forecast_siege
 from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
-from companion.reconquista.units import SpecError, parse_spec
+from companion.reconquista.units import Kind, SpecError, parse_spec
 from screens.colours import tone
 from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
@@ -258,18 +258,28 @@ class ReconquistaScreen(GameScreen):
         notes: dict[str, str] = {}
         try:
             if isinstance(prompt, Choose) and prompt.topic == movement.UNITS_TOPIC:
+                origin, dest = prompt.data["origin"], prompt.data["destination"]
                 for option in prompt.options:
-                    f = forecast_move(self.board, state, prompt.data["destination"], parse_spec(option))
-                    if f.kind != "none":
-                        notes[option] = describe_odds(f)
+                    note = self._move_odds(origin, dest, parse_spec(option))
+                    if note:
+                        notes[option] = note
                 return ("Odds of each force:" if notes else ""), notes
             if isinstance(prompt, Choose) and prompt.topic == movement.DESTINATION_TOPIC:
-                units = state.areas[prompt.data["origin"]].force("christian")
+                origin = prompt.data["origin"]
+                units = state.areas[origin].force("christian")
                 for dest in prompt.options:
-                    f = forecast_move(self.board, state, dest, units)
-                    if f.kind != "none":
-                        notes[dest] = describe_odds(f)
+                    note = self._move_odds(origin, dest, units)
+                    if note:
+                        notes[dest] = note
                 return ("Odds if every unit goes:" if notes else ""), notes
+            if isinstance(prompt, Choose) and prompt.topic == movement.EL_CID_TOPIC:
+                dest = prompt.data["destination"]
+                units = [Kind(k) for k, n in prompt.data["units"].items() for _ in range(n)]
+                for option, goes in zip(prompt.options, (True, False), strict=True):
+                    f = forecast_move(self.board, state, dest, units, with_el_cid=goes)
+                    if f.kind != "none":
+                        notes[option] = describe_odds(f)
+                return ("Odds with and without El Cid:" if notes else ""), notes
             if isinstance(prompt, Roll) and prompt.topic == SIEGE_ROLL_TOPIC:
                 f = forecast_siege(self.board, state, prompt.data["area"])
                 return (describe_odds(f) if f.kind != "none" else ""), notes
@@ -280,6 +290,24 @@ class ReconquistaScreen(GameScreen):
             left = f"{state.income} point{'s' if state.income != 1 else ''} left"
             return f"{left} (income this turn: {spent})", notes
         return "", notes
+
+    def _move_odds(self, origin: str, dest: str, units: list[Kind]) -> str:
+        """The odds of ``units`` of ``origin`` moving into ``dest``, El Cid counted when he
+        goes with them ("Attacks first. +2 in siege."); when the player will be asked whether
+        he goes (some units stay behind), the odds with him and without him."""
+        assert self.driver is not None
+        state = self.driver.state
+        goes = el_cid_goes(state, origin, units)  # True: he goes; None: the player will say
+        f = forecast_move(self.board, state, dest, units, with_el_cid=goes is not False)
+        if f.kind == "none":
+            return ""
+        if goes is None:
+            with_him, without = describe_odds(f), describe_odds(forecast_move(self.board, state, dest, units))
+            if with_him == without:  # the same to the percent: one line says it
+                return with_him
+            kind, _, odds = with_him.partition(": ")
+            return f"{kind} with El Cid: {odds}; without him: {without.partition(': ')[2]}"
+        return describe_odds(f)
 
     def _income_lines(self) -> list[tuple[str, int]]:
         """This turn's income as collected at the start of Phase 3: a purchase that wins a

@@ -81,6 +81,8 @@ class PhaseChecks:
     #: Phase 4: the region whose forces move this turn, once chosen.
     selected: int | None = None
     phases: dict[str, int] = field(default_factory=dict)  # how many of each phase were checked
+    #: The region Phase 1 put in revolt this turn, for Phase 7 to take its marker off.
+    revolt: str | None = None
 
     def prompt(self, board: Board, driver: Driver) -> None:
         state, p = driver.state, driver.pending
@@ -88,6 +90,18 @@ class PhaseChecks:
         if self.start is None or self.start.phase != state.phase:
             self.start, self.selected = Start.of(state), None
         last = driver.steps[-1] if driver.steps else None
+        if (
+            last is not None
+            and last.prompt.topic == "reconquista.battle.destroyed"
+            and last.prompt.data["captured"]
+        ):
+            # Battle: "If your moving force eliminates the entire enemy force, and there is a
+            # city, this city is assumed captured [...] and the moving force can continue
+            # moving": no siege is left there, whoever besieged it before.
+            area = last.prompt.data["area"]
+            assert state.areas[area].besieger is None, (
+                f"game {driver.seed}: {area} captured and still besieged"
+            )
         if last is not None and last.prompt.topic == REGION_TOPIC:
             # Phase 4: "Select one region": its forces are the ones that move.
             self.selected = next((n for n, r in board.regions.items() if r.name == last.answer), None)
@@ -105,6 +119,8 @@ class PhaseChecks:
         for step in steps:
             if step.prompt.topic.startswith("reconquista.march."):
                 march_step(board, step, where)
+        if phase in ("events", "reaction"):
+            no_siege_of_walls_held_at_the_start(start, state, where)
         check = {
             "rebellions": rebellions_over,
             "events": events_over,
@@ -115,6 +131,11 @@ class PhaseChecks:
         if check is not None:
             check(board, start, state, steps, where, self.selected)
             self.phases[phase] = self.phases.get(phase, 0) + 1
+        if phase == "rebellions":
+            self.revolt = board.regions[state.revolt].name if state.revolt is not None else None
+        elif phase == "end":
+            end_over(self.revolt, state, steps, where)
+            self.revolt = None
 
     # -- Phase 3 and Phase 4: each question as it is asked -------------------------------------
 
@@ -151,7 +172,18 @@ def rebellions_over(
 ) -> None:
     """Phase 1: each table result acts on "the affected region" alone, the revolt marker with
     it; a result that "would eliminate the last Christian-controlled or Muslim-controlled city"
-    is rolled again; rebellions give the Christians and the Muslims no unit."""
+    is rolled again; rebellions give the Christians and the Muslims no unit. The Double Result
+    marker placed on a 6 is taken off once the two results are done, and not before."""
+    topics = [s.prompt.topic for s in steps]
+    doubled = any(
+        s.prompt.topic == "reconquista.rebellions.strike" and s.prompt.data["double"] for s in steps
+    )
+    if doubled:
+        results = [i for i, t in enumerate(topics) if t == "reconquista.rebellions.result"]
+        off = topics.index("reconquista.rebellions.double_over")
+        assert len(results) == 2 and off > results[-1], f"{where}: the Double Result marker"
+    else:
+        assert "reconquista.rebellions.double_over" not in topics, where
     for side in ("christian", "muslim"):
         if controls_a_city(start.areas, side):
             assert controls_a_city(state.areas, side), f"{where}: the last {side} city was taken"
@@ -271,6 +303,32 @@ def reaction_over(
             assert TOPIC.fullmatch(p.topic) and p.rule, (where, p)
             announced = p.topic == "reconquista.reaction.rise" and not p.data["jihad"]
             assert not isinstance(p, Tell) or bool(p.reason) != announced, (where, p)
+
+
+def no_siege_of_walls_held_at_the_start(start: Start, state: GameState, where: str) -> None:
+    """Phase 5: "Repeat the movement until the force enters an area of non-Muslim control"
+    (the French and the Rebel armies of Phase 2 alike); Important Definitions: a city is
+    under the control of the side whose forces it contains. Walls a side held as the phase
+    began (its units alone there, no siege) are not besieged by that side at its end unless
+    an enemy has come into them since: a march that passes them picks its armies up and
+    leaves one, it does not lay siege to its own city."""
+    for n, a in state.areas.items():
+        before = start.areas[n]
+        side = a.besieger
+        if side is None or before.besieger == side or before.sides() != [side]:
+            continue
+        assert [s for s in a.sides() if s != side], f"{where}: {n}, which it held, besieged by {side}"
+
+
+def end_over(revolt: str | None, state: GameState, steps: list[Step], where: str) -> None:
+    """Phase 1, 6 Regional Revolt: "excluded from the game for this entire turn": the turn's
+    Phase 7 takes the Region in Revolt marker off the region Phase 1 put in revolt (``revolt``),
+    and only then."""
+    off = [s.prompt.data["region"] for s in steps if s.prompt.topic == "reconquista.end.revolt"]
+    assert off == ([revolt] if revolt else []), (
+        f"{where}: the Region in Revolt marker: {off} taken off, {revolt} in revolt"
+    )
+    assert state.revolt is None, where
 
 
 def march_step(board: Board, step: Step, where: str) -> None:

@@ -43,18 +43,18 @@ BLOCK = 25
 #: (answers, first seed of the block) -> blake2b of the steps' wording, dice and choices; and
 #: blake2b of the steps' topic, data, rule and reason.
 GOLDEN: dict[tuple[str, int], tuple[str, str]] = {
-    ("bot", 1): ("fe8551bc1711ed7b6893b2b0e2895e4b", "4fdcc833cd3aece040b71a13255ce7ef"),
-    ("bot", 26): ("2c26737273ad83491cc8020f69956836", "a219274cf117234b949557ec1f9bf2bc"),
-    ("bot", 51): ("5e0661f069aeb1fed3b173a3b6706a50", "f854094361e233ccd746dcb733afc8ea"),
-    ("bot", 76): ("42927258eb6b729309efe49fc8762cfe", "d37914cefa70b35aa247d728b7ad9185"),
-    ("bot", 101): ("a7efe5f13ac35eee87ccc0fa79e17c97", "7385f0598c974c672218601b05fb220e"),
-    ("bot", 126): ("43f30448ffe3a378ecab4388445bd570", "b64360aa688590e465f91701d55fd9a6"),
-    ("random", 1): ("c1e41d8b0a78cd8f9e20df096dbb0a03", "3d2f3153f8f41e33442408700e750548"),
-    ("random", 26): ("0b1a2c9f86f4e55dd61d36cbcf6e36dd", "cd7ad69d736d7a8f853b6e1318049150"),
-    ("random", 51): ("703719a87f08fed3c227f0f8e9d08a1a", "68b93d80565931f01d5f8d6d2415c461"),
-    ("random", 76): ("5e6583a6baee9d8fae1f20ee9514c13d", "a668e5121bd1e2f89c0e49adee72a4be"),
-    ("random", 101): ("2e60d73edb57464718ba96252119652e", "457fefa7b331514f7810ce9b5ecba8e9"),
-    ("random", 126): ("dffc9f8bf9f55f2f42bb534f69f9ba4e", "302da8827e99775b40ff653f5e9092c3"),
+    ("bot", 1): ("a088c40c26b9bdd8bc04c6d2b57574f4", "e4393b0b521129c62a409891265a9a2e"),
+    ("bot", 26): ("7f9bd0875a86cdc2684bcb0efb854b3d", "dc7ab670d215a19f6acf91db2179b091"),
+    ("bot", 51): ("74de3214638248dc8b3557ccad1918c1", "75a5dee0dcfa1b31499acf6ed239df7b"),
+    ("bot", 76): ("c21ee7453d1c079925a18d5fd1017bdc", "cb203c2737516a69fc6d0fd4104d7969"),
+    ("bot", 101): ("488afee203c3e39d40792adb77b33f6f", "e6d1d43a695f918e35bbf3b2321fa27b"),
+    ("bot", 126): ("70d58ae46a24053f2839e9b11815428d", "50cd313724faeb565ad1f7668ec07bd9"),
+    ("random", 1): ("f478c6139fa89c0ae4d142914aff42e3", "3239b975adab3ac41ca1ec0183190984"),
+    ("random", 26): ("08a32791ad65299b060f5f63e32dbb4c", "207511dce32cba2629ac29865c84d389"),
+    ("random", 51): ("9661ba5de32326f2dff6a594d1a38af6", "19ed7593204a3e499d868b526d87dc4f"),
+    ("random", 76): ("c4e0b712bf3cac61f1f4a18a8511f6a5", "664a57a9d9c913b2209ec0da741609f5"),
+    ("random", 101): ("5f1ee9be48b8cec091d98dd75cd7e7b7", "a33487d3200f452419082fa92ff16d54"),
+    ("random", 126): ("144dd92c6fbd6118670e1808d91e4cb2", "8012bac0022166174b8d3d443ab2b102"),
 }
 
 #: What a prompt is (companion.prompts): left out of the first hash, which holds what the games

@@ -363,6 +363,71 @@ async def test_a_whole_game_by_keys_at_80x24(tmp_path: Path, clock: Any) -> None
         assert "Total" in final_text(app)
 
 
+async def test_the_odds_before_a_move_count_el_cid_going_with_it(tmp_path: Path, clock: Any) -> None:
+    """Quick Reference Sheet, 8 El Cid: "Attacks first. +2 in siege." The odds under a move's
+    options count El Cid when he goes with the force: "if every unit goes", he goes (he "joins a
+    force of its side"); for a part of the force, both odds, with him and without him; and on the
+    question whether he goes, each answer's odds. Seed 1 asks where Oviedo's army and garrison
+    go, with enemies in Santiago and Galicia; El Cid is put in Oviedo with them."""
+    from companion.reconquista import movement
+    from companion.reconquista.forecast import describe, forecast_move
+    from companion.reconquista.units import Kind
+
+    seed = 1
+    sid = recorded_game(
+        tmp_path / "c.db",
+        clock,
+        seed,
+        lambda d: d.pending is not None and d.pending.topic == movement.DESTINATION_TOPIC,
+    )
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_game(pilot, sid)
+        s, d = screen(app), driver_of(app)
+        state, board = d.state, GAME.board_of(d.state)
+        p = d.pending
+        assert isinstance(p, Choose) and p.data["origin"] == "Oviedo"
+        state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
+        every = state.areas["Oviedo"].force("christian")
+        header, notes = s._odds(p)
+        assert header == "Odds if every unit goes:" and set(notes) == {"Santiago", "Galicia"}
+        for dest in notes:
+            with_him = describe(forecast_move(board, state, dest, every, with_el_cid=True))
+            assert notes[dest] == with_him
+        # He strikes first: the battle's odds are not those without him.
+        assert all(
+            forecast_move(board, state, dest, every, with_el_cid=True).chances
+            != forecast_move(board, state, dest, every).chances
+            for dest in notes
+        )
+        # A part of the force: El Cid may stay; both odds are shown.
+        part = Choose(
+            ["1A", "1G"],
+            "which units?",
+            topic=movement.UNITS_TOPIC,
+            data={"origin": "Oviedo", "destination": "Galicia"},
+        )
+        _, notes = s._odds(part)
+        one = [Kind.ARMY]
+        with_him = describe(forecast_move(board, state, "Galicia", one, with_el_cid=True))
+        without = describe(forecast_move(board, state, "Galicia", one))
+        assert with_him != without and notes["1A"] == (
+            f"Battle with El Cid: {with_him.removeprefix('Battle: ')}; without him: {without.removeprefix('Battle: ')}"
+        )
+        ask = Choose(
+            [movement.EL_CID_GOES, "El Cid stays in Oviedo"],
+            "does he go?",
+            topic=movement.EL_CID_TOPIC,
+            data={"origin": "Oviedo", "destination": "Galicia", "units": {"A": 1}},
+        )
+        header, notes = s._odds(ask)
+        assert header == "Odds with and without El Cid:"
+        assert notes[movement.EL_CID_GOES] == describe(
+            forecast_move(board, state, "Galicia", one, with_el_cid=True)
+        )
+        assert notes["El Cid stays in Oviedo"] == describe(forecast_move(board, state, "Galicia", one))
+
+
 # -- snapshots --------------------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ from companion.reconquista.battle import (
 )
 from companion.reconquista.board import Board, default_board
 from companion.reconquista.control import city_controller
+from companion.reconquista.movement import movable_units
 from companion.reconquista.selection import About
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_KINDS, SIDES, AreaState, GameState
@@ -930,6 +931,78 @@ def test_a_robot_relief_of_its_city_and_its_withdrawal_into_it(board: Board, sta
     assert inside.reason == "a tie relieving walls of its side: the surviving force retreats into the city"
 
 
+@pytest.mark.parametrize("fortress", [False, True])
+def test_a_second_attack_that_destroys_the_defenders_captures_the_city_and_ends_the_siege(
+    board: Board, state: GameState, fortress: bool
+) -> None:
+    """Phase 4, Battle: "If your moving force eliminates the entire enemy force, and there is a
+    city, this city is assumed captured (the Fortress, if any, is kept) and the moving force can
+    continue moving." A first attack on Salamanca tied: the Muslim army and garrison went into
+    the city and 2 Christian armies besiege it. A second force of 2 armies comes in: the four
+    destroy both defenders. Salamanca is captured, the siege is over: the Christians there are
+    free to move on in this phase, and the city is theirs (no surrender for Phase 6)."""
+    sal = place(
+        state,
+        "Salamanca",
+        [("muslim", A, 1), ("muslim", G, 1), ("christian", A, 4)],
+        city="muslim",
+        fortress=fortress,
+        besieger="christian",
+    )
+    prompts, out = drive(
+        engage(board, state, "Salamanca", "christian", ["Toledo"], [A, A]), [[6, 6, 1, 1], [1, 1]]
+    )
+    assert out == BattleOutcome("defender_destroyed", 1, "Salamanca")
+    assert sal.besieger is None and sal.units == {"christian": {A: 4}}
+    assert city_controller(sal) == "christian" and sal.fortress is fortress
+    gone = one(prompts, "reconquista.battle.destroyed")
+    assert gone.data["captured"] is True and gone.data["siege_over"] is True
+    assert tells(prompts)[-1] == (
+        "The Muslim force is destroyed and the city of Salamanca is captured (any fortress stays). The siege is over."
+    )
+    assert movable_units(state, "Salamanca") == {A: 4}
+    assert siege_order(board, state) == []
+
+
+@pytest.mark.parametrize(("religion", "over"), [("christian", True), ("muslim", False)])
+def test_a_relief_destroyed_with_the_walls_own_defenders(
+    board: Board, state: GameState, religion: str, over: bool
+) -> None:
+    """Phase 5: "the forces of the Muslim City join the battle"; Battle: "If one side
+    completely eliminates the other, it does not need to retreat". Important Definitions: "A
+    City without forces of either side is considered to be controlled by the religion of the
+    city." The Muslims hold León with a garrison and 2 Christian armies besiege it; a Muslim
+    army comes to relieve it, and it and the garrison are destroyed. If León is a Christian
+    city, it is now under Christian control: nobody besieges walls their own side controls,
+    and Phase 6 has no surrender to tell. If it is a Muslim city, the empty city stays
+    besieged (an enemy force: it surrenders in Phase 6)."""
+    leon = place(
+        state,
+        "León",
+        [("muslim", G, 1), ("christian", A, 2), ("muslim", A, 1)],
+        city=religion,
+        besieger="christian",
+    )
+    prompts, out = drive(
+        engage(board, state, "León", "muslim", ["Galicia"], [A], into_walls=True), [[1, 1], [6, 6]]
+    )
+    assert out == BattleOutcome("attacker_destroyed", 1, None)
+    assert leon.units == {"christian": {A: 2}}
+    assert (leon.besieger is None) is over and city_controller(leon) == religion
+    gone = one(prompts, "reconquista.battle.destroyed")
+    assert gone.data["siege_over"] is over
+    if over:
+        assert tells(prompts)[-1] == (
+            "The Muslim force and the Muslim units inside are destroyed; the Christian city of León now "
+            "stands with the Christian force alone: it is under Christian control, and no siege is left there."
+        )
+        assert gone.rule.startswith("Important Definitions — A City without forces of either side")
+        assert siege_order(board, state) == []
+    else:
+        assert tells(prompts)[-1].endswith("the Christian siege of the city of León goes on.")
+        assert siege_order(board, state) == ["León"]
+
+
 # -- sieges ------------------------------------------------------------------------------------
 
 
@@ -945,11 +1018,35 @@ def test_siege_order(board: Board, state: GameState) -> None:
     assert siege_order(board, state) == ["Barcelona", "Salamanca", "Granada"]
 
 
+@pytest.mark.parametrize(("die", "sacked"), [(3, True), (2, False)])
+def test_an_even_result_is_the_die_with_its_modifiers(
+    board: Board, state: GameState, die: int, sacked: bool
+) -> None:
+    """Phase 6: "Roll a D6 for the besieging force. Apply the following modifiers"; "If both
+    sides roll the same result [...]"; "On an even result, the City is also eliminated". A
+    result is the die with its modifiers, in both sentences: besiegers 2 armies and a garrison
+    (+5) win at Salamanca (a Muslim city, 1 garrison: +2) with an odd die 3 (result 8, even):
+    the city is sacked; with an even die 2 (result 7, odd) it is spared."""
+    sal = place(
+        state,
+        "Salamanca",
+        [("muslim", G, 1), ("christian", A, 2), ("christian", G, 1)],
+        city="muslim",
+        besieger="christian",
+    )
+    prompts, won = drive(siege(board, state, "Salamanca"), [[die, 1]])
+    assert won == "besieger"
+    result = prompts[-1]
+    assert result.data["besieger_total"] == die + 5 and result.data["sacked"] is sacked
+    assert sal.city == (None if sacked else "muslim")
+
+
 @pytest.mark.parametrize(("die", "sacked"), [(2, True), (3, False)])
 def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die: int, sacked: bool) -> None:
     """Phase 6: "If the besieger beats the defender's roll, all defenders are eliminated, as
     well as any Fortress, if present. On an even result, the City is also eliminated"
-    (docs/design.md: the besieger's unmodified die). Besiegers 3A +6; Toledo 1G, city and
+    (the besieger's result: the die and its modifiers, as "If both sides roll the same result"
+    reads it; docs/design.md: "the die with its modifiers"). Besiegers 3A +6; Toledo 1G, city and
     fortress: (1 + 1) x 2 = +4 (Phase 6: the besieger +2 an army; the defender +1 the city,
     +1 a garrison, doubled by the fortress). The siege Roll carries the sides and the
     modifiers; the result Tell the totals, the losses, and why the city is sacked or not."""
@@ -994,9 +1091,9 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     assert result.data["fortress_destroyed"] is True
     assert result.rule == "Phase 6: Resolve Sieges — If the besieger beats the defender's roll"
     assert result.reason == (
-        "the besiegers' die is even (2): the city is sacked and destroyed"
+        "the besiegers' result is even (8, the die with its modifiers): the city is sacked and destroyed"
         if sacked
-        else "the besiegers' die is odd (3): the city is spared"
+        else "the besiegers' result is odd (9, the die with its modifiers): the city is spared"
     )
     assert toledo.besieger is None and not toledo.fortress
     assert toledo.city == (None if sacked else "muslim")
@@ -1013,13 +1110,13 @@ def test_besieger_wins_sacked_on_an_even_die(board: Board, state: GameState, die
     if sacked:
         # What is left is said once, and never "take the city" beside "sacks the city".
         assert text.endswith(
-            f"{won} Their die is even (2): the city is sacked and destroyed: remove the city of Toledo. "
+            f"{won} Their result is even (8): the city is sacked and destroyed: remove the city of Toledo. "
             "Toledo is left with no city and no fortress; the Christian force (3 Christian armies) stays there."
         )
         assert "takes" not in text and "take " not in text
     else:
         assert text.endswith(
-            f"{won} Their die is odd (3): the city is spared; the Christian force (3 Christian armies) "
+            f"{won} Their result is odd (9): the city is spared; the Christian force (3 Christian armies) "
             "takes the city of Toledo."
         )
         assert "sacked" not in text
@@ -1146,7 +1243,7 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     """Phase 6: "If both sides roll the same result, then both sides lose 1 unit (prioritize
     according to the combat rules) and the siege continues; roll the dice again."
     Besiegers 2A +4 against Salamanca's city, garrison and army +4: 3 + 4 = 3 + 4, a tie.
-    Then 1A +2 against the city and the army +3: 6 + 2 beats 1 + 3, and the even die
+    Then 1A +2 against the city and the army +3: 6 + 2 beats 1 + 3, and the even result (8)
     sacks the city. The second Roll is roll 2, after a tie, with the survivors' modifiers
     (+2 against +3); the tie's Tell gives the losses and why the garrison went first."""
     salamanca = place(
@@ -1164,7 +1261,7 @@ def test_a_tie_costs_each_side_a_unit_and_the_siege_goes_on(board: Board, state:
     assert "= 8 against Muslim" in said[1] and said[1].split(" against ")[1].split(".")[0].endswith("= 4")
     assert salamanca.city is None and salamanca.units == {"christian": {A: 1}}
     assert said[1].endswith(
-        "Their die is even (6): the city is sacked and destroyed: remove the city of Salamanca. "
+        "Their result is even (8): the city is sacked and destroyed: remove the city of Salamanca. "
         "Salamanca is left with no city; the Christian force (1 Christian army) stays there."
     )
     first, second = rolls(prompts)

@@ -39,7 +39,7 @@ def run_text(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
 
 def test_siege_json_of_a_known_roll(capsys: pytest.CaptureFixture[str]) -> None:
     """Phase 6: Resolve Sieges: 3A2G roll 6 + 8 = 14 against a city with a fortress held by 2A1G,
-    1 + (1 + 4 + 1) x 2 = 13: the besieger wins on an even die, the city is sacked."""
+    1 + (1 + 4 + 1) x 2 = 13: the besieger wins with an even result, the city is sacked."""
     data = run_json(
         capsys, "siege", "--besiegers", "3A2G", "--defenders", "2A1G", "--city", "--fortress", "--dice", "6,1"
     )
@@ -98,7 +98,7 @@ def test_siege_with_nobody_inside_surrenders(capsys: pytest.CaptureFixture[str],
             ["--city", "--fortress"],
             "6,1",
             (
-                "The besieger wins on an even die: every defender is eliminated and the fortress is destroyed, "
+                "The besieger wins with an even result: every defender is eliminated and the fortress is destroyed, "
                 "and the city is sacked and destroyed; the area is left with no city and no fortress."
             ),
         ),
@@ -106,7 +106,7 @@ def test_siege_with_nobody_inside_surrenders(capsys: pytest.CaptureFixture[str],
             ["--city"],
             "6,1",
             (
-                "The besieger wins on an even die: every defender is eliminated, and the city is sacked and "
+                "The besieger wins with an even result: every defender is eliminated, and the city is sacked and "
                 "destroyed; the area is left with no city."
             ),
         ),
@@ -114,7 +114,7 @@ def test_siege_with_nobody_inside_surrenders(capsys: pytest.CaptureFixture[str],
             ["--city", "--fortress"],
             "5,1",
             (
-                "The besieger wins on an odd die: every defender is eliminated and the fortress is destroyed; "
+                "The besieger wins with an odd result: every defender is eliminated and the fortress is destroyed; "
                 "the city is captured."
             ),
         ),

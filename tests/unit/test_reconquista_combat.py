@@ -67,13 +67,17 @@ def test_a_city_with_nobody_inside_is_besieged() -> None:
     assert battle_or_siege([], city_or_fortress=True) is False
 
 
-def test_military_order_counts_as_a_unit_and_as_army_like() -> None:
-    """Phase 4: Movement of Armies, read with Complex Battle 2 ("more than one unit, and they are
-    not all garrisons"): a Military Order with a Garrison gives battle; one Order alone does not."""
-    assert battle_or_siege([MO, G], city_or_fortress=True) is True
-    assert battle_or_siege([MO, MO], city_or_fortress=True) is True
+def test_a_military_order_is_a_unit_but_not_an_army() -> None:
+    """Phase 4: Movement of Armies: "there may be a battle - this only happens if there is more
+    than one enemy unit (Garrison or Army) and at least one is an army (Rebels are not armies)".
+    The Counters: "Armies", "Rebels" and "Military Orders" are counters of their own. A Military
+    Order counts towards "more than one unit", but it is not "an army": with a Garrison, another
+    Order or a Rebel the walls give no battle (a siege); with an army beside it they do."""
+    assert battle_or_siege([MO, G], city_or_fortress=True) is False
+    assert battle_or_siege([MO, MO], city_or_fortress=True) is False
     assert battle_or_siege([MO], city_or_fortress=True) is False
-    assert battle_or_siege([MO, R], city_or_fortress=True) is True
+    assert battle_or_siege([MO, R], city_or_fortress=True) is False
+    assert battle_or_siege([MO, A], city_or_fortress=True) is True
 
 
 @pytest.mark.parametrize("army", [MC, CR, F, RA])
@@ -373,15 +377,19 @@ def test_besieger_must_beat_the_defender() -> None:
     assert r.sacked is False and r.defender_survivors == () and r.defender_losses == (G,)
 
 
-def test_even_die_sacks_the_city() -> None:
-    """Phase 6: Resolve Sieges: "On an even result, the City is also eliminated (sacked and
-    destroyed!)" (docs/design.md: the besieger's unmodified die is even)."""
-    r = roll("1A", "1G", 4, 1)
+def test_an_even_result_sacks_the_city() -> None:
+    """Phase 6: Resolve Sieges: "Roll a D6 for the besieging force. Apply the following
+    modifiers"; "If both sides roll the same result"; "On an even result, the City is also
+    eliminated (sacked and destroyed!)": a result is the die with its modifiers, in every
+    sentence (docs/design.md: "the die with its modifiers"), so with an odd modifier an odd die sacks."""
+    r = roll("1A", "1G", 4, 1)  # 4 + 2 = 6, even
     assert r.outcome == "besieger" and r.sacked is True and r.result == "sacked"
-    r = roll("3A", "1G", 5, 6)  # total 11 (odd die) beats 8
+    r = roll("3A", "1G", 5, 6)  # 5 + 6 = 11, odd, beats 8
     assert r.outcome == "besieger" and r.sacked is False
-    r = roll("2A", "1G", 3, 2)  # total 7 is odd, the die 3 is odd: not sacked
-    assert r.sacked is False
+    r = roll("2A1G", "1G", 3, 1)  # an odd die, 3 + 5 = 8: even
+    assert r.outcome == "besieger" and r.sacked is True
+    r = roll("2A1G", "1G", 4, 1)  # an even die, 4 + 5 = 9: odd
+    assert r.outcome == "besieger" and r.sacked is False and r.result == "captured"
 
 
 def test_a_fortress_without_a_city_is_never_sacked_but_is_destroyed() -> None:
@@ -448,11 +456,18 @@ def test_tie_empties_an_enemy_city_it_fights_on_alone() -> None:
     assert again.result == "defender_holds"  # the last besieger fell on the tie
 
 
-def test_a_fortress_without_a_city_emptied_by_a_tie_surrenders() -> None:
-    """Phase 6: Resolve Sieges: "If the City / Fortress had no force inside [...] it surrenders": a
-    fortress has no religion of its own; emptied, nothing defends it."""
+def test_a_fortress_without_a_city_emptied_by_a_tie_fights_on_alone() -> None:
+    """Phase 6: Resolve Sieges: "If the City / Fortress had no force inside, or if it is of the
+    same religion as the attacker and now lacks units, then it surrenders"; otherwise "the
+    siege continues; roll the dice again". A fortress alone has no religion: emptied by a tie it
+    does not surrender (only the same religion opens a surrender after a tie); the next roll
+    is against a bare die, its modifier nothing (0, doubled)."""
     r = roll("2A", "1G", 2, 4, city=False, fortress=True)  # 2 + 4 = 6 against 4 + 1 x 2 = 6
-    assert r.outcome == "tie" and r.result == "surrendered"
+    assert r.outcome == "tie" and r.result == "continue" and r.defender_survivors == ()
+    again = roll("1A", "", 1, 4, city=False, fortress=True, after_tie=True)  # 1 + 2 = 3 against 4 + 0
+    assert again.defender_total == 4 and again.outcome == "defender"
+    nobody = roll("1A", "", 1, 4, city=False, fortress=True)  # nobody inside at the start: it gives up
+    assert nobody.result == "surrendered"
 
 
 def test_tie_that_takes_the_last_besieger_the_defender_holds() -> None:

@@ -417,12 +417,13 @@ def test_military_order_with_no_christian_city_does_nothing(board: Board, state:
 # -- 7 Famine ---------------------------------------------------------------------------------------
 
 
-def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: GameState) -> None:
-    """Phase 2, 7 Famine (Quick Reference: "Eliminate 1 unit out of every 3 per area.";
-    docs/design.md: in each area, each side loses floor(its units / 3), by the casualty order).
-    Córdoba (1 garrison, 2 armies) loses its garrison; 6 Christians in Toledo lose 2 (the
-    garrison, then the Order); Toledo's 2 Muslims lose none; 5 Rebels in Porto lose 1. The
-    Tell lists the units removed, by area and side, the garrison first."""
+def test_famine_takes_one_unit_in_three_per_area(board: Board, state: GameState) -> None:
+    """Phase 2, 7 Famine (Quick Reference: "Eliminate 1 unit out of every 3 per area."): the
+    units of an area are counted together, and each loss falls on the side with more units
+    left there, by its casualty order (docs/design.md, "Famine"). Córdoba (1 garrison, 2
+    armies) loses its garrison; Toledo's 8 units lose 2, both the besieging Christians' (6
+    against 2: the garrison, then the Order); 5 Rebels in Porto lose 1. The Tell lists the
+    units removed, by area and side, the garrison first."""
     place(
         state,
         "Toledo",
@@ -439,7 +440,7 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
     assert state.areas["Porto"].units == {"rebel": {R: 4}}
     assert tells(prompts) == [
         (
-            "Famine: each side loses 1 unit in 3 in every area: remove 1 Christian garrison and "
+            "Famine: 1 unit in 3 is lost in every area: remove 1 Christian garrison and "
             "1 Military Order from Toledo; remove 1 Rebel from Porto; remove 1 Muslim garrison from Córdoba."
         )
     ]
@@ -456,6 +457,30 @@ def test_famine_takes_one_unit_in_three_per_side_and_area(board: Board, state: G
     }
 
 
+def test_famine_counts_the_sides_of_an_area_together(board: Board, state: GameState) -> None:
+    """Phase 2, 7 Famine: "Eliminate 1 unit out of every 3 per area." Per area, not per side:
+    Salamanca's 3 units (a Muslim garrison besieged by 2 Christian armies) lose one, the
+    Christians' (the more numerous); Lisboa's 4 (a Muslim garrison and army, 2 Christian armies
+    outside) lose one, the Muslim garrison: on equal numbers the side inside the walls, cut
+    off, starves first. Counted side by side, neither area would have lost a unit."""
+    sal = place(
+        state, "Salamanca", [("muslim", G, 1), ("christian", A, 2)], city="muslim", besieger="christian"
+    )
+    lis = place(
+        state,
+        "Lisboa",
+        [("muslim", G, 1), ("muslim", A, 1), ("christian", A, 2)],
+        city="muslim",
+        besieger="christian",
+    )
+    prompts, _ = drive(events.phase(board, state), [[3, 4]])
+    assert sal.units == {"muslim": {G: 1}, "christian": {A: 1}} and sal.besieger == "christian"
+    assert lis.units == {"muslim": {A: 1}, "christian": {A: 2}} and lis.besieger == "christian"
+    (told,) = prompts[1:]
+    assert {"area": "Salamanca", "side": "christian", "units": {"A": 1}} in told.data["removed"]
+    assert {"area": "Lisboa", "side": "muslim", "units": {"G": 1}} in told.data["removed"]
+
+
 def test_famine_spares_the_region_in_revolt(board: Board, state: GameState) -> None:
     """Phase 1, Regional Revolt: "This entire region is excluded from the game for this entire
     turn [...] If it is affected by a random event, roll again to have the event in another
@@ -464,7 +489,7 @@ def test_famine_spares_the_region_in_revolt(board: Board, state: GameState) -> N
     prompts, _ = drive(events.phase(board, state), [[4, 3]])
     assert state.areas["Córdoba"].units == {"muslim": {G: 1, A: 2}}
     assert tells(prompts) == [
-        "Famine: no side has 3 units in one area (Al-Ándalus, in revolt, is spared), so nobody starves."
+        "Famine: no area holds 3 units (Al-Ándalus, in revolt, is spared), so nobody starves."
     ]
 
 

@@ -145,6 +145,55 @@ def test_every_phase_ends_without_an_unoccupied_fortress(board: Board) -> None:
         check_between_phases(board, state)
 
 
+def test_a_siege_of_walls_the_besiegers_now_control_ends_with_the_phase(
+    board: Board, state: GameState
+) -> None:
+    """Important Definitions: "A City without forces of either side is considered to be
+    controlled by the religion of the city." No side besieges walls it controls: when a phase
+    leaves besiegers alone by a city of their own religion (a Proselytism turned it, a Famine
+    took the last defender) or by a fortress alone, the siege is lifted and told as the phase
+    ends, and Phase 6 has nothing to resolve there. An empty city of the other religion stays
+    besieged: it is an enemy force ("a Muslim city with no other units present")."""
+    from companion.reconquista.game import check_between_phases, phase_over, siege_order
+
+    A = Kind.ARMY
+    leon = place(state, "León", [("christian", A, 2)], city="christian", besieger="christian")
+    badajoz = place(state, "Badajoz", [("muslim", A, 1)], fortress=True, besieger="muslim")
+    toledo = place(state, "Toledo", [("christian", A, 1)], city="muslim", fortress=True, besieger="christian")
+    with pytest.raises(InvariantError, match="León: besieged by christian, who controls its walls"):
+        check_between_phases(board, state)
+    state.phase = "events"
+    prompts, _ = drive(phase_over(board, state))
+    assert [p.data["area"] for p in prompts if p.topic == "reconquista.end.siege"] == ["León", "Badajoz"]
+    assert leon.besieger is None and badajoz.besieger is None and toledo.besieger == "christian"
+    assert prompts[0].text == (
+        "No one is left in the Christian city of León but the Christian force: it is under Christian "
+        "control, and no siege is left there (Phase 6 has nothing to resolve in it)."
+    )
+    assert prompts[0].rule.startswith("Important Definitions — A City without forces of either side")
+    assert siege_order(board, state) == ["Toledo"]
+    check_between_phases(board, state)
+
+
+def test_the_region_in_revolt_marker_comes_off_as_the_turn_ends(board: Board, state: GameState) -> None:
+    """Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
+    entire turn" (its marker: "Region in Revolt - Can be used in the rebellion phase to indicate
+    a region that is in revolt"). Phase 7 tells the player to take the marker off: the revolt
+    ends with the turn, and the next turn starts with no region in revolt."""
+    state.turn, state.revolt = 5, 3
+    prompts, over = drive(end_of_turn(board, state))
+    assert over is False and state.revolt is None
+    (told,) = [p for p in prompts if p.topic == "reconquista.end.revolt"]
+    assert (
+        told.text
+        == "End of turn: remove the Region in Revolt marker from Castilla; the revolt lasted this turn."
+    )
+    assert told.data == {"region": "Castilla"} and told.rule == "Phase 1: Rebellions — 6 Regional Revolt"
+    state.revolt = None
+    prompts, _ = drive(end_of_turn(board, state))
+    assert not [p for p in prompts if p.topic == "reconquista.end.revolt"]
+
+
 def test_phase_7_counts_the_neutral_armies_it_removes_in_good_english(board: Board) -> None:
     """Phase 7: "Remove any neutral army or El Cid (from Random Events)": each removal names
     the counters as a count of the kind, plural and all (it read "remove 2 French armys"

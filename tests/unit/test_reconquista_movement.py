@@ -32,6 +32,7 @@ from companion.reconquista.movement import (
     UNITS_TOPIC,
     destinations,
     movable_regions,
+    movable_units,
     parts,
     phase,
     spec,
@@ -385,6 +386,31 @@ def test_defenders_may_leave_a_besieged_city(board: Board, state: GameState) -> 
     check_invariants(board, state)
 
 
+@pytest.mark.parametrize("religion", ["muslim", "christian"])
+def test_relieving_walls_the_christians_hold_frees_them_whatever_the_citys_religion(
+    board: Board, state: GameState, religion: str
+) -> None:
+    """Example of a Complex Battle 1: "If the force in the city were Christian, it would join
+    the battle"; Important Definitions: "A City is under Christian control if it contains
+    Christian forces [...] It does not matter whether the City itself is Muslim or Christian."
+    A Christian garrison holds León (a Muslim city they took, or a Christian one), besieged by 2
+    French armies; 2 armies come from Galicia. The garrison joins the battle, the French are
+    destroyed, León is relieved: nobody besieges it, and the relief may move on (it was
+    "besieging" its own garrison's city when the Muslim one was taken)."""
+    leon = place(
+        state, "León", [("christian", G, 1), ("french", Kind.FRENCH, 2)], city=religion, besieger="french"
+    )
+    place(state, "Galicia", [("christian", A, 2)])
+    prompts, _ = drive(phase(board, state), ["Asturias", "Galicia", "León", "2A", [4, 4, 1], [1, 1], DONE])
+    check_invariants(board, state)
+    relief = [p for p in prompts if p.topic == "reconquista.battle.relief"]
+    assert len(relief) == 1 and relief[0].data["joined"] is True
+    assert not [p for p in prompts if p.topic == "reconquista.battle.besiege"]
+    assert "The French besiegers are destroyed. The city of León is relieved." in tells(prompts)
+    assert leon.besieger is None and leon.units == {"christian": {A: 2, G: 1}}
+    assert movable_units(state, "León") == {A: 2, G: 1}
+
+
 # -- El Cid -----------------------------------------------------------------------------------
 
 
@@ -515,12 +541,12 @@ def test_el_cid_and_an_attack_say_so(board: Board, state: GameState) -> None:
     """Phase 4: "If the moving force enters an area that contains enemy forces, it must stop":
     the army that goes to Santiago (its Muslim garrison) with El Cid, the garrison staying in
     Oviedo, is told as a move into enemy forces with El Cid; the El Cid question names both
-    areas."""
+    areas and the units that move (the screen shows the odds with him and without him)."""
     state.el_cid_area, state.el_cid_side = "Oviedo", "christian"
     prompts, _ = drive(phase(board, state), ["Asturias", "Oviedo", "Santiago", "1A", EL_CID_GOES, [6], DONE])
     (cid,) = [p for p in prompts if p.topic == "reconquista.movement.el_cid"]
     assert isinstance(cid, Choose)
-    assert cid.data == {"origin": "Oviedo", "destination": "Santiago"}
+    assert cid.data == {"origin": "Oviedo", "destination": "Santiago", "units": {"A": 1}}
     assert cid.rule == "Quick Reference Sheet — 8 El Cid"
     (move,) = [p for p in prompts if p.topic == "reconquista.movement.move"]
     assert move.data == {

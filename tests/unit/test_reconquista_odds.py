@@ -164,18 +164,20 @@ def test_the_mountain_matters_only_in_the_first_round() -> None:
 
 def test_siege_by_hand() -> None:
     """Phase 6: Resolve Sieges: 1A (+2) against a city (+1) with 1G (+1): the besieger wins on 15 of 36
-    die pairs, 9 of them on an even die (sacked); on the 6 ties each side loses its unit and, the
-    besiegers gone, the city holds."""
+    die pairs, 9 of them with an even result (the die and +2: sacked); on the 6 ties each side loses
+    its unit and, the besiegers gone, the city holds."""
     result = odds.siege_odds(P("1A"), P("1G"), city=True, fortress=False)
     close(result, {"besieger": 15 / 36, "defender": 21 / 36, "sacked": 9 / 36})
 
 
 def test_siege_with_ties_by_hand() -> None:
     """Phase 6: Resolve Sieges: "the siege continues; roll the dice again": 2A (+4) against a
-    fortress (no city) with 1G (+2): wins on b - d > -2 (26 of 36), ties on b - d = -2 (4 of 36),
-    after which the fortress, emptied, surrenders."""
+    fortress (no city) with 1G (+2): wins on b - d > -2 (26 of 36), ties on b - d = -2 (4 of 36).
+    After a tie the fortress, emptied, fights on alone (it has no religion to surrender by): 1A
+    (+2) against a bare die wins on b - d > -2 again (26 of 36), and a second tie takes the last
+    besieger."""
     result = odds.siege_odds(P("2A"), P("1G"), city=False, fortress=True)
-    expected = Fraction(26, 36) + Fraction(4, 36)
+    expected = Fraction(26, 36) + Fraction(4, 36) * Fraction(26, 36)
     close(result, {"besieger": float(expected), "defender": float(1 - expected), "sacked": 0.0})
 
 
@@ -303,3 +305,41 @@ def test_battle_odds_sum_to_one(
     assert all(v >= -1e-12 for v in r.values())
     if not city:
         assert r["siege"] == 0.0
+
+
+# -- the odds the screen shows before a move (forecast.py) --------------------------------------
+
+
+def test_the_odds_of_a_move_count_el_cid_when_he_goes_with_it() -> None:
+    """Quick Reference Sheet, 8 El Cid: "Attacks first. +2 in siege." Before a move the screen
+    shows the odds of the battle (or the siege) it starts: El Cid going with the moving force
+    strikes first in that battle, and adds 2 to its siege rolls. 2 Christian armies with El Cid
+    in Barcelona against 2 Muslim armies in open Tarragona, and against 1 Muslim garrison behind
+    the walls of Zaragoza (no battle: a siege)."""
+    from reconquista_helpers import place
+
+    from companion.reconquista.board import default_board
+    from companion.reconquista.forecast import el_cid_goes, forecast_move
+    from companion.reconquista.setup import initial_state
+
+    board = default_board()
+    state = initial_state(board)
+    place(state, "Barcelona", [("christian", A, 2)], city="christian")
+    state.el_cid_area, state.el_cid_side = "Barcelona", "christian"
+    place(state, "Tarragona", [("muslim", A, 2)])
+    place(state, "Zaragoza", [("muslim", Kind.GARRISON, 1)], city="muslim", fortress=True)
+    two = [A, A]
+    assert el_cid_goes(state, "Barcelona", two) is True  # every unit goes: he goes with them
+    assert el_cid_goes(state, "Barcelona", [A]) is None  # one stays: the player says whom he leads
+    assert el_cid_goes(state, "Tarragona", two) is False
+    with_him = forecast_move(board, state, "Tarragona", two, with_el_cid=True)
+    without = forecast_move(board, state, "Tarragona", two)
+    assert with_him.chances == odds.battle_odds(two, [A, A], city=False, mountain=False, el_cid="attacker")
+    assert without.chances == odds.battle_odds(two, [A, A], city=False, mountain=False, el_cid=None)
+    assert with_him.chances["attacker_wins"] > without.chances["attacker_wins"]
+    siege_with = forecast_move(board, state, "Zaragoza", two, with_el_cid=True)
+    siege_without = forecast_move(board, state, "Zaragoza", two)
+    assert siege_with.kind == siege_without.kind == "siege"
+    garrison = [Kind.GARRISON]
+    assert siege_with.chances == odds.siege_odds(two, garrison, city=True, fortress=True, el_cid="besieger")
+    assert siege_with.chances["besieger"] > siege_without.chances["besieger"]

@@ -1044,50 +1044,78 @@ def test_no_enemy_in_the_region_the_road_to_one(board: Board, quiet: GameState) 
     )
 
 
-def test_a_force_that_stands_at_the_road_takes_it_at_once(board: Board, quiet: GameState) -> None:
-    """Phase 5: "pass the Muslim force to the next highest-numbered area, repeating the process
-    until reaching an area where there is a road leading to a region with an enemy-controlled
-    area." The 2 armies of Córdoba stand where the road to the enemy in Toledo starts: they
-    take it at once. Read literally they would first walk round Al-Ándalus (Murcia, Granada,
-    Algeciras) back into Córdoba, which only leaves and picks up armies on the way, and which
-    the march's guard stops as an area entered a second time (rules-notes reaction 10)."""
+def test_a_force_passes_on_before_it_takes_a_road_even_from_its_own_area(
+    board: Board, quiet: GameState
+) -> None:
+    """Phase 5: "If there is no enemy-controlled area in the Region, pass the Muslim force to the
+    next highest-numbered area, repeating the process until reaching an area where there is a
+    road leading to a region with an enemy-controlled area." The force passes on first: from
+    Córdoba, whose road leads to the enemy in Toledo, it passes to Murcia, which is such an
+    area (its road leads to Valencia, in Castilla), and takes that road (rules-notes, Phase 5,
+    reading 10)."""
     place(quiet, "Toledo", [("christian", A, 1)], city="muslim", fortress=True)
     prompts, _ = march(board, quiet, "Córdoba", [])  # a city with 1 army: no battle, a siege
-    assert moves(prompts) == ["Córdoba -> Toledo"]
+    assert moves(prompts)[:2] == ["Córdoba -> Murcia", "Murcia -> Valencia"]
     assert tells(prompts)[1].startswith(
-        "Muslim force moves Córdoba -> Toledo: no enemy in Al-Ándalus: by the road to Castilla, "
-        "where the enemy is in Toledo."
+        "Muslim force moves Córdoba -> Murcia: no enemy in Al-Ándalus: on towards the road from Murcia to "
+        "Valencia (Castilla, where the enemy is in Toledo)."
     )
+    assert "by the road to Castilla, where the enemy is in Toledo" in tells(prompts)[2]
+    assert moves(prompts)[-1] == "Salamanca -> Toledo"
+
+
+def test_a_force_whose_only_road_is_where_it_stands_goes_round_the_region_to_it(
+    board: Board, quiet: GameState
+) -> None:
+    """Phase 5: "pass the Muslim force to the next highest-numbered area, repeating the process
+    until reaching an area where there is a road leading to a region with an enemy-controlled
+    area." Asturias's only road to Aragón, where the enemy is (Barcelona), starts in Oviedo, where
+    the force stands: it passes on round Asturias (Galicia, León, Santiago), reaches Oviedo again,
+    and takes the road there (entering Oviedo twice is the rule's own way, not a circle)."""
+    quiet.areas["Oviedo"].add("muslim", A, 2)
+    place(quiet, "Barcelona", [("christian", A, 1)])
+    prompts, _ = march(board, quiet, "Oviedo", [[6, 6], [1]])
+    assert moves(prompts) == [
+        "Oviedo -> Galicia", "Galicia -> León", "León -> Santiago", "Santiago -> Oviedo",
+        "Oviedo -> Pamplona", "Pamplona -> Barcelona",
+    ]  # fmt: skip
+    assert not [p for p in of(prompts, "reconquista.march.stop") if p.data["cause"] == "circle"]
+    assert "on towards the road from Oviedo to Pamplona" in tells(prompts)[1]
+    assert quiet.areas["Barcelona"].units == {"muslim": {A: 2}}
 
 
 def test_roads_two_regions_away(board: Board, quiet: GameState) -> None:
     """Phase 5: "If there is still none, then move to the first road that leads to a Region
     that then leads to another Region with an enemy-controlled area." Read breadth-first
-    over the regions: from Algeciras, the enemy in Oviedo (Asturias) is two roads away
-    through Portugal (Sevilla-Algeciras, then Porto-Galicia)."""
+    over the regions: from Algeciras, the enemy in Oviedo (Asturias) is two roads away. The
+    force passes on first (reading 10): Córdoba's road to Toledo leads to Castilla, one road
+    from Asturias (Salamanca-León), and it is the first such road it reaches."""
     place(quiet, "Oviedo", [("christian", A, 1)], city="christian")
     prompts, _ = march(board, quiet, "Algeciras", [])  # no army at Algeciras yet
     assert tells(prompts) == ["No Muslim army stands in Algeciras any more: nothing moves from there."]
     quiet.areas["Algeciras"].add("muslim", A, 2)
     prompts, _ = march(board, quiet, "Algeciras", [])
     assert moves(prompts) == [
-        "Algeciras -> Sevilla", "Sevilla -> Porto", "Porto -> Galicia", "Galicia -> León",
-        "León -> Santiago", "Santiago -> Oviedo",
+        "Algeciras -> Córdoba", "Córdoba -> Toledo", "Toledo -> Cuenca", "Cuenca -> Valencia",
+        "Valencia -> Salamanca", "Salamanca -> León", "León -> Santiago", "Santiago -> Oviedo",
     ]  # fmt: skip
-    assert (
-        "by the road to Portugal, on the way to Asturias, where the enemy is in Oviedo" in tells(prompts)[1]
+    assert any(
+        "by the road to Castilla, on the way to Asturias, where the enemy is in Oviedo" in t
+        for t in tells(prompts)
     )
 
 
 def test_of_two_roads_the_first_in_map_order(board: Board, quiet: GameState) -> None:
-    """Tie-break (docs/rules-notes.md, "Phase 5"): Córdoba's roads lead to Toledo (Castilla) and
-    Badajoz (Portugal), both regions with an enemy: the road to the area first in map order
-    (Castilla is region 3): Toledo."""
+    """Tie-break (docs/rules-notes.md, "Phase 5"): the force from Algeciras passes on to Córdoba,
+    whose roads lead to Toledo (Castilla) and Badajoz (Portugal), both regions with an enemy:
+    the road to the area first in map order (Castilla is region 3): Toledo."""
     place(quiet, "Cuenca", [("christian", A, 1)])
     place(quiet, "Lisboa", [("christian", A, 1)], city="muslim")
-    prompts, _ = march(board, quiet, "Córdoba", [[6, 6, 6], [1]])
-    assert moves(prompts)[0] == "Córdoba -> Toledo"
-    assert "by the road to Castilla, where the enemy is in Cuenca" in tells(prompts)[1]
+    quiet.areas["Algeciras"].add("muslim", A, 2)
+    # 2 armies from Algeciras, 2 more in Córdoba, and Toledo's army: 5 against Cuenca's 1
+    prompts, _ = march(board, quiet, "Algeciras", [[6, 6, 6, 6, 6], [1]])
+    assert moves(prompts)[:2] == ["Algeciras -> Córdoba", "Córdoba -> Toledo"]
+    assert any("by the road to Castilla, where the enemy is in Cuenca" in t for t in tells(prompts))
 
 
 def test_no_enemy_within_reach_the_force_stays(board: Board, quiet: GameState) -> None:
@@ -1165,6 +1193,56 @@ def test_a_fortress_without_a_city_also_keeps_an_army(board: Board, quiet: GameS
         "leaving 1 Muslim army in Cuenca (a fortress with no Muslim garrison keeps an army)"
         in tells(prompts)[1]
     )
+
+
+@pytest.mark.parametrize("fortress", [False, True])
+def test_a_force_passing_walls_its_side_holds_picks_up_leaves_one_and_goes_on(
+    board: Board, quiet: GameState, fortress: bool
+) -> None:
+    """Important Definitions: "A City is under Muslim control if it contains Muslim forces [...]
+    It does not matter whether the City itself is Muslim or Christian." Phase 5: "Repeat the
+    movement until the force enters an area of non-Muslim control"; "If the Force enters (or
+    starts in) an area with other Muslim Armies, these are added to the force and move with
+    it"; "if it leaves an area with a City or Fortress in which there is not already a Muslim
+    Garrison present, it must leave behind an Army." Cuenca is a Christian city (with or
+    without a fortress) held by 2 Muslim armies: the force from Toledo enters it, takes them,
+    leaves one army (not one per unit: nothing there is besieged) and goes on to the enemy in
+    Valencia. No siege of the Muslims' own city, nothing for Phase 6 to resolve."""
+    place(quiet, "Cuenca", [("muslim", A, 2)], city="christian", fortress=fortress)
+    place(quiet, "Valencia", [("christian", A, 1)])
+    prompts, _ = march(board, quiet, "Toledo", [[6, 6], [1]])
+    assert moves(prompts) == ["Toledo -> Cuenca", "Cuenca -> Valencia"]
+    assert "2 more Muslim armies join the Muslim force in Cuenca: now 3 Muslim armies." in tells(prompts)
+    assert of(prompts, "reconquista.march.besiege") == []
+    assert [p.data["area"] for p in of(prompts, "reconquista.march.enemy")] == ["Valencia"]
+    cuenca = quiet.areas["Cuenca"]
+    assert cuenca.units == {"muslim": {A: 1}} and cuenca.besieger is None
+    assert city_controller(cuenca) == "muslim"
+    assert quiet.areas["Valencia"].units == {"muslim": {A: 2}}
+
+
+def test_a_force_raised_in_walls_its_side_holds_marches_from_them(board: Board, quiet: GameState) -> None:
+    """Phase 5: "1 to 6 Army / Armies - Place the appropriate number of armies in a randomly
+    selected area free of any Christian / Rebel forces", then "Once the Muslim force has been
+    created, it will move"; "If the Force [...] starts in an area with other Muslim Armies,
+    these are added to the force". Cuenca, a Christian city held by 1 Muslim army (so Muslim-
+    controlled: "It does not matter whether the City itself is Muslim or Christian"), gets the
+    2 armies of a 4 in the last column: the force of 3 does not "fight where it stands" (there
+    is no enemy there), leaves one army as it leaves the city and marches on. (An empty
+    Christian city is no place to raise armies: it is not "free of Christian forces", rules-notes
+    Phase 5; armies landed from North Africa in one besiege it.)"""
+    place(quiet, "Cuenca", [("muslim", A, 1)], city="christian")
+    place(quiet, "Valencia", [("christian", A, 1)])
+    # Castilla (3), table 4 (2 armies, column '3 or 4': Salamanca, Toledo, Cuenca held), area
+    # die 4 (Cuenca); the battle in Valencia: the 2 Muslim armies hit, the Christian misses.
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [4], [4], [6, 6], [1]])
+    check_invariants(board, quiet)
+    assert of(prompts, "reconquista.march.besiege") == []
+    start = one(prompts, "reconquista.march.start")
+    assert facts(start, "area", "units") == {"area": "Cuenca", "units": 3}
+    assert [p.data["area"] for p in of(prompts, "reconquista.march.enemy")] == ["Valencia"]
+    assert moves(prompts) == ["Cuenca -> Valencia"]
+    assert quiet.areas["Cuenca"].units == {"muslim": {A: 1}} and quiet.areas["Cuenca"].besieger is None
 
 
 # -- battles and sieges -----------------------------------------------------------------------
@@ -1564,7 +1642,7 @@ def test_a_search_that_would_circle_stops_at_the_first_repeat(board: Board, quie
     Córdoba a second time. The stop names the area it would enter again; the moves it made
     have no way named ('how' is the router's)."""
 
-    def circling(b: Board, s: GameState, side: str, here: str) -> robot_march.Step:
+    def circling(b: Board, s: GameState, side: str, here: str, arrived: bool) -> robot_march.Step:
         return robot_march.Step(b.next_area(here), "round and round")
 
     prompts, out = drive(robot_march.march(board, quiet, "muslim", "Córdoba", router=circling), [])
@@ -1664,6 +1742,49 @@ def test_french_leave_an_army_behind_and_gather_their_own(board: Board, quiet: G
     assert "1 more French army joins the French force in Barcelona: now 2 French armies." in text
     assert quiet.areas["Pamplona"].units == {"french": {F: 1}}
     assert quiet.areas["Barcelona"].units == {}
+
+
+def test_a_jihads_second_force_judges_its_start_as_it_was_before_anything_rose(
+    board: Board, quiet: GameState
+) -> None:
+    """Phase 2, 10 Jihad (Quick Reference): "During the Muslim reaction, roll twice for forces
+    in the region"; Phase 5: "If the Force enters [...] an area with other Muslim Armies, these
+    are added to the force"; "it must leave behind an Army". Cuenca, a Christian city held by a
+    Muslim army, gets the second force's army; the first force, from Toledo, passes through,
+    takes both and leaves one. The second force is that one army: Cuenca held no enemy before
+    it rose, so it does not besiege the city its side holds (it has no enemy in reach and stays)."""
+    place(quiet, "Cuenca", [("muslim", A, 1)], city="christian")
+    place(quiet, "Valencia", [("christian", A, 1)])
+    quiet.effects.jihad = True
+    prompts, _ = drive(reaction.phase(board, quiet), [[3], [3], [3], [3], [4], [6, 1, 1], [1]])
+    check_invariants(board, quiet)
+    assert [p.data["area"] for p in of(prompts, "reconquista.march.start")] == ["Toledo", "Cuenca"]
+    assert of(prompts, "reconquista.march.besiege") == []
+    assert [p.data["area"] for p in of(prompts, "reconquista.march.enemy")] == ["Valencia"]
+    assert (
+        tells(prompts)[-1]
+        == "No enemy can be reached from Cuenca: the Muslim force (1 Muslim army) stays there."
+    )
+    assert quiet.areas["Cuenca"].units == {"muslim": {A: 1}} and quiet.areas["Cuenca"].besieger is None
+
+
+def test_french_passing_a_city_they_hold_pick_up_their_army_and_go_on(board: Board, quiet: GameState) -> None:
+    """Phase 2, event 2: the French move "according to the Muslim reaction rules (Phase 5),
+    except that this French force is hostile to all other forces". A city their own army holds
+    is no enemy of theirs (Important Definitions: a city "contains" the forces that control it):
+    Barcelona, a Christian city held by 1 French army, adds it to the force from Pamplona, keeps
+    one army as the force leaves (no French garrison) and is not besieged; the force fights on
+    in Tarragona."""
+    place(quiet, "Pamplona", [("french", F, 2)])
+    place(quiet, "Barcelona", [("french", F, 1)], city="christian")
+    place(quiet, "Tarragona", [("christian", A, 1)])
+    # Tarragona: 2 French hits, the Christian misses; Zaragoza (Muslim army and garrison): the
+    # French miss twice and fall to 2 hits.
+    prompts, _ = march(board, quiet, "Pamplona", [[6, 6], [1], [1, 1], [6, 6]], side="french")
+    assert moves(prompts) == ["Pamplona -> Barcelona", "Barcelona -> Tarragona", "Tarragona -> Zaragoza"]
+    assert of(prompts, "reconquista.march.besiege") == []
+    assert [p.data["area"] for p in of(prompts, "reconquista.march.enemy")] == ["Tarragona", "Zaragoza"]
+    assert quiet.areas["Barcelona"].units == {"french": {F: 1}} and quiet.areas["Barcelona"].besieger is None
 
 
 def test_a_force_that_falls_back_leaves_its_besiegers_at_the_siege(board: Board, quiet: GameState) -> None:

@@ -92,7 +92,9 @@ def test_a_six_rolls_the_region_again_and_gives_two_results(board: Board, state:
     """Phase 1: "If the result to determine the region is a 6, roll again to determine the
     region and roll twice on the table below." Rebels twice in Asturias, on a board where
     only Galicia has room: two Rebels go there (the only area: no area die), the first
-    placed before the second is rolled."""
+    placed before the second is rolled. "Double Result - Can be used to remember a result that
+    has a double effect": the marker placed as the double is told is taken off once both
+    results are done."""
     place(state, "Galicia")
     prompts, _ = drive(rebellions.phase(board, state), [[6], [1], [1], [2]])
     r = rolls(prompts)
@@ -105,7 +107,16 @@ def test_a_six_rolls_the_region_again_and_gives_two_results(board: Board, state:
         "Military Order): no roll needed."
     )
     placed = "Rebellions in Asturias, Rebels: place 1 Rebel in Galicia."
-    assert said[1:] == [only, placed, only, placed]
+    assert said[1:] == [
+        only,
+        placed,
+        only,
+        placed,
+        "Both rebellion results in Asturias are done: remove the Double Result marker.",
+    ]
+    assert prompts[-1].topic == "reconquista.rebellions.double_over" and prompts[-1].data == {
+        "region": "Asturias"
+    }
     assert state.areas["Galicia"].count("rebel", R) == 2
 
 
@@ -756,7 +767,8 @@ def test_every_prompt_of_phase_1_has_its_topic_and_rule(board: Board) -> None:
         except StopIteration:
             pass
     assert seen == {
-        f"reconquista.rebellions.{t}" for t in ("region", "strike", "table", "area", "result", "refused")
+        f"reconquista.rebellions.{t}"
+        for t in ("region", "strike", "table", "area", "result", "refused", "double_over")
     }
 
 

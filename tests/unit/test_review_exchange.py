@@ -263,7 +263,7 @@ def round_trip(store: Store, fresh: Store, sid: int) -> int:
 
 @pytest.mark.slow
 def test_round_trip_reconquista(store: Store, fresh: Store) -> None:
-    sid, driver = play_reconquista(store, 2)
+    sid, driver = play_reconquista(store, 4)  # a whole game of 20 turns
     assert driver.finished and len(driver.steps) > 500
     new = round_trip(store, fresh, sid)
     assert fresh.session(new).summary == store.session(sid).summary

@@ -151,7 +151,7 @@ def test_reconquista_table_results_match_what_the_games_did(store: Store) -> Non
         advance(driver, reconquista_chooser(driver, seed), tally)
     stats = reconquista_stats(store)
     assert counts(stats.rebellions) == dict(tally.rebellions)
-    assert stats.rebellions_refused == tally.refused == 1  # seed 11 has one, rolled again
+    assert stats.rebellions_refused == tally.refused >= 1  # seed 11 has some, rolled again
     assert keyed(stats.events) == dict(tally.events)
     assert counts(stats.reaction_regions) == dict(tally.regions)
     assert counts(stats.reinforcements) == dict(tally.reinforcements)

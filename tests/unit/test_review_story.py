@@ -75,8 +75,8 @@ def test_the_figures_of_a_table_counted_by_hand() -> None:
 
 
 def test_a_whole_seeded_game_is_the_engine_state_at_each_turn_end() -> None:
-    driver, ends, score = live_game(3)
-    story = reconquista_story(3, CONFIG, driver.steps)
+    driver, ends, score = live_game(2)  # a game of 20 turns
+    story = reconquista_story(2, CONFIG, driver.steps)
     assert [t.turn for t in story.turns] == list(range(1, 21)) == sorted(ends)
     for t in story.turns:
         assert (t.vp, nonzero(t.cities)) == (ends[t.turn][0], ends[t.turn][1]), f"turn {t.turn}"
@@ -91,9 +91,9 @@ def test_a_whole_seeded_game_is_the_engine_state_at_each_turn_end() -> None:
 
 
 def test_an_unfinished_game_is_charted_to_its_last_complete_turn() -> None:
-    driver, ends, _ = live_game(5, steps=160)
+    driver, ends, _ = live_game(6, steps=160)
     assert driver.state.turn == 4  # in the middle of turn 4
-    story = reconquista_story(5, CONFIG, driver.steps)
+    story = reconquista_story(6, CONFIG, driver.steps)
     assert [t.turn for t in story.turns] == [1, 2, 3] == sorted(ends)
     assert [t.vp for t in story.turns] == [ends[n][0] for n in (1, 2, 3)]
     assert story.sides[:2] == ("christian", "muslim")
@@ -106,14 +106,14 @@ def test_a_game_with_no_turn_complete_has_no_turns() -> None:
 
 
 def test_a_log_that_parts_from_the_rules_is_charted_as_far_as_it_fits() -> None:
-    driver, _, _ = live_game(3, steps=400)
+    driver, _, _ = live_game(2, steps=400)
     steps = list(driver.steps)
     # A step no rules version asked: the story stops before it and says so.
     at = next(
         i for i, s in enumerate(steps) if s.prompt.topic == TURN_BEGINS_TOPIC and s.prompt.data["turn"] == 3
     )
     steps[at + 1] = Step(Tell("Move nothing.", topic="test.unknown"), None, "ack")
-    story = reconquista_story(3, CONFIG, steps)
+    story = reconquista_story(2, CONFIG, steps)
     assert [t.turn for t in story.turns] == [1, 2]
     assert story.replayed == at + 1 and story.steps == 400
     assert story.parting.startswith(f"From step {at + 2} ") and story.parting.endswith(

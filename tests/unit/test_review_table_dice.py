@@ -95,5 +95,5 @@ def test_the_rolls_of_the_store_are_the_rolls_of_the_live_games(store: Store) ->
     assert events[2] >= 1 and dice.events.rolls == sum(events.values()) > 20
     assert dice.rebellions.rolls == sum(faces.values())
     stats = reconquista_stats(store)
-    assert stats.rebellions_refused == 1
-    assert dice.rebellions.rolls == sum(c.count for c in stats.rebellions) + 1
+    assert stats.rebellions_refused >= 1  # seed 11's, rolled again
+    assert dice.rebellions.rolls == sum(c.count for c in stats.rebellions) + stats.rebellions_refused
