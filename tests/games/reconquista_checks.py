@@ -30,12 +30,14 @@ from companion.reconquista.units import Kind
 TOPIC = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+){2,}")
 
 #: What the steps of Phase 5 are: the reaction and the march, the battles and sieges they start,
-#: and the removal of a fortress left alone as the phase ends.
+#: and what every phase's end does (game.phase_over): a siege of walls their besiegers now control
+#: lifted, a fortress left alone removed.
 REACTION_TOPICS = (
     "reconquista.reaction.",
     "reconquista.march.",
     "reconquista.battle.",
     "reconquista.sieges.",
+    "reconquista.end.siege",
     "reconquista.end.fortress",
 )
 
