@@ -198,6 +198,10 @@ class DiceTrayScreen(GameScreen):
         else:
             self.query_one("#pp-dice", Input).focus()
 
+    def rolls_now(self) -> bool:
+        """r answers the dice asked on the way and rolls them: always something to roll."""
+        return True
+
     def action_roll(self) -> None:
         self._answer(None)
 

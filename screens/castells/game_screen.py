@@ -645,6 +645,11 @@ class CastellsScreen(GameScreen):
             return
         self._show()
 
+    def rolls_now(self) -> bool:
+        """r rolls the dice asked or draws the token from the bag."""
+        d = self.driver
+        return d is not None and (isinstance(d.pending, Roll) or is_draw(d.pending))
+
     def action_roll(self) -> None:
         """r: the app rolls the dice asked, or draws the token from the bag."""
         d = self.driver

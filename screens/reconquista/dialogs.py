@@ -65,6 +65,43 @@ class NewGameDialog(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
+class DiceModeDialog(ModalScreen[str | None]):
+    """ctrl+d in a game: how the dice are rolled from now on, the mode in use highlighted and
+    marked. It only chooses: the question waiting stays waiting (a change applies from the next
+    roll), and escape changes nothing. Dismissed with the mode picked, or None."""
+
+    HELP = "Dice mode: how the dice are rolled from the next roll on (the roll waiting stays as it is)."
+    DEFAULT_CSS = DIALOG_CSS.format(name="DiceModeDialog")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Dice mode", classes="dialog-title")
+            yield Static("How are the dice rolled from the next roll on?")
+            yield OptionList(
+                *(
+                    Option(f"{text}  (now)" if mode == self.current else text, id=mode)
+                    for mode, text in DICE_MODES.items()
+                )
+            )
+            yield Static("Enter keeps the mode picked; escape leaves it as it is.", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        modes = list(DICE_MODES)
+        if self.current in modes:
+            self.query_one(OptionList).highlighted = modes.index(self.current)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class EditAreaDialog(ModalScreen[str | None]):
     """Pick an area and write what the table really shows there (a manual correction).
 

@@ -32,7 +32,7 @@ from companion.reconquista.units import Kind, SpecError, parse_spec
 from screens.colours import tone
 from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
-from screens.reconquista.dialogs import DICE_MODES, EditAreaDialog
+from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog, EditAreaDialog
 from screens.shell.dialogs import MessageDialog
 from screens.shell.entry_log import EntryLog
 from screens.shell.footer import KeysFooter
@@ -79,7 +79,7 @@ class ReconquistaScreen(GameScreen):
         self.mode = mode
         self.board = board_of_config({})
         self.done_tells: list[str] = []
-        self._footer_keys: tuple[bool, str] | None = None  # what the footer was last drawn for
+        self._footer_keys: tuple[bool, bool, str] | None = None  # what the footer was last drawn for
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -191,9 +191,10 @@ class ReconquistaScreen(GameScreen):
             return
         state = driver.state
         # The footer's keys follow the question (check_action): "All done" while an instruction
-        # waits, the app's roll unless the dice are physical. Refreshed only when that changes:
-        # a refresh rebuilds the footer, which cost every answer a layout of the whole screen.
-        keys = (isinstance(driver.pending, Tell), self.mode)
+        # waits, the app's roll while a roll waits and the dice are not physical. Refreshed only
+        # when that changes: a refresh rebuilds the footer, which cost every answer a layout of
+        # the whole screen.
+        keys = (isinstance(driver.pending, Tell), isinstance(driver.pending, Roll), self.mode)
         if keys != self._footer_keys:
             self._footer_keys = keys
             self.refresh_bindings()
@@ -498,16 +499,20 @@ class ReconquistaScreen(GameScreen):
         self.app.push_screen(EditAreaDialog(areas, apply), done)
 
     def action_dice_mode(self) -> None:
-        """The next dice mode, kept with the session: a resumed game rolls as chosen."""
-        modes = list(DICE_MODES)
-        mode = modes[(modes.index(self.mode) + 1) % len(modes)]
-        app: Any = self.app
-        try:
-            app.store().set_dice_mode(self.session_id, mode)
-        except CompanionError as exc:
-            self._show(str(exc), error=True)
-            return
-        self.mode = mode
-        self.notify(DICE_MODES[self.mode])
-        self._auto()
-        self._show()
+        """ctrl+d: the dice mode picked in a dialog, kept with the session (a resumed game rolls
+        as chosen). It applies from the next roll: the question waiting is never answered by it."""
+
+        def picked(mode: str | None) -> None:
+            if mode is None or mode == self.mode:
+                return
+            app: Any = self.app
+            try:
+                app.store().set_dice_mode(self.session_id, mode)
+            except CompanionError as exc:
+                self._show(str(exc), error=True)
+                return
+            self.mode = mode
+            self.notify(f"{DICE_MODES[mode]} (from the next roll)")
+            self._show()
+
+        self.app.push_screen(DiceModeDialog(self.mode), picked)

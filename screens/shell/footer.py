@@ -49,9 +49,28 @@ class KeysFooter(Footer):
         return (self._bindings_ready, self.show_command_palette, self.compact, keys)
 
     def compose(self) -> ComposeResult:
-        # Noted here, whatever asked for the composition, so what is built is always known.
-        self._built = self._showing = self._shown()
+        # Noted here, whatever asked for the composition, so what is built is always known. The
+        # keys built before and not offered now are built again, hidden: a key offered in turn
+        # with another (r while a roll waits, a while an instruction does) would otherwise have
+        # the footer built again at every answer, each composition dropping the other.
+        shown = self._shown()
+        offered = {k[0] for k in shown[3]}
+        palette = self.app.COMMAND_PALETTE_BINDING
+        kept = tuple(
+            k
+            for k in (self._built[3] if self._built is not None and self._built[:3] == shown[:3] else ())
+            if k[0] not in offered and k[0] != palette and k[1].group is None
+        )
+        self._built = (*shown[:3], shown[3] + kept)
+        self._showing = shown
         yield from super().compose()
+        for key, binding, enabled, tooltip in kept:
+            hidden = FooterKey(
+                key, self.app.get_key_display(binding), binding.description, binding.action,
+                disabled=not enabled, tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)  # fmt: skip
+            hidden.display = False
+            yield hidden
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True

@@ -128,8 +128,11 @@ class GameScreen(Screen[None]):
         # "Bernat" keeps its r. The footer shows the key off meanwhile, and while the dice
         # are the table's alone (physical dice) it offers no roll by the app at all.
         if action == "roll":
-            # Nothing is left to roll or draw once the game is over.
+            # Nothing is left to roll or draw once the game is over, and r is offered only
+            # while something waits to be rolled (an instruction or a choice rolls nothing).
             if not self.app_may_roll() or (self.driver is not None and self.driver.finished):
+                return False
+            if not self.rolls_now():
                 return False
             if isinstance(self.focused, Input):
                 d = self.driver
@@ -160,6 +163,11 @@ class GameScreen(Screen[None]):
     def app_may_roll(self) -> bool:
         """Whether r lets the app roll (not while every die is rolled on the table)."""
         return True
+
+    def rolls_now(self) -> bool:
+        """Whether r has something to roll now: by default a roll waiting (a subclass whose r
+        does more, a draw from a bag, or answers what it needs on the way, says so)."""
+        return self.driver is not None and isinstance(self.driver.pending, Roll)
 
     def after_undo(self, taken: list[Step]) -> None:
         """What the subclass forgets when steps are taken back (its checklist, a cache)."""

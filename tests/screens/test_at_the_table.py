@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from pilot_helpers import store_ready, wait_until
-from test_reconquista_screen import asks, driver_of, open_game, recorded_game, screen
+from test_reconquista_screen import asks, driver_of, open_game, pick_dice_mode, recorded_game, screen
 
 from companion.dice import app_roll, session_seed
 from companion.store.db import Store
@@ -84,7 +84,7 @@ async def test_the_dice_mode_chosen_with_ctrl_d_comes_back_on_resume(tmp_path: P
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_game(pilot, sid)
-        await pilot.press("ctrl+d")  # mixed -> physical
+        await pick_dice_mode(pilot, "physical")
         assert screen(app).mode == "physical"
     info = Store(str(db)).session(sid)
     assert info.dice_mode == "physical" and info.config["dice"] == "physical"  # what history --json shows
@@ -167,7 +167,10 @@ async def test_physical_dice_offer_no_roll_by_the_app(tmp_path: Path, clock: Any
         assert "you rolled on the table" in said and "app" not in said
         await pilot.press("r")
         assert len(d.steps) == steps
-        await pilot.press("ctrl+d")  # physical -> app: the app rolls the die waiting
+        await pick_dice_mode(pilot, "app")  # physical -> app: from the next roll
+        assert len(d.steps) == steps
+        await pilot.press("r")
+        await pilot.pause()
         assert len(d.steps) > steps and d.steps[steps].source == "app"
 
 

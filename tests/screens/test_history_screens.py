@@ -550,7 +550,7 @@ def story_db(path: Path, clock: Any) -> Path:
     """mixed_db, then a whole Reconquista game (session 6) and one with no turn complete (7)."""
     mixed_db(path, clock)
     store = Store(str(path), clock=clock)
-    whole_reconquista_session(store, 3)
+    whole_reconquista_session(store, 2)  # a game of 20 turns
     reconquista_session(store, 7, 5)
     store.close()
     return path

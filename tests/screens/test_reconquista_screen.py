@@ -243,7 +243,27 @@ async def test_a_session_on_its_own_map_shows_that_map(tmp_path: Path, clock: An
         assert region.styles.border_title_color.hex == "#123456"
 
 
-async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clock: Any) -> None:
+async def pick_dice_mode(pilot: Pilot[Any], mode: str) -> None:
+    """ctrl+d, then the mode picked in the dialog by its line (arrows and Enter)."""
+    from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog
+
+    await pilot.press("ctrl+d")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DiceModeDialog))
+    options = pilot.app.screen.query_one(OptionList)
+    options.highlighted = list(DICE_MODES).index(mode)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not isinstance(pilot.app.screen, DiceModeDialog))
+
+
+@pytest.mark.slow
+async def test_ctrl_d_picks_the_dice_mode_and_never_answers_the_roll_waiting(
+    tmp_path: Path, clock: Any
+) -> None:
+    """ctrl+d opens the choice of mode, the one in use marked; picking one keeps it with the
+    session from the next roll on: the roll waiting is never answered by the change (physical
+    to app left it waiting, to be rolled with r), and escape changes nothing."""
+    from screens.reconquista.dialogs import DiceModeDialog
+
     db = tmp_path / "c.db"
     sid = recorded_game(db, clock, 9, asks("Rebellions: region die"))
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
@@ -251,14 +271,25 @@ async def test_dice_mode_cycles_and_app_mode_rolls_by_itself(tmp_path: Path, clo
         await open_game(pilot, sid)
         d = driver_of(app)
         assert isinstance(d.pending, Roll)
-        await pilot.press("ctrl+d")  # mixed -> physical
-        assert screen(app).mode == "physical"
         steps = len(d.steps)
+        await pilot.press("ctrl+d")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiceModeDialog))
+        options = app.screen.query_one(OptionList)
+        marked = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert [m.endswith("(now)") for m in marked] == [True, False, False]  # mixed, in use
+        assert options.highlighted == 0
+        await pilot.press("escape")
+        assert screen(app).mode == "mixed" and len(d.steps) == steps
+        await pick_dice_mode(pilot, "physical")
+        assert screen(app).mode == "physical"
         await pilot.press("r")  # physical dice: the app does not roll
         assert isinstance(d.pending, Roll) and len(d.steps) == steps
-        await pilot.press("ctrl+d")  # physical -> app: the waiting roll is rolled at once
+        await pick_dice_mode(pilot, "app")
         assert screen(app).mode == "app"
-        assert not isinstance(d.pending, Roll)
+        assert isinstance(d.pending, Roll) and len(d.steps) == steps  # the roll waiting still waits
+        await pilot.press("r")
+        await pilot.pause()
+        assert d.steps[steps].source == "app" and not isinstance(d.pending, Roll)  # and the next rolls roll
 
 
 @pytest.mark.slow
