@@ -51,13 +51,16 @@ def record_templates(path: Path) -> None:
     from companion.store.db import Store
 
     store = Store(str(path))
-    for seed in (1, 2, 3):
+    for seed in (1, 2, 4):  # whole games of 20 turns (under the rules III)
         sid = store.create_session("reconquista", seed, {"dice": "app"})
         d = Driver(RECONQUISTA, seed, {"dice": "app"}, recorder=store.recorder(sid))
         bot, board = Bot(seed), RECONQUISTA.board_of(d.state)
         while d.pending is not None:
             bot_answer(d, bot, board)
-    hands = [["Moors place Jund Cavalry", "End the hand"], ["Christians place Knights", "End the hand"]]
+    hands = [
+        ["Moors place Jund Cavalry", "Moors pass", "Christians pass"],
+        ["Christians place Knights", "Moors pass", "Christians pass"],
+    ]
     for seed in (1, 2):
         sid = store.create_session("simancas", seed)
         d = Driver(SIMANCAS, seed, recorder=store.recorder(sid))
@@ -66,8 +69,10 @@ def record_templates(path: Path) -> None:
             if isinstance(d.pending, Tell):
                 d.ack()
             else:
-                hand = hands[0] if i % 4 < 3 or seed == 1 else hands[1]
-                d.submit(hand[i % 2], "player")
+                # Three actions a hand (a card, then both sides pass): seed 1's Moors win every
+                # hand, seed 2's hands go to each side in turn.
+                hand = hands[0] if seed == 1 else hands[(i // 3) % 2]
+                d.submit(hand[i % 3], "player")
                 i += 1
     for seed in (1, 2):
         sid = store.create_session("dice", seed)

@@ -3,32 +3,41 @@
 The players play their cards on the table; the app records what lands there and
 does the sums. Each step is one Choose whose options are the legal actions as
 plain strings ("Moors place Jund Cavalry", "Christians discard Terrain to destroy
-Jund Cavalry", "Restore Jund Cavalry" for a destroy made by mistake, "End the
-hand"); Rout's target is a second Choose; on-placement effects the players carry out (draws, discards) are Tells. Ending a hand tells the
-totals and the winner and clears the table; the first side to win 5 hands wins.
+Jund Cavalry", "Restore Jund Cavalry" for a destroy made by mistake, "Moors pass",
+"Reshuffle the discard pile (the deck ran out)", and at a hand's start "Moors discard Weapon
+to search the discard pile"); Rout's target and the Weapon's find are second Chooses;
+on-placement effects the players carry out (draws, discards) are Tells. When both sides have
+passed ("finished playing cards") the hand is scored: the totals and the winner are told and
+the table is cleared; the first side to win 5 hands wins.
 
-Turn order is not enforced: the app sees only the table, not whose turn it is or
-who has passed, and no total depends on the order the cards came down. The menu says
-whose turn the app reckons it is (``data["side"]``), so that the screen can offer that
-side's actions first.
+Turn order is not enforced: the app sees only the table, not whose turn it is, and no total
+depends on the order the cards came down. The menu says whose turn the app reckons it is
+(``data["side"]``), so that the screen can offer that side's actions first. A side that has
+passed has finished: none of its actions is offered any more.
 
-Every prompt has a topic (``ACTION_TOPIC``, ``ROUT_TOPIC``, ``RESULT_TOPIC``,
-``REMINDER_TOPICS``), its facts as data and the rulebook section it follows; what an
-option of the menu does is ``companion.simancas.actions.action_of``.
+The match keeps the discard pile as far as the app knows it (companion/simancas/pile.py, kept
+by the table as cards move; the reshuffle and the Weapon's search recorded here).
+
+Every prompt has a topic (``ACTION_TOPIC``, ``ROUT_TOPIC``, ``SEARCH_TOPIC``,
+``RESULT_TOPIC``, ``REMINDER_TOPICS``), its facts as data and the rulebook section it follows;
+what an option of the menu does is ``companion.simancas.actions.action_of``.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from companion.games import Procedure
 from companion.prompts import Choose, Tell
 from companion.simancas import guide
-from companion.simancas.actions import END as END  # the menu's last option, importable with the match
+from companion.simancas.actions import END as END  # the option that ended a hand before rules version 3
 from companion.simancas.actions import Action, actions
-from companion.simancas.cards import Card, Deck, default_deck
+from companion.simancas.cards import TROOPS, TYPE_NAMES, Card, Deck, default_deck
+from companion.simancas.pile import Gone as Gone  # a card in the discard pile, importable with the match
+from companion.simancas.pile import Pile
 from companion.simancas.table import ADJECTIVES, SIDE_NAMES, SIDES, Reminder, Side, Table, other
 
 HANDS_TO_WIN = 5  # "The first player to win 5 hands is the winner."
@@ -40,6 +49,7 @@ if TYPE_CHECKING:
 
 ACTION_TOPIC = "simancas.turn.action"
 ROUT_TOPIC = "simancas.placement.rout_target"
+SEARCH_TOPIC = "simancas.strategy.search"
 RESULT_TOPIC = "simancas.hand.result"
 #: The Tell of each on-placement reminder, by its kind (table.Reminder).
 REMINDER_TOPICS: dict[str, str] = {
@@ -53,6 +63,15 @@ REMINDER_TOPICS: dict[str, str] = {
 # The rulebook's headings, in the words it prints them with (in capitals there).
 BATTLE_RULE = "Battle Phase — Players take turns either"
 CARD_LIST = "The Comon Deck Card List"  # sic: the rulebook's spelling
+SEARCH_RULE = (
+    "Strategy Phase — Discard a Weapon card search for a Cavalry, Skirmisher, or Infantry card "
+    "in the Discard pile and put it in your hand"
+)
+#: The Weapon's search, the option for a card the app does not know is in the pile (one
+#: discarded from a hand), or for none found: what the app knows of the pile stays as it is.
+UNSEEN = "A card the app did not see discarded, or none"
+#: The actions of the Battle itself: the first one ends the Strategy Phase of the hand.
+BATTLE_KINDS = frozenset({"place", "tactic", "draw", "pass"})
 
 
 @dataclass(frozen=True)
@@ -82,8 +101,12 @@ class Match:
     # The sides that have passed this hand, in the order they passed (they have "finished
     # playing cards"); when both have, the hand is scored.
     passed: list[Side] = field(default_factory=list)
-    # What the table has seen go to the discard pile this match, oldest first.
-    discard_pile: list[Gone] = field(default_factory=list)
+    # Whether the Battle of this hand has begun (a card placed or discarded, a pass): the
+    # Strategy Phase, and its Weapon's search, is over.
+    begun: bool = False
+    # The sides that made the Weapon's search this hand ("Each player may discard one card to
+    # get its Strategic effect").
+    searched: list[Side] = field(default_factory=list)
     # The guide (companion/simancas/guide.py): each hand's phases told as steps. Off unless
     # the session's config turns it on, or a correction by hand does during the match.
     guide: bool = False
@@ -92,29 +115,6 @@ class Match:
     opened: int = 0
     # The phase whose instruction waits (guide.PHASE_TITLES), for the log; the Battle else.
     phase: str = "battle"
-
-
-@dataclass(frozen=True)
-class Gone:
-    """One card gone to the discard pile: ``card`` its name when the app knows it ('' for a
-    card discarded from a hand for its tactic: only its type is recorded), ``card_type`` the
-    type letter, ``how`` why it went ('destroyed', 'tactic', 'retreat'), ``side`` whose card
-    it was (the placer, or the side that discarded it), ``hand`` when."""
-
-    card: str
-    card_type: str
-    how: Literal["destroyed", "tactic", "retreat"]
-    side: Side
-    hand: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "card": self.card,
-            "type": self.card_type,
-            "how": self.how,
-            "side": self.side,
-            "hand": self.hand,
-        }
 
 
 def match_changes(now: Match, back: Match) -> list[str]:
@@ -140,38 +140,78 @@ def new_match(deck: Deck | None = None) -> Match:
     return Match(deck, Table(deck))
 
 
+def pile_of(match: Match) -> Pile:
+    """The match's discard pile (the table keeps it, the same from hand to hand)."""
+    return match.table.pile
+
+
+def may_search(match: Match) -> list[Side]:
+    """The sides that may make the Weapon's search now: the Strategy Phase ("Discard a Weapon
+    card search for a Cavalry, Skirmisher, or Infantry card in the Discard pile") comes before
+    the Battle, one strategic discard a side."""
+    if match.begun:
+        return []
+    return [side for side in SIDES if side not in match.searched]
+
+
+def menu_of(match: Match) -> dict[str, Action]:
+    """The match's menu now: ``actions`` of its table, its passes and its Strategy Phase."""
+    return actions(match.table, match.passed, may_search(match))
+
+
+def menu_after(match: Match) -> dict[str, Action]:
+    """The menu that follows the instruction waiting now: the next hand's first menu while the
+    hand's result (or its Retreat) waits, else this hand's."""
+    if match.winner is None and match.results and match.results[-1].number == match.hand:
+        ahead = copy.deepcopy(match, {id(match.deck): match.deck})  # the deck is shared, never changed
+        next_hand(ahead)
+        return menu_of(ahead)
+    return menu_of(match)
+
+
 def to_play_after(match: Match, action: Action) -> Side:
     """Whose turn it is after ``action``: the other side's after a side's action, unless the
-    other side has passed, when the side that has not passed plays on alone; the Moors'
-    after the end of a hand (they open every hand). A restore names no side, so nothing says
-    whose turn follows it: the Moors are offered first then (the Christians if the Moors
-    have passed), as the screen has always done."""
-    if action.kind == "end":
-        return "moors"
+    other side has passed, when the side that has not passed plays on alone. A restore names
+    no side, so nothing says whose turn follows it: the Moors are offered first then (the
+    Christians if the Moors have passed), as the screen has always done. The reshuffle and the
+    Weapon's search (Strategy Phase) are no turn of the Battle: the side to play stays."""
+    if action.kind in ("reshuffle", "search"):
+        return match.to_play
     if action.side is None:
         return "christians" if "moors" in match.passed and "christians" not in match.passed else "moors"
     them = other(action.side)
-    if them in match.passed and action.side not in match.passed:
+    if them in match.passed:
         return action.side
     return them
 
 
-def record_gone(match: Match, action: Action) -> None:
-    """The discard pile after ``action`` (the table has already changed): a destroyed card
-    and the card discarded for a tactic go there; a restore takes the destroyed card back."""
-    assert action.side is not None or action.kind == "restore"
-    if action.kind in ("tactic", "draw"):
-        assert action.side is not None
-        match.discard_pile.append(Gone("", action.by, "tactic", action.side, match.hand))
-    if action.kind == "tactic":
-        owner = match.table.owner(action.card)
-        assert owner is not None
-        card = match.deck.card(action.card)
-        match.discard_pile.append(Gone(card.name, card.types[0], "destroyed", owner, match.hand))
-    if action.kind == "restore":
-        match.discard_pile = [
-            g for g in match.discard_pile if not (g.card == action.card and g.how == "destroyed")
-        ]
+def search_options(match: Match) -> list[tuple[str, str]]:
+    """The Weapon's search: (option, code) for each card it may take from the pile as the app
+    knows it: each Cavalry, Skirmisher or Infantry card there by name (its name both), then one
+    for the cards of a type known only by it that may be one ('A Cavalry card discarded for a
+    tactic', 'tactic:C'; a Leader may be Nobility), then one for a card the app did not see
+    discarded, or none found (``UNSEEN``, 'unseen')."""
+    pile = pile_of(match)
+    deck = match.deck
+    out = [(name, name) for name in pile.named() if TROOPS & set(deck.card(name).types)]
+    for letter in dict.fromkeys(g.card_type for g in pile.entries if not g.card):
+        troops = [c.name for c in deck.cards if c.counts_as(letter) and TROOPS & set(c.types)]
+        if not troops:
+            continue
+        said = f"A {TYPE_NAMES[letter]} card discarded for a tactic"
+        if letter not in TROOPS:  # a Leader may be Nobility, "Also counts as Leader"
+            said += f", if it was {' or '.join(troops)}"
+        out.append((said, f"tactic:{letter}"))
+    return [*out, (UNSEEN, "unseen")]
+
+
+def take_found(match: Match, code: str) -> None:
+    """The Weapon's find leaves the pile: ``code`` is a card's name, 'tactic:<type>' or 'unseen'."""
+    pile = pile_of(match)
+    if code.startswith("tactic:"):
+        pile.take_type(code.removeprefix("tactic:"))
+    elif code != "unseen":
+        pile.take(code)
 
 
 def end_hand(match: Match) -> str:
@@ -194,18 +234,18 @@ def end_hand(match: Match) -> str:
 
 
 def next_hand(match: Match) -> None:
-    """The Retreat: the placed cards still in play go to the discard pile; a new, empty table."""
-    gone = {d.card for d in match.table.destroyed}
+    """The Retreat: the placed cards still in play go to the discard pile (the destroyed ones
+    are there already); a new, empty table, with the same pile."""
+    table = match.table
     for side in SIDES:
-        for name in match.table.placed[side]:
-            if name not in gone:
-                match.discard_pile.append(
-                    Gone(name, match.deck.card(name).types[0], "retreat", side, match.hand)
-                )
+        for card in table.in_play(side):
+            table.pile.add(Gone(card.name, card.types[0], "retreat", side, match.hand))
     match.hand += 1
-    match.table = Table(match.deck)
+    match.table = Table(match.deck, pile=table.pile, hand=match.hand)
     match.passed = []
     match.to_play = "moors"
+    match.begun = False
+    match.searched = []
 
 
 def card_rule(card: Card) -> str:
@@ -253,7 +293,10 @@ class Simancas:
     title = "Battle of Simancas"
     # 2: a pass and the tactics that destroy nothing are recorded steps, both passes end the
     # hand, and the hand's result is told before its table is cleared.
-    rules_version = 2
+    # 3: the discard pile is the rulebook's (the reshuffle and the Weapon's search recorded, a
+    # card placed again leaves it, one destroyed and reshuffled back may be placed again); a
+    # side that has passed is offered nothing; "End the hand" is gone: both passes end it.
+    rules_version = 3
     #: The one correction by hand: the guide on or off (guide.apply_guide).
     apply_edit = staticmethod(guide.apply_guide)
 
@@ -289,7 +332,7 @@ class Simancas:
                 for tell in guide.preliminaries(state.hand):
                     if state.guide:  # read at each step: turned off, the rest are not told
                         yield from self._told(state, tell)
-            menu = actions(state.table, state.passed)
+            menu = menu_of(state)
             picked = yield Choose(
                 list(menu),
                 why=f"Hand {state.hand}: what happens on the table?",
@@ -298,14 +341,14 @@ class Simancas:
                 rule=BATTLE_RULE,
             )
             action = menu[picked]
-            if action.side is not None and action.kind != "pass" and action.side in state.passed:
-                # Not enforced: a side that passed and plays again is back in the hand.
-                state.passed.remove(action.side)
+            if action.kind in BATTLE_KINDS:
+                state.begun = True
             if action.kind == "pass":
                 assert action.side is not None
                 state.passed.append(action.side)
             state.to_play = to_play_after(state, action)
-            if action.kind == "end" or len(state.passed) == len(SIDES):
+            table = state.table
+            if len(state.passed) == len(SIDES):
                 # "When both players have finished playing cards add up the Force value".
                 said = end_hand(state)
                 yield Tell(said, topic=RESULT_TOPIC, data=result_data(state), rule=result_rule(state))
@@ -314,24 +357,25 @@ class Simancas:
                         yield from self._told(state, guide.retreat(state.hand))
                     next_hand(state)
             elif action.kind == "restore":
-                state.table.restore(action.card)
-                record_gone(state, action)
+                table.restore(action.card)
             elif action.kind == "tactic":
                 assert action.side is not None
-                state.table.tactic(action.side, action.by, action.card)
-                record_gone(state, action)
+                table.tactic(action.side, action.by, action.card)
+            elif action.kind == "draw":
+                assert action.side is not None
+                table.discard(action.side, action.by, "tactic")
+            elif action.kind == "reshuffle":
+                table.pile.reshuffle()
+            elif action.kind == "search":
+                assert action.side is not None
+                state.searched.append(action.side)
+                table.discard(action.side, action.by, "strategy")
+                yield from self._search(state, action.side)
             elif action.kind == "place":
                 assert action.side is not None
-                targets = yield from self._targets(state.table, action.side, action.card)
-                for reminder in state.table.place_reminding(action.side, action.card, targets):
+                targets = yield from self._targets(table, action.side, action.card)
+                for reminder in table.place_reminding(action.side, action.card, targets):
                     yield reminder_tell(state.deck.card(reminder.card), reminder)
-                for target in targets:
-                    card = state.deck.card(target)
-                    state.discard_pile.append(
-                        Gone(card.name, card.types[0], "destroyed", other(action.side), state.hand)
-                    )
-            elif action.kind == "draw":
-                record_gone(state, action)
         return self.summary(state)
 
     def _targets(self, table: Table, side: Side, name: str) -> Procedure:
@@ -356,6 +400,22 @@ class Simancas:
             )
         return chosen
 
+    def _search(self, state: Match, side: Side) -> Procedure:
+        """The Weapon's search: which card the side takes from the discard pile; it leaves the pile."""
+        found = search_options(state)
+        why = (
+            f"{SIDE_NAMES[side]}' Weapon: which Cavalry, Skirmisher or Infantry card do they take "
+            "from the discard pile?"
+        )
+        picked = yield Choose(
+            [text for text, _ in found],
+            why=why,
+            topic=SEARCH_TOPIC,
+            data={"side": side, "options": [code for _, code in found]},
+            rule=SEARCH_RULE,
+        )
+        take_found(state, dict(found)[picked])
+
     def snapshot(self, state: Match) -> dict[str, Any]:
         table = state.table
         return {
@@ -367,7 +427,7 @@ class Simancas:
             "totals": table.totals(),
             "winner": state.winner,
             "passed": list(state.passed),
-            "discard_pile": [g.to_json() for g in state.discard_pile],
+            "discard_pile": pile_of(state).to_json(),
             # Only when on: the picture of an unguided match is the one it has always been.
             **({"guide": True} if state.guide else {}),
         }

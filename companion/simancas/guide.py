@@ -83,7 +83,7 @@ def reserve(hand: int) -> Tell:
     return _tell(
         "reserve",
         f"Reserve Phase: each player may discard up to {RESERVE_MAX} cards and draw as many; "
-        "if the deck runs out, shuffle the discard pile and draw from it.",
+        "if the deck runs out, shuffle the discard pile and draw from it (type reshuffle to record it).",
         hand,
         "Reserve Phase — Each player may discard up to 4 cards and draw replacements",
         max_discard=RESERVE_MAX,
@@ -108,7 +108,8 @@ def battle(hand: int) -> Tell:
     return _tell(
         "battle",
         "Battle Phase: the players take turns, the Moors first, placing a card or discarding one "
-        "for its tactic; type each card as it lands.",
+        "for its tactic; type each card as it lands. A side that has finished, or has no card left, "
+        "passes; the hand is scored when both have.",
         hand,
         "Battle Phase — Players take turns either",
         first="moors",

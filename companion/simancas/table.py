@@ -17,6 +17,7 @@ from typing import Literal
 
 from companion.errors import CompanionError
 from companion.simancas.cards import TYPE_NAMES, Card, Deck, Modifier
+from companion.simancas.pile import Gone, How, Pile
 
 Side = Literal["moors", "christians"]
 SIDES: tuple[Side, Side] = ("moors", "christians")
@@ -134,11 +135,18 @@ class CardScore:
 
 @dataclass
 class Table:
-    """The cards on the table in the hand being played. Destroyed cards stay listed."""
+    """The cards on the table in the hand being played. Destroyed cards stay listed (until a
+    card destroyed and reshuffled back is placed again). ``pile`` is the match's discard pile,
+    the same object from hand to hand; ``hand`` the hand's number, for the pile's record."""
 
     deck: Deck
     placed: dict[Side, list[str]] = field(default_factory=lambda: {"moors": [], "christians": []})
     destroyed: list[Destruction] = field(default_factory=list)
+    pile: Pile = field(default_factory=Pile)
+    hand: int = 1
+    # The cards only the other side may place that each side placed this hand (through
+    # Mercenaries), in order: each used a permission, even once destroyed or placed again.
+    enemy_used: dict[Side, list[str]] = field(default_factory=lambda: {"moors": [], "christians": []})
 
     # -- building ---------------------------------------------------------------------------
 
@@ -192,18 +200,22 @@ class Table:
         return [self.deck.card(n) for n in self.placed[side] if n not in gone]
 
     def enemy_troops_placed(self, side: Side) -> list[str]:
-        """The cards only the other side may place that ``side`` placed (through Mercenaries)."""
-        return [n for n in self.placed[side] if self.deck.card(n).side == ONLY[other(side)]]
+        """The cards only the other side may place that ``side`` placed this hand (through
+        Mercenaries), each time it placed one."""
+        return list(self.enemy_used[side])
 
     # -- placing ----------------------------------------------------------------------------
 
     def placement_problem(self, side: Side, card: Card) -> str | None:
         """Why ``side`` may not place ``card`` now (one sentence), or None if it may."""
         holder = self.owner(card.name)
-        if holder is not None:
-            if self.is_destroyed(card.name):
-                return f"{card.name} was destroyed this hand and stays out of play: each card exists once."
+        if holder is not None and not self.is_destroyed(card.name):
             return f"{card.name} is already on the table (the {SIDE_NAMES[holder]}'): each card exists once."
+        if holder is not None and card.name in self.pile:
+            return (
+                f"{card.name} was destroyed this hand and is in the discard pile: it comes back to "
+                "a hand only if the pile is reshuffled into the deck."
+            )
         if card.side == "B" or card.side == ONLY[side]:
             return None
         only = f"{card.name} is {ADJECTIVES[other(side)]}-only"
@@ -270,18 +282,58 @@ class Table:
         self._put(side, card)
         for t in chosen:
             self.destroyed.append(Destruction(t, side, card.name))
+            self._gone(t, "destroyed", other(side))
         return self._reminders(side, card, chosen, wanted)
+
+    def copy(self) -> Table:
+        """An independent copy, its pile too."""
+        return Table(
+            self.deck,
+            {s: list(self.placed[s]) for s in SIDES},
+            list(self.destroyed),
+            self.pile.copy(),
+            self.hand,
+            {s: list(self.enemy_used[s]) for s in SIDES},
+        )
 
     def being_placed(self, side: Side, name: str) -> Table:
         """The table while the players choose what ``name``'s on-placement destroy discards
         ("Rout: When Placed discard 1 placed Enemy Troop"): the card is down and counts, nothing
         is discarded yet. A copy: this table takes the card only with its targets (``place``)."""
-        out = Table(self.deck, {s: list(self.placed[s]) for s in SIDES}, list(self.destroyed))
+        out = self.copy()
         out._put(side, self.deck.card(name))
         return out
 
     def _put(self, side: Side, card: Card) -> None:
+        """``card`` goes down on ``side``. Destroyed this hand and reshuffled back since, its old
+        placement leaves the table: each card exists once. It leaves the pile (placed, it was in
+        a hand, however it came back there)."""
+        if self.owner(card.name) is not None:
+            for s in SIDES:
+                self.placed[s] = [n for n in self.placed[s] if n != card.name]
+            self.destroyed = [d for d in self.destroyed if d.card != card.name]
+        self.pile.take(card.name)
+        self._settle()
         self.placed[side].append(card.name)
+        if card.side == ONLY[other(side)]:
+            self.enemy_used[side].append(card.name)
+        self._settle()
+
+    def _settle(self) -> None:
+        """The pile's cards known by type only that no card can be any more leave it (Pile.settle)."""
+        taken = {c.name for s in SIDES for c in self.in_play(s)} | set(self.pile.named())
+        self.pile.settle([c for c in self.deck.cards if c.name not in taken])
+
+    def _gone(self, name: str, how: How, side: Side, letter: str = "") -> None:
+        """A card goes to the discard pile: ``name`` ('' for a card known by type ``letter`` only)."""
+        kind = letter or self.deck.card(name).types[0]
+        self.pile.add(Gone(name, kind, how, side, self.hand))
+        self._settle()
+
+    def discard(self, side: Side, letter: str, how: How) -> None:
+        """``side`` discards from its hand a card of type ``letter`` for its tactical ('tactic') or
+        strategic ('strategy') effect: it goes to the pile, known by its type."""
+        self._gone("", how, side, letter)
 
     def _reminders(self, side: Side, card: Card, chosen: list[str], wanted: int) -> list[Reminder]:
         them = other(side)
@@ -337,18 +389,28 @@ class Table:
         problem = self.tactic_problem(by, name, thrown)
         if problem:
             raise IllegalAction(problem)
+        holder = self.owner(name)
+        assert holder is not None
+        # The card discarded for the tactic goes to the pile first, then the one it destroys.
+        if thrown is None:
+            self.discard(side, by, "tactic")
+        else:
+            self._gone(thrown, "tactic", side, by)
         self.destroyed.append(Destruction(name, side, by, thrown))
+        self._gone(name, "destroyed", holder)
 
     def restore(self, name: str) -> None:
         """Put a destroyed card back in play: the players say it was destroyed by mistake.
 
-        It scores again as if never destroyed; a card discarded for the tactic stays
-        discarded (that is the players' hand, which the app does not keep).
+        It scores again as if never destroyed, and leaves the discard pile; a card discarded
+        for the tactic stays discarded (that is the players' hand, which the app does not keep).
         """
         card = self.deck.card(name)
         if not self.is_destroyed(card.name):
             raise IllegalAction(f"{card.name} is not destroyed, so there is nothing to restore.")
         self.destroyed = [d for d in self.destroyed if d.card != card.name]
+        self.pile.take(card.name)
+        self._settle()
 
     def tactic_options(self) -> list[tuple[str, str]]:
         """Every (type to discard, placed card it destroys) possible now, either side's cards.

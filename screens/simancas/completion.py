@@ -11,9 +11,11 @@ engine's order.
 A tactic is a discard the player cannot take back at the table, so it is offered only
 when a word typed asks for it (the start of "discard", "destroy" or the type discarded)
 and not merely because the card's name was typed: "jund" never destroys Jund Cavalry.
-Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed, and a
+Likewise "Restore Jund Cavalry" (a destroy made by mistake) needs "restore" typed, a
 tactic that destroys nothing ("Moors discard Leader to draw 2 cards") "draw", "discard",
-"look" or its type. A first word that starts a side's name ("m", "mo", "c", "chr") followed
+"look" or its type, the Weapon's search ("Moors discard Weapon to search the discard pile")
+"weapon", "search" or "discard", and the reshuffle of the discard pile "reshuffle",
+"shuffle", "deck" or "pile". A first word that starts a side's name ("m", "mo", "c", "chr") followed
 by more words, or any word of three letters or more that does, names the side: only that
 side's actions are offered ("c jund" is the Christians and Jund, so nothing, and says why).
 
@@ -29,12 +31,12 @@ that is already on the table, or that side may not place, or no card at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from companion.simancas.actions import Action, catalogue
 from companion.simancas.cards import TYPE_NAMES, Card, Deck, UnknownCard, default_deck, fold
-from companion.simancas.table import TACTICS, Side, Table
+from companion.simancas.table import SIDE_NAMES, TACTICS, Side, Table, other
 
 _WORD = re.compile(r"[a-z0-9]+")
 #: Words that say what to do rather than which card: left out when a card is looked for.
@@ -78,6 +80,10 @@ class Entry:
         elif action and action.kind == "restore":
             intent = ("restore", "undestroy", "back")
             target = fold(action.card)
+        elif action and action.kind == "search":
+            intent = ("discard", "weapon", "search")
+        elif action and action.kind == "reshuffle":
+            intent = ("reshuffle", "shuffle", "deck", "pile")
         return cls(text, index, ws, "".join(w[0] for w in ws), " ".join(ws), side, intent, target)
 
     def score(self, query: Sequence[str]) -> int:
@@ -216,20 +222,36 @@ def _type_named(query: Sequence[str], card: Card | None) -> str | None:
     return None
 
 
-def explain(text: str, options: Sequence[str], table: Table, prefer: Side, menu: bool = True) -> str:
+def explain(
+    text: str,
+    options: Sequence[str],
+    table: Table,
+    prefer: Side,
+    menu: bool = True,
+    passed: Collection[Side] = (),
+) -> str:
     """One sentence: why ``text`` matches none of ``options``, from the rules where it can.
 
     ``menu``: the options are the match's actions (False: a question about one card,
-    Rout's target, whose options are names)."""
+    Rout's target or the Weapon's find, whose options are names). ``passed``: the sides
+    that have passed this hand (they have finished playing cards)."""
     shown = text.strip()
     query = words(text)
     if not menu:
         return f"'{shown}' is none of the choices: {', '.join(options)}."
     if not query:
-        return "Type a few letters of a card to place it, 'destroy' and a card for a tactic, or 'end'."
+        return "Type a few letters of a card to place it, 'destroy' and a card for a tactic, or 'pass'."
+    if query[0] in ("end", "finish", "finished"):
+        return (
+            "A hand ends when both sides have passed: type 'pass' for a side that has finished "
+            "(or has no card left)."
+        )
+    named = _side_named(query)
+    if named is not None and named in passed:
+        return f"The {SIDE_NAMES[named]} have passed: they have finished playing cards this hand."
     deck = table.deck
     card = _card_named(text, query, deck)
-    side = _side_named(query) or prefer
+    side = named or prefer
     restore = any(_asks_restore(q) for q in query)
     tactic = not restore and (
         any(q.startswith(("dis", "des")) for q in query) or _type_named(query, card) is not None
@@ -252,11 +274,15 @@ def explain(text: str, options: Sequence[str], table: Table, prefer: Side, menu:
         if problem:
             return problem
         return f"Did you mean '{Action('tactic', side, card.name, by).text}'?"
-    if table.is_destroyed(card.name):
+    if table.is_destroyed(card.name) and card.name in table.pile:
         return (
-            f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake."
+            f"{card.name} was destroyed this hand; type 'restore {card.name.lower()}' if that was a mistake, "
+            "or 'reshuffle' if the discard pile was shuffled into the deck."
         )
     problem = table.placement_problem(side, card)
+    them = other(side)
+    if named is None and problem and them in passed and table.placement_problem(them, card) is None:
+        return f"The {SIDE_NAMES[them]} have passed: they have finished playing cards this hand."
     if problem:
         return problem
     return f"Did you mean '{Action('place', side, card.name).text}'?"

@@ -8,7 +8,9 @@ base and modifiers on a line of its own, marked ↳, under it. Below (from 160 c
 beside the table), one input: a few letters are matched against
 the legal actions the match procedure offers (screens/simancas/completion.py), Enter
 takes the highlighted one; reminders for the players (draw a card, discard one) are a
-line confirmed with Enter. With the guide on (companion/simancas/guide.py), each hand's phases
+line confirmed with Enter. f3 shows the discard pile as the app knows it (the rulebook's
+pile: a reshuffle empties it, a Weapon's search and a card placed again leave it), which
+the Weapon's search (typed 'weapon' at a hand's first menu) lists the troops of. With the guide on (companion/simancas/guide.py), each hand's phases
 are such lines too, from the Fate to the Retreat; f4 turns the guide on or off, a correction
 by hand logged with the match. Every answer goes through the driver with the store's
 recorder, so it is committed before the screen changes and the match resumes as it was.
@@ -32,9 +34,18 @@ from textual.widgets import Header, Input, OptionList, Static
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import Choose, Tell, edit_prompt
-from companion.simancas.actions import actions
 from companion.simancas.cards import TYPE_NAMES
-from companion.simancas.game import ACTION_TOPIC, GAME, HANDS_TO_WIN, RESULT_TOPIC, ROUT_TOPIC, Match
+from companion.simancas.game import (
+    ACTION_TOPIC,
+    GAME,
+    HANDS_TO_WIN,
+    RESULT_TOPIC,
+    ROUT_TOPIC,
+    SEARCH_TOPIC,
+    Match,
+    menu_after,
+    pile_of,
+)
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.colours import tone
@@ -266,10 +277,11 @@ def reference_table(strategy: bool = False) -> RenderableType:
 
 
 def strategy_line(first: Side) -> str:
-    """The guide's Strategy Phase as the question says it: its effects are in the panel above."""
+    """The guide's Strategy Phase as the question says it: its effects are in the panel above;
+    a Weapon's search is recorded ('weapon' typed), so that its card leaves the discard pile."""
     return (
         "Strategy Phase: each player may discard one card for its strategic effect, "
-        f"the {SIDE_NAMES[first]} first (each type's effect: above)."
+        f"the {SIDE_NAMES[first]} first (each type's effect: above); type weapon for a Weapon's search."
     )
 
 
@@ -281,7 +293,7 @@ WIDE = 160
 class SimancasScreen(GameScreen):
     """One Battle of Simancas match at the table."""
 
-    HELP = "Battle of Simancas: type what lands on the table (a few letters of a card, destroy, pass, end) and enter; the app adds up the force, the hands and the match."
+    HELP = "Battle of Simancas: type what lands on the table (a few letters of a card, destroy, pass, weapon, reshuffle) and enter; the app adds up the force, the hands and the match."
 
     CSS_PATH = "simancas.tcss"
 
@@ -386,8 +398,8 @@ class SimancasScreen(GameScreen):
         if d is None or not isinstance(d.pending, Tell) or self.match.winner is not None:
             return None
         if d.pending.topic in (RESULT_TOPIC, GUIDE_TOPICS["retreat"]):
-            return list(actions(Table(self.match.deck))), "moors"
-        return list(actions(self.match.table, self.match.passed)), self.match.to_play
+            return list(menu_after(self.match)), "moors"
+        return list(menu_after(self.match)), self.match.to_play
 
     def suggestions(self) -> list[str]:
         """The legal actions the text typed matches, best first (what Enter would take first);
@@ -420,7 +432,7 @@ class SimancasScreen(GameScreen):
         if isinstance(d.pending, Tell):
             placeholder = "Enter when done"
         elif is_menu(d.pending):
-            placeholder = "a few letters of a card, e.g. jund; destroy + a card; restore + a card; end"
+            placeholder = "a few letters of a card, e.g. jund; destroy + a card; restore + a card; pass"
         elif d.pending is not None:
             placeholder = "a few letters of the card"
         else:
@@ -540,7 +552,7 @@ class SimancasScreen(GameScreen):
         if is_menu(p):
             return Text.assemble(
                 (f"Hand {self.match.hand}: ", "bold"),
-                "type a card to place it, destroy + a card for a tactic, restore + a card destroyed by mistake, or end. ",
+                "type a card to place it, destroy + a card for a tactic, restore + a card destroyed by mistake, or pass. ",
                 (f"{SIDE_NAMES[self.next_side()]} to play.", "dim"),
             )
         return Text(getattr(p, "why", ""), style="bold")
@@ -620,7 +632,9 @@ class SimancasScreen(GameScreen):
         if picked is not None and picked not in p.options:
             picked = None  # not the menu the list showed: say why rather than guess
         if picked is None:
-            said = explain(text, p.options, self.match.table, self.next_side(), menu=is_menu(p))
+            said = explain(
+                text, p.options, self.match.table, self.next_side(), menu=is_menu(p), passed=self.match.passed
+            )
             self._show(f"{done_text(done)} {said}" if done else said, error=True)
             return
         self._take(picked, done)
@@ -628,9 +642,17 @@ class SimancasScreen(GameScreen):
     def _take(self, option: str, done: list[str] | None = None) -> None:
         """Answer the waiting question with ``option``, committed by the store before it is shown."""
         d = self.driver
-        rout = d is not None and isinstance(d.pending, Choose) and d.pending.topic == ROUT_TOPIC
-        # Rout's question is answered with a card alone: 'Done: Jund Cavalry.' said nothing.
-        self._done = [*(done or []), f"Rout discards {option}" if rout else option]
+        p = d.pending if d is not None else None
+        said = option
+        # Rout's and the Weapon's questions are answered with a card alone: 'Done: Jund Cavalry.'
+        # said nothing.
+        if isinstance(p, Choose) and p.topic == ROUT_TOPIC:
+            said = f"Rout discards {option}"
+        elif isinstance(p, Choose) and p.topic == SEARCH_TOPIC:
+            said = found_text(
+                p.data["side"], dict(zip(p.options, p.data["options"], strict=True)).get(option, "")
+            )
+        self._done = [*(done or []), said]
         self.choose(option)
 
     def answered(self, step: Step) -> str:
@@ -675,33 +697,54 @@ class SimancasScreen(GameScreen):
         self._show(said)
 
     def action_discard_pile(self) -> None:
-        """What the table has seen go to the discard pile this match (the Weapon's strategic
-        effect searches it), hand by hand: the engine's record, shown as text."""
+        """The discard pile as the app knows it now (the Weapon's strategic effect searches it),
+        oldest first: the engine's record, shown as text."""
         from screens.shell.dialogs import MessageDialog
 
         if self.driver is None:
             return
-        self.app.push_screen(MessageDialog("The discard pile this match", discard_pile_text(self.match)))
+        self.app.push_screen(MessageDialog("The discard pile", discard_pile_text(self.match)))
 
 
 #: Why a card went to the discard pile, as the dialog says it.
 GONE_HOW = {
     "destroyed": "destroyed",
     "tactic": "discarded for a tactic",
+    "strategy": "discarded for its strategic effect",
     "retreat": "left on the table at the Retreat",
 }
 
+#: What the pile's list leaves out: the app never sees these cards.
+UNSEEN_NOTE = (
+    "Not listed: the cards discarded from the hands (the Reserve, the other strategic effects, a "
+    "random discard, the Retreat), which the app does not see."
+)
+
+
+def found_text(side: Side, code: str) -> str:
+    """What the Weapon's search took, by the code of its option: 'Moors take Jund Cavalry from
+    the discard pile'."""
+    who = SIDE_NAMES[side]
+    if code.startswith("tactic:"):
+        kind = TYPE_NAMES.get(code.removeprefix("tactic:"), "")
+        return f"{who} take a {kind} card discarded for a tactic from the discard pile"
+    if code in ("unseen", ""):
+        return f"{who}' Weapon takes no card the app knows of from the discard pile"
+    return f"{who} take {code} from the discard pile"
+
 
 def discard_pile_text(match: Match) -> Text:
-    """One line a card: 'Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed'; a card
-    discarded for a tactic is known by its type only."""
-    if not match.discard_pile:
-        return Text("Nothing has gone to the discard pile yet this match.", style="dim italic")
+    """One line a card in the pile now: 'Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed'; a
+    card discarded from a hand for its tactic or strategic effect is known by its type only."""
+    pile = pile_of(match)
     out = Text()
-    for g in match.discard_pile:
+    if not len(pile):
+        out.append("Nothing in the discard pile that the app knows of.", style="dim italic")
+    for g in pile.entries:
         what = f"{g.card} ({TYPE_NAMES[g.card_type]})" if g.card else f"a {TYPE_NAMES[g.card_type]} card"
         out.append(f"Hand {g.hand} · {SIDE_NAMES[g.side]} · ", style="dim")
         out.append(what, style="bold")
         out.append(f", {GONE_HOW[g.how]}\n")
     out.rstrip()
+    out.append("\n\n" + UNSEEN_NOTE, style="dim")
     return out

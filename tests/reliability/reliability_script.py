@@ -21,9 +21,12 @@ MAX_STEPS = 20_000
 
 
 def choice(seed: int, step: int, prompt: Choose) -> str:
-    """The scripted pick: a stop option half the time when there is one (so phases end), else any."""
+    """The scripted pick: a stop option half the time when there is one (so phases end), else any.
+    A side's pass is a stop too (a Simancas hand ends when both sides have passed)."""
     rng = random.Random(f"reliability:{seed}:{step}")
-    stops = [o for o in prompt.options if o.casefold().startswith(STOP_WORDS)]
+    stops = [
+        o for o in prompt.options if o.casefold().startswith(STOP_WORDS) or o.casefold().endswith(" pass")
+    ]
     if stops and rng.random() < 0.5:
         return stops[0]
     return rng.choice(prompt.options)

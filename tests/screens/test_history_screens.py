@@ -64,7 +64,7 @@ def mixed_db(path: Path, clock: Any) -> Path:
     dice_session(store, 1, ["2d6 Attack", "1d6 Siege"])
     dice_session(store, 2, ["3d6 Famine"], end=True)
     simancas_session(store, ["Moors place Jund Cavalry"])
-    simancas_session(store, ["Christians place Knights", "End the hand"])
+    simancas_session(store, ["Christians place Knights", "Moors pass", "Christians pass"])
     reconquista_session(store, 5, 160)
     store.close()
     return path
@@ -636,7 +636,7 @@ async def test_another_game_has_no_story_chart(tmp_path: Path, clock: Any) -> No
         assert log.check_action("story", ())
         await pilot.press("g")
         await wait_until(pilot, lambda: isinstance(app.screen, StoryScreen) and app.screen.ready)
-        assert [t.turn for t in app.screen.story.turns] == [1, 2, 3]
+        assert [t.turn for t in app.screen.story.turns] == [1, 2, 3, 4]  # 160 steps of seed 5: in turn 5
 
 
 async def test_a_chart_drawn_for_another_size_is_drawn_again_before_it_shows() -> None:

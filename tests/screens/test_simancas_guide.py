@@ -26,7 +26,8 @@ GUIDED_HAND = [
     GUIDE_TOPICS["strategy"],
     GUIDE_TOPICS["battle"],
     ACTION_TOPIC,  # "Moors place Jund Cavalry"
-    ACTION_TOPIC,  # "End the hand"
+    ACTION_TOPIC,  # "Moors pass"
+    ACTION_TOPIC,  # "Christians pass": both have finished
     RESULT_TOPIC,
     GUIDE_TOPICS["retreat"],
     GUIDE_TOPICS["fate"],
@@ -34,10 +35,10 @@ GUIDED_HAND = [
 
 
 def play_one_hand(d: Driver) -> list[str]:
-    """Confirm every instruction, place Jund Cavalry, end the hand; the topics asked, in order,
-    up to the next hand's first prompt."""
+    """Confirm every instruction, place Jund Cavalry, both pass; the topics asked, in order, up to
+    the next hand's first prompt."""
     topics: list[str] = []
-    for answer in ("Moors place Jund Cavalry", "End the hand"):
+    for answer in ("Moors place Jund Cavalry", "Moors pass", "Christians pass"):
         while isinstance(d.pending, Tell):
             topics.append(d.pending.topic)
             d.ack()
@@ -96,7 +97,8 @@ def test_turned_off_mid_hand_the_rest_are_not_told_and_on_it_starts_at_the_retre
     assert isinstance(d.pending, Choose) and d.pending.topic == ACTION_TOPIC
     d.edit(edit_prompt(guide_what(True), guide_change(True)))
     assert isinstance(d.pending, Choose)  # not mid-hand: the next told step is the Retreat
-    d.submit("End the hand", "player")
+    d.submit("Moors pass", "player")
+    d.submit("Christians pass", "player")
     d.ack()  # the result
     assert d.pending is not None and d.pending.topic == GUIDE_TOPICS["retreat"]
 
@@ -199,8 +201,9 @@ async def test_unguided_the_first_prompt_is_the_menu_and_f4_turns_the_guide_on(
         await pilot.press("f4")
         await pilot.pause()
         assert screen.match.guide is True
-        await pilot.press(*"end", "enter")
-        await pilot.pause()
+        for _ in range(2):  # the Moors' pass, then the Christians'
+            await pilot.press(*"pass", "enter")
+            await pilot.pause()
         await pilot.press("enter")  # the result
         await pilot.pause()
         assert screen.driver.pending is not None

@@ -28,6 +28,8 @@ from screens.simancas.completion import Matcher, explain
 from screens.simancas.game_screen import SimancasScreen
 
 SIZE = (100, 30)
+#: Both sides have finished playing cards: the hand is scored.
+PASSES = ["Moors pass", "Christians pass"]
 
 
 def recorded_match(path: Path, clock: Any, actions: Sequence[str], ack_last: bool = True) -> int:
@@ -301,7 +303,8 @@ async def test_a_card_destroyed_by_mistake_is_restored_by_typing(tmp_path: Path,
         await type_in(pilot, "jund")  # a name alone places; it never restores
         assert (
             message(app)
-            == "Jund Cavalry was destroyed this hand; type 'restore jund cavalry' if that was a mistake."
+            == "Jund Cavalry was destroyed this hand; type 'restore jund cavalry' if that was a mistake, "
+            "or 'reshuffle' if the discard pile was shuffled into the deck."
         )
         await paste_in(pilot, "restore jund")  # the refused text stays in the input: replace it
         assert message(app) == "Done: Restore Jund Cavalry."
@@ -319,7 +322,8 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_match(pilot, sid)
-        await type_in(pilot, "end")
+        await type_in(pilot, "pass")  # the Moors', whose turn it is
+        await type_in(pilot, "pass")  # the Christians' too: both have finished
         # The hand's table stays on screen until the players confirm the result.
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
         assert "Hand 1 is over" in shown(app, "#sm-status")
@@ -331,7 +335,8 @@ async def test_the_end_of_a_hand_shows_the_winner_and_the_match_score(tmp_path: 
         assert side_lines(app, "moors") == ["No cards placed."] == side_lines(app, "christians")
         assert shown(app, "#sm-status").startswith("Hand 2")
         # Hand 2: nothing placed, a tie: nobody wins, the score stays.
-        await type_in(pilot, "end")
+        await type_in(pilot, "pass")
+        await type_in(pilot, "pass")
         assert "a tie: nobody wins the hand" in shown(app, "#sm-totals")
         assert "hands won: Moors 1, Christians 0" in shown(app, "#sm-status")
     info = Store(str(db)).session(sid)
@@ -353,12 +358,12 @@ def put_back(app: CompanionApp) -> list[str]:
 @pytest.mark.slow
 async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
-    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END])
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", "Christians pass", "Moors pass"])
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_match(pilot, sid)
         assert shown(app, "#sm-status").startswith("Hand 2")
-        await pilot.press("ctrl+z")  # the end of the hand (and its confirmed result)
+        await pilot.press("ctrl+z")  # the pass that ended the hand (and its confirmed result)
         await pilot.pause()
         # The undo ends with what to change on the table: the ended hand's cards come back.
         assert put_back(app) == [
@@ -367,7 +372,7 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         ]
         await pilot.press("enter")
         await pilot.pause()
-        assert message(app) == "Took back: End the hand."
+        assert message(app) == "Took back: Moors pass."
         assert shown(app, "#sm-status").startswith("Hand 1")
         assert "hands won: Moors 0, Christians 0" in shown(app, "#sm-status")
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
@@ -380,6 +385,9 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         await pilot.pause()
         assert message(app) == "Took back: Moors place Campaign."
         assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
+        await pilot.press("ctrl+z")  # the Christians' pass: nothing to change on the table
+        await pilot.pause()
+        assert message(app) == "Took back: Christians pass."
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert put_back(app) == ["Moors: take Jund Cavalry off the table"]
@@ -432,7 +440,8 @@ async def test_a_match_to_five_hands_through_the_screen(tmp_path: Path, clock: A
         hands = ["jund", "c knights", "jund", "jund", "jund", "jund"]  # the Christians win hand 2
         for card in hands:
             await paste_in(pilot, card)
-            await paste_in(pilot, "end")
+            await paste_in(pilot, "pass")
+            await paste_in(pilot, "pass")
             await pilot.press("enter")
             await pilot.pause()
         d = driver_of(app)
@@ -442,7 +451,7 @@ async def test_a_match_to_five_hands_through_the_screen(tmp_path: Path, clock: A
         assert "The Moors won the match, 5 hands to 1." in shown(app, "#pp-why")
         assert not app.screen.query_one("#pp-dice", Input).display
         await pilot.press("enter")  # nothing more is asked: nothing changes
-        assert len(d.steps) == 6 * 3
+        assert len(d.steps) == 6 * 4
     info = Store(str(db)).session(1)
     assert info.status == "finished" and info.summary == "The Moors won the match, 5 hands to 1."
 
@@ -475,7 +484,7 @@ async def test_arrow_keys_pick_another_suggestion(tmp_path: Path, clock: Any) ->
         await new_match_screen(pilot)
         await type_in(pilot, "lancers", enter=False)
         listing = app.screen.query_one("#pp-options", OptionList)
-        assert listing.highlighted == 0 and listing.border_title == "2 of 130 actions match"
+        assert listing.highlighted == 0 and listing.border_title == "2 of 131 actions match"
         await pilot.press("down", "enter")
         await pilot.pause()
         assert driver_of(app).steps[-1].answer == "Christians place Lancers"
@@ -495,10 +504,11 @@ def test_matching_ignores_case_and_accents_and_takes_initials() -> None:
     assert m.match("JUND", "moors")[0] == "Moors place Jund Cavalry"
     assert m.match("fernán", "moors") == ["Christians place Count Fernan Gonzalez"]
     assert m.match("jc", "moors")[0] == "Moors place Jund Cavalry"
-    assert m.match("end", "moors")[0] == END
+    assert m.match("end", "moors") == [] and END not in first_menu()  # a hand ends with the passes
     everything = m.match("", "christians")
     assert sorted(everything) == sorted(first_menu())
-    assert everything[0] == "Christians place Count Fernan Gonzalez" and everything[-1] == END
+    assert everything[0] == "Christians discard Weapon to search the discard pile"
+    assert everything[1] == "Christians place Count Fernan Gonzalez" and everything[-1] == "Moors pass"
 
 
 def test_matching_prefers_the_side_to_play_unless_a_side_is_typed() -> None:
@@ -539,6 +549,45 @@ def test_a_restore_is_offered_only_when_asked_for() -> None:
     assert m.match("res jc", "moors")[0] == "Restore Jund Cavalry"
 
 
+def test_a_search_and_a_reshuffle_are_offered_only_when_asked_for() -> None:
+    """STRATEGY PHASE: "Discard a Weapon card search for a Cavalry, Skirmisher, or Infantry card
+    in the Discard pile"; RESERVE PHASE: "If the deck ever runs out, shuffle the discard and draw
+    from it" - neither is taken for a card's name: 'weapon' or 'search', 'reshuffle' or 'deck'."""
+    from companion.simancas.game import menu_of
+
+    d = Driver(GAME, 1)
+    for action in ["Moors place Jund Cavalry", "Moors pass", "Christians pass"]:
+        while isinstance(d.pending, Tell):
+            d.ack()
+        d.submit(action, "player")
+    d.ack()
+    m = Matcher(list(menu_of(d.state)))
+    assert not [o for o in m.match("jund", "moors") if "search" in o or "Reshuffle" in o]
+    assert m.match("weapon", "moors")[:2] == [
+        "Moors discard Weapon to search the discard pile",
+        "Christians discard Weapon to search the discard pile",
+    ]
+    assert m.match("search", "christians")[0] == "Christians discard Weapon to search the discard pile"
+    assert m.match("reshuffle", "moors") == ["Reshuffle the discard pile (the deck ran out)"]
+    assert m.match("deck", "moors") == ["Reshuffle the discard pile (the deck ran out)"]
+
+
+def test_a_side_that_has_passed_is_told_so() -> None:
+    """BATTLE PHASE: "When both players have finished playing cards" - a passed side's card
+    typed is offered nothing, and the sentence says why."""
+    from companion.simancas.game import menu_of
+
+    d = Driver(GAME, 1)
+    d.submit("Moors place Jund Cavalry", "player")
+    d.submit("Christians pass", "player")
+    menu = list(menu_of(d.state))
+    assert Matcher(menu).match("c lancers", "moors") == []
+    passed = d.state.passed
+    said = "The Christians have passed: they have finished playing cards this hand."
+    assert explain("c lancers", menu, d.state.table, "moors", passed=passed) == said
+    assert explain("knights", menu, d.state.table, "moors", passed=passed) == said  # Christian-only
+
+
 def test_a_routs_card_names_are_never_taken_for_actions() -> None:
     """Rout's options are card names: no side, no tactic or restore to ask for, even for a
     name an action could have."""
@@ -559,9 +608,9 @@ def old_next_side(d: Driver) -> str:
     """Whose turn the screen reckoned it was before the engine said: the first word of the
     last action of the hand (the Moors after a restore or none)."""
     for step in reversed(d.steps):
-        if not (isinstance(step.prompt, Choose) and END in step.prompt.options):
+        if not (isinstance(step.prompt, Choose) and step.prompt.topic == "simancas.turn.action"):
             continue
-        if step.answer == END:
+        if step.prompt.data["hand"] != d.state.hand:
             break
         return "christians" if str(step.answer).startswith("Moors") else "moors"
     return "moors"
@@ -577,7 +626,8 @@ def test_the_side_to_play_is_the_engines_and_as_the_screen_always_reckoned() -> 
         "Moors discard Terrain to destroy Knights",
         "Restore Knights",
         "Christians discard Terrain to destroy Jund Cavalry",
-        END,
+        "Moors pass",
+        "Christians pass",
         "Christians place Gorge",
         "Christians place Fortress",
     ]
@@ -602,7 +652,9 @@ def test_the_hand_just_ended_is_read_from_the_prompts_topic() -> None:
     s = screen_on(d)
     d.submit("Moors place Jund Cavalry", "player")
     assert not s.hand_just_ended()
-    d.submit(END, "player")
+    d.submit("Moors pass", "player")
+    assert not s.hand_just_ended()
+    d.submit("Christians pass", "player")
     assert s.hand_just_ended() and s.shown_table().placed["moors"] == ["Jund Cavalry"]
     d.ack()
     assert not s.hand_just_ended() and s.shown_table().placed["moors"] == []
@@ -661,12 +713,12 @@ def test_snapshot_a_destroyed_card(snap_compare: Any, tmp_path: Path, clock: Any
 
 
 def test_snapshot_end_of_a_hand(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    assert snapshot_of(snap_compare, tmp_path, clock, [*BOTH_SIDES, END], ack_last=False)
+    assert snapshot_of(snap_compare, tmp_path, clock, [*BOTH_SIDES, *PASSES], ack_last=False)
 
 
 def test_snapshot_end_of_the_match(snap_compare: Any, tmp_path: Path, clock: Any) -> None:
-    hands = [["Moors place Jund Cavalry", END]] * 4 + [["Christians place Knights", END]]
-    last = [*BOTH_SIDES, "Moors discard Terrain to destroy Knights", END]  # 8 to 7: the Moors' fifth
+    hands = [["Moors place Jund Cavalry", *PASSES]] * 4 + [["Christians place Knights", *PASSES]]
+    last = [*BOTH_SIDES, "Moors discard Terrain to destroy Knights", *PASSES]  # 8 to 7: the Moors' fifth
     actions = [a for hand in hands for a in hand] + last
     assert snapshot_of(snap_compare, tmp_path, clock, actions)
 
@@ -827,6 +879,85 @@ async def test_f3_shows_the_discard_pile_of_the_match(tmp_path: Path, clock: Any
         assert "Hand 1 · Moors · Jund Cavalry (Cavalry), destroyed" in body
 
 
+async def pile_shown(app: CompanionApp, pilot: Pilot[Any]) -> str:
+    """f3's dialog, read and closed: the discard pile as the screen shows it."""
+    from screens.shell.dialogs import MessageDialog
+
+    await pilot.press("f3")
+    await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+    body = " ".join(str(w.content) for w in app.screen.query(Static))
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
+    return body
+
+
+async def test_f3_shows_the_rulebooks_pile(tmp_path: Path, clock: Any) -> None:
+    """THE DECK: "Players share a unique common deck"; RESERVE PHASE: "If the deck ever runs out,
+    shuffle the discard and draw from it." - f3 lists the pile as it is now: a card placed again
+    is on the table, not in the pile; after the reshuffle, typed and recorded, it is empty."""
+    db = tmp_path / "c.db"
+    hand_1 = ["Moors place Jund Cavalry", "Moors place Woods", "Moors pass", "Christians pass"]
+    sid = recorded_match(db, clock, [*hand_1, "Moors place Jund Cavalry"])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        body = await pile_shown(app, pilot)
+        assert "Hand 1 · Moors · Woods (Terrain), left on the table at the Retreat" in body
+        assert "Jund Cavalry" not in body  # on the table again
+        await type_in(pilot, "reshuffle")
+        assert message(app) == "Done: Reshuffle the discard pile (the deck ran out)."
+        body = await pile_shown(app, pilot)
+        assert "Woods" not in body and "Nothing in the discard pile" in body
+    answers = [s.answer for s in Store(str(db)).log(sid).steps]
+    assert answers[-1] == "Reshuffle the discard pile (the deck ran out)"
+
+
+async def test_the_weapons_search_lists_the_rulebooks_pile(tmp_path: Path, clock: Any) -> None:
+    """STRATEGY PHASE: "Discard a Weapon card search for a Cavalry, Skirmisher, or Infantry card in
+    the Discard pile and put it in your hand." - 'weapon' typed at a hand's first menu offers the
+    search; its question lists the troops in the pile (not its Terrain), and the card taken
+    leaves the pile."""
+    db = tmp_path / "c.db"
+    hand_1 = ["Moors place Jund Cavalry", "Moors place Woods", "Moors pass", "Christians pass"]
+    sid = recorded_match(db, clock, hand_1)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_match(pilot, sid)
+        await type_in(pilot, "jund", enter=False)
+        assert "Moors discard Weapon to search the discard pile" not in screen(app).suggestions()
+        await paste_in(pilot, "weapon")
+        ask = driver_of(app).pending
+        assert isinstance(ask, Choose) and ask.topic == "simancas.strategy.search"
+        listing = app.screen.query_one("#pp-options", OptionList)
+        offered = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        assert [o.split("  ")[0] for o in offered] == [
+            "Jund Cavalry",
+            "A card the app did not see discarded, or none",
+        ]
+        await type_in(pilot, "jund")
+        assert message(app) == "Done: Moors take Jund Cavalry from the discard pile."
+        body = await pile_shown(app, pilot)
+        assert "Jund Cavalry" not in body and "Woods (Terrain)" in body
+        assert "a Weapon card, discarded for its strategic effect" in body
+    answers = [s.answer for s in Store(str(db)).log(sid).steps]
+    assert answers[-2:] == ["Moors discard Weapon to search the discard pile", "Jund Cavalry"]
+
+
+async def test_end_typed_says_a_hand_ends_when_both_sides_pass(tmp_path: Path, clock: Any) -> None:
+    """BATTLE PHASE: "When both players have finished playing cards add up the Force value":
+    'end' takes nothing (a mis-key scored the hand 0-0); the message says how a hand ends."""
+    db = tmp_path / "c.db"
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "end")
+        assert message(app) == (
+            "A hand ends when both sides have passed: type 'pass' for a side that has finished "
+            "(or has no card left)."
+        )
+        assert driver_of(app).steps == []
+
+
 # -- found playing a match at the table (issue #19) ---------------------------------------------
 
 
@@ -853,7 +984,7 @@ async def test_the_last_hands_result_tells_the_hand_won_and_enter_ends_the_match
     """The fifth hand won: the status says the hand is over and the totals who won it (they said
     'Hand 5' and 'ahead by 5'), and no card is asked for after it."""
     db = tmp_path / "c.db"
-    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", END] * 5, ack_last=False)
+    sid = recorded_match(db, clock, ["Moors place Jund Cavalry", *PASSES] * 5, ack_last=False)
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_match(pilot, sid)

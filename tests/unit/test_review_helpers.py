@@ -124,7 +124,8 @@ def simancas_hand(driver: Driver, cards: list[str]) -> list[str]:
     for card in cards:
         driver.submit(card, "player")
         told += ack_tells(driver)
-    driver.submit("End the hand", "player")
+    for finished in ("Moors pass", "Christians pass"):  # both have finished: the hand is scored
+        driver.submit(finished, "player")
     return told + ack_tells(driver)
 
 

@@ -226,7 +226,7 @@ def test_simancas_hands_and_matches_by_side(store: Store) -> None:
     told += simancas_hand(other, ["Christians place " + _christian_card(other)])
     told += simancas_hand(other, ["Moors place Large Army"])
     other.undo()  # the result's instruction ...
-    other.undo()  # ... and 'End the hand': the Moors' second hand is not won yet
+    other.undo()  # ... and the Christians' pass that ended the hand: the Moors' second hand is not won yet
     hands = Counter(
         "tie" if "A tie" in t else "moors" if "The Moors win the hand" in t else "christians"
         for t in told

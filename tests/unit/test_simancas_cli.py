@@ -236,12 +236,12 @@ def test_show_prints_each_step_not_the_whole_menu(tmp_path: Path, capsys: pytest
     store = Store(db)
     sid = store.create_session("simancas", 3)
     d = Driver(GAME, 3, recorder=store.recorder(sid))
-    for action in ["Moors place Jund Cavalry", "Christians place Knights", "End the hand"]:
+    for action in ["Moors place Jund Cavalry", "Christians place Knights", "Moors pass", "Christians pass"]:
         d.submit(action, "player")
     d.ack()
     assert main(["--db", db, "show", str(sid)]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
-    assert "Hand 1: what happens on the table? (one of 130 options) -> Moors place Jund Cavalry" in lines[1]
+    assert "Hand 1: what happens on the table? (one of 131 options) -> Moors place Jund Cavalry" in lines[1]
     assert all(len(line) < 200 for line in lines)
     report = export_markdown(store, sid)
     hand_1 = report.split("## Hand 1")[1].split("## Hand 2")[0]

@@ -8,6 +8,7 @@ Every rule test quotes the rulebook section it holds the code to.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Sequence
 
@@ -28,8 +29,10 @@ from companion.simancas.game import (
     HANDS_TO_WIN,
     RESULT_TOPIC,
     ROUT_TOPIC,
+    SEARCH_TOPIC,
     Match,
     actions,
+    menu_of,
     new_match,
 )
 from companion.simancas.table import IllegalAction
@@ -78,45 +81,50 @@ def told(prompts: Sequence[Prompt], topic: str) -> list[Tell]:
     return [p for p in prompts if isinstance(p, Tell) and p.topic == topic]
 
 
+#: Both sides have finished playing cards: the hand is scored.
+PASSES = ["Moors pass", "Christians pass"]
+
 #: A whole match: the Moors win hands 1, 4, 5, 6 and 7; the Christians hand 2; hand 3 is a tie.
 MATCH = [
     "Moors place Jund Cavalry",
-    END,  # 1: 5-0
+    *PASSES,  # 1: 5-0
     "Christians place Knights",
-    END,  # 2: 0-4
+    *PASSES,  # 2: 0-4
     "Moors place Andalusian Cavalry",
     "Christians place Knights",
-    END,  # 3: 4-4
+    *PASSES,  # 3: 4-4
     "Moors place Caliph Abd al-Rahman III",
-    END,  # 4: 5-0, a draw told
+    *PASSES,  # 4: 5-0, a draw told
     "Moors place Lancers",
     "Moors place Army",
     "Christians place Rout",
     "Lancers",
     "Moors place Jihad",
-    END,  # 5: 10-5
+    *PASSES,  # 5: 10-5
     "Moors place Jund Cavalry",
     "Christians place Military Order",
     "Moors discard Terrain to destroy Military Order",
-    END,  # 6: 5-0
+    *PASSES,  # 6: 5-0
     "Moors place Blackguard",
-    END,  # 7: 5-0, the match
+    *PASSES,  # 7: 5-0, the match
 ]
 
 
 # -- the menu -----------------------------------------------------------------------------------
 
 
-def test_the_first_menu_is_every_placement_then_end() -> None:
+def test_the_first_menu_is_every_placement_and_no_end() -> None:
     """BATTLE PHASE: "Placing one card down face up from their hand to the Table" - with an
     empty table every card its side may place (M and B for the Moors, X and B for the
-    Christians) and nothing to destroy; the Moors first ("The Muslim player goes first").
-    The menu is built with its topic, data and rule: "Players take turns either: 1. Placing one
-    card ... OR 2. Discarding one card for it's Tactical effect"; the match has no robot, so no
-    step gives a reason."""
+    Christians) and nothing to destroy; the Moors first ("The Muslim player goes first"); each
+    side's Weapon's search first (STRATEGY PHASE, before the Battle: "Discard a Weapon card
+    search for a Cavalry, Skirmisher, or Infantry card in the Discard pile"); no "End the hand"
+    ("When both players have finished playing cards": each passes). The menu is built with its
+    topic, data and rule: "Players take turns either: 1. Placing one card ... OR 2. Discarding
+    one card for it's Tactical effect"; the match has no robot, so no step gives a reason."""
     d = Driver(GAME, 1)
     assert d.pending == Choose(
-        list(actions(d.state.table)),
+        list(actions(d.state.table, (), ("moors", "christians"))),
         why="Hand 1: what happens on the table?",
         topic="simancas.turn.action",
         data={"hand": 1, "side": "moors", "passed": []},
@@ -124,8 +132,10 @@ def test_the_first_menu_is_every_placement_then_end() -> None:
     assert menu(d).rule == "Battle Phase — Players take turns either"
     assert menu(d).reason == ""  # no robot: nothing is the app's own choice
     opts = options(d)
-    moors = [f"Moors place {c.name}" for c in DECK.cards if c.side in "MB"]
-    christians = [f"Christians place {c.name}" for c in DECK.cards if c.side in "XB"]
+    moors = ["Moors discard Weapon to search the discard pile"]
+    moors += [f"Moors place {c.name}" for c in DECK.cards if c.side in "MB"]
+    christians = ["Christians discard Weapon to search the discard pile"]
+    christians += [f"Christians place {c.name}" for c in DECK.cards if c.side in "XB"]
     moors += [
         "Moors discard Leader to draw 2 cards",
         "Moors discard Strategy to draw 1 card and look at the Christians' hand",
@@ -136,7 +146,8 @@ def test_the_first_menu_is_every_placement_then_end() -> None:
         "Christians discard Strategy to draw 1 card and look at the Moors' hand",
         "Christians pass",
     ]
-    assert list(opts) == moors + christians + [END]
+    assert list(opts) == moors + christians
+    assert END not in opts
     assert "Moors place Knights" not in opts and "Christians place Jund Cavalry" not in opts
     assert d.pending is not None and d.pending.why == "Hand 1: what happens on the table?"
 
@@ -161,10 +172,10 @@ def test_the_menu_follows_the_table() -> None:
         {"card": "Knights", "by": "christians", "means": "T", "discarded": None}
     ]
     assert [o for o in options(d) if o.startswith("Restore")] == ["Restore Knights"]
-    assert options(d)[-2:] == ("Restore Knights", END)
+    assert options(d)[-2:] == ("Reshuffle the discard pile (the deck ran out)", "Restore Knights")
     # The engine reads its own options (companion/simancas/actions.py), which the screens use
     # instead of the wording: each one is read back as the action it was made from.
-    offered = actions(d.state.table)
+    offered = menu_of(d.state)
     assert list(offered) == list(menu(d).options)
     for text, action in offered.items():
         assert action_of(text) == action
@@ -173,7 +184,7 @@ def test_the_menu_follows_the_table() -> None:
         "tactic", "christians", "Knights", "T"
     )
     assert action_of("Restore Knights") == Action("restore", None, "Knights")
-    assert action_of(END) == Action("end")
+    assert action_of(END) == Action("end")  # offered no more, but the logs recorded before have it
 
 
 def test_a_text_that_is_no_action_is_none() -> None:
@@ -237,13 +248,13 @@ def test_the_menu_is_stable() -> None:
     b = play(["Moors place Jund Cavalry", "Christians place Knights", "Moors place Woods"])
     opts_a = list(options(a))
     assert opts_a == list(options(b))
-    assert opts_a == list(actions(a.state.table))
+    assert opts_a == list(menu_of(a.state))
     assert (
         opts_a.index("Moors discard Terrain to destroy Jund Cavalry")
         < opts_a.index("Moors discard Terrain to destroy Knights")
         < opts_a.index("Christians place Count Fernan Gonzalez")
     )
-    assert opts_a[-1] == END
+    assert opts_a[-1] == "Christians pass" and END not in opts_a
 
 
 # -- placing ------------------------------------------------------------------------------------
@@ -342,8 +353,8 @@ def test_ending_a_hand_tells_the_totals_and_clears_the_table() -> None:
     """BATTLE PHASE: "add up the Force value of all The placed cards they have that were not
     destroyed. The higher Force value wins the hand. In case of a tie, neither player wins.\"" -
     the result of a hand carries the totals and the winner, and cites the rule it follows."""
-    d = play(["Moors place Jund Cavalry", "Moors place Woods", "Christians place Knights"])
-    d.submit(END, "player")
+    d = play(["Moors place Jund Cavalry", "Moors place Woods", "Christians place Knights", "Moors pass"])
+    d.submit("Christians pass", "player")
     assert isinstance(d.pending, Tell)
     assert d.pending.text == (
         "Hand 1: Moors 6, Christians 3. The Moors win the hand. Hands won: Moors 1, Christians 0. "
@@ -366,7 +377,8 @@ def test_ending_a_hand_tells_the_totals_and_clears_the_table() -> None:
     assert "Christians place Knights" in options(d)  # a new hand: every card is back
     d.submit("Moors place Andalusian Cavalry", "player")
     d.submit("Christians place Knights", "player")
-    d.submit(END, "player")
+    for a in PASSES:
+        d.submit(a, "player")
     assert (
         isinstance(d.pending, Tell)
         and "Moors 4, Christians 4. A tie: neither side wins the hand." in d.pending.text
@@ -412,7 +424,7 @@ def test_a_whole_match_to_five_hands() -> None:
 
 def test_the_fifth_hand_won_ends_the_match() -> None:
     """VICTORY: "The first player to win 5 hands is the winner.\""""
-    hands = [["Christians place Knights", END]] * 5
+    hands = [["Christians place Knights", *PASSES]] * 5
     d, seen = play_seen([a for hand in hands for a in hand])
     assert d.finished
     last = told(seen, RESULT_TOPIC)[-1]
@@ -432,7 +444,9 @@ def test_every_prompt_of_a_match_has_a_topic_and_a_rule() -> None:
             "Army",
             "Moors discard Terrain to destroy Raiders",
             "Restore Raiders",
-            END,
+            *PASSES,
+            "Moors discard Weapon to search the discard pile",
+            "Raiders",
         ]
     )
     seen.append(menu(d))
@@ -475,7 +489,7 @@ def test_the_snapshot_is_plain_json() -> None:
 
 
 def test_where_and_summary() -> None:
-    d = play(["Moors place Jund Cavalry", END, "Christians place Knights"])
+    d = play(["Moors place Jund Cavalry", *PASSES, "Christians place Knights"])
     assert GAME.where(d.state) == (2, "Battle Phase")
     assert GAME.summary(d.state) == "Hand 2; hands won Moors 1, Christians 0; on the table 0 to 4."
     assert GAME.id == entry("simancas").id
@@ -484,33 +498,129 @@ def test_where_and_summary() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 
+def fits_somewhere(letters: list[str], free: list[str]) -> bool:
+    """Whether each card known only by its type (``letters``, one a card) can be a different card
+    of ``free`` that counts as that type: a matching of every letter (augmenting paths)."""
+    holder: dict[str, int] = {}
+
+    def place(i: int, seen: set[str]) -> bool:
+        for name in free:
+            if name in seen or not DECK.card(name).counts_as(letters[i]):
+                continue
+            seen.add(name)
+            if name not in holder or place(holder[name], seen):
+                holder[name] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(letters)))
+
+
+def check_where_the_cards_are(state: Match, reshuffled: bool) -> None:
+    """Every card of the deck is in one place: in play on the table, in the discard pile, or in
+    the deck or a hand. The app keeps neither the hands nor the deck (it sees no deal, no draw,
+    no discard from a hand but those recorded), so for them it checks what it can: a card in play
+    is not in the pile; no card is in play twice or in the pile twice; the cards the pile knows
+    by type only (discarded from a hand for a tactic or a strategic effect) can each be a
+    different card of their type that is neither in play nor named in the pile, so the deck and
+    the hands hold what is left, none of it negative. A card destroyed this hand is in the pile,
+    unless the pile was reshuffled since (``reshuffled``: this hand)."""
+    table, pile = state.table, state.table.pile
+    placed = table.placed["moors"] + table.placed["christians"]
+    assert len(placed) == len(set(placed)), placed
+    in_play = [c.name for side in ("moors", "christians") for c in table.in_play(side)]
+    named = pile.named()
+    assert len(named) == len(set(named)), named
+    assert not set(in_play) & set(named), (in_play, named)
+    destroyed = [d.card for d in table.destroyed]
+    assert set(destroyed) <= set(placed) and not set(destroyed) & set(in_play)
+    if not reshuffled:
+        assert set(destroyed) <= set(named), (destroyed, named)
+    letters = [g.card_type for g in pile.entries if not g.card]
+    free = [c.name for c in DECK.cards if c.name not in in_play and c.name not in named]
+    assert len(in_play) + len(named) + len(letters) <= len(DECK.cards)
+    assert fits_somewhere(letters, free), letters
+    assert all(g.hand <= state.hand for g in pile.entries)
+
+
+def check_menu(d: Driver, menu: dict[str, Action]) -> None:
+    """The menu (``menu_of``, the ``menu`` asked now) offers nothing of a side that has passed,
+    never "End the hand", the reshuffle exactly while the pile holds a card, and no placement of
+    a card in play or destroyed this hand and still in the pile."""
+    state: Match = d.state
+    assert list(menu) == list(options(d))
+    assert END not in menu and len(state.passed) < 2
+    assert all(a.side not in state.passed for a in menu.values() if a.side is not None)
+    assert ("Reshuffle the discard pile (the deck ran out)" in menu) == bool(len(state.table.pile))
+    placed = {a.card for a in menu.values() if a.kind == "place"}
+    in_play = {c.name for side in ("moors", "christians") for c in state.table.in_play(side)}
+    assert not placed & in_play
+    assert not placed & {d.card for d in state.table.destroyed if d.card in state.table.pile}
+
+
+def random_answer(d: Driver, rng: random.Random, menu: dict[str, Action]) -> str:
+    """A legal answer, biased so that hands end: a pass one time in eight, a reshuffle or a
+    Weapon's search now and then, else any option (``menu``: the menu's actions, if it is asked)."""
+    p = d.pending
+    assert isinstance(p, Choose)
+    opts = p.options
+    if p.topic == ACTION_TOPIC:
+        for kind, chance in (("pass", 0.125), ("reshuffle", 0.1), ("search", 0.2)):
+            some = [o for o, a in menu.items() if a.kind == kind]
+            if some and rng.random() < chance:
+                return rng.choice(some)
+    return rng.choice(opts)
+
+
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=80))
-def test_random_legal_actions_never_break_the_match(picks: list[int]) -> None:
-    """Any sequence of menu choices: the engine never fails, no total is negative, each card is
-    on the table at most once, and the hands won never pass 5. Every option of any menu is read
-    back as the action it was made from; the options of another question (Rout's, card names)
-    are no action."""
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_legal_actions_never_break_the_match(seed: int) -> None:
+    """Whole matches, by random legal answers: the engine never fails and every match ends (5
+    hands won); after every step no total is negative, the hands won never pass 5, every card is
+    in one place (``check_where_the_cards_are``: what the app can check of the deck and the hands
+    it does not see), and the menu offers nothing of a side that has passed and no "End the hand"
+    (``check_menu``); a hand ends exactly when both sides have passed; a reshuffle empties the
+    pile and a Weapon's find leaves it. Every option of any menu is read back as the action it was
+    made from; the options of another question (Rout's, the Weapon's: cards) are no action."""
+    rng = random.Random(seed)
     d = Driver(GAME, 3)
-    for pick in picks:
-        if d.finished:
-            break
+    reshuffled, hand = False, 1
+    while not d.finished:
+        assert len(d.steps) < 5000, "the match does not end"
+        state: Match = d.state
         if isinstance(d.pending, Tell):
             d.ack()
-            continue
-        assert isinstance(d.pending, Choose)
-        opts = options(d)
-        if d.pending.topic == ACTION_TOPIC:
-            offered = actions(d.state.table)
-            assert all(action_of(o) == offered[o] for o in opts)
         else:
-            assert all(action_of(o) is None for o in opts)
-        d.submit(opts[pick % len(opts)], "player")
-        state: Match = d.state
-        names = state.table.placed["moors"] + state.table.placed["christians"]
-        assert len(names) == len(set(names))
+            assert isinstance(d.pending, Choose)
+            opts = options(d)
+            offered: dict[str, Action] = {}
+            if d.pending.topic == ACTION_TOPIC:
+                offered = menu_of(state)
+                check_menu(d, offered)
+                assert all(action_of(o) == offered[o] for o in opts)
+            else:
+                assert d.pending.topic in (ROUT_TOPIC, SEARCH_TOPIC)
+                assert all(action_of(o) is None for o in opts)
+            question = d.pending
+            answer = random_answer(d, rng, offered)
+            passed_before = len(state.passed)
+            d.submit(answer, "player")
+            action = action_of(answer) if question.topic == ACTION_TOPIC else None
+            if action is not None and action.kind == "reshuffle":
+                assert len(state.table.pile) == 0
+                reshuffled = True
+            if question.topic == SEARCH_TOPIC and answer in DECK:
+                assert answer not in state.table.pile
+            ended = isinstance(d.pending, Tell) and d.pending.topic == RESULT_TOPIC
+            both = action is not None and action.kind == "pass" and passed_before == 1
+            assert ended == both, (answer, state.passed)
+        state = d.state
+        if state.hand != hand:
+            reshuffled, hand = False, state.hand
+        check_where_the_cards_are(state, reshuffled)
         assert min(state.table.totals().values()) >= 0
         assert max(state.wins.values()) <= HANDS_TO_WIN
+    assert max(d.state.wins.values()) == HANDS_TO_WIN
     steps: list[Step] = list(d.steps)
     assert Driver.resume(GAME, 3, None, steps).snapshot() == d.snapshot()

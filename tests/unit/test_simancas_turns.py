@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from companion.driver import Driver
-from companion.prompts import Choose, Tell
+from companion.prompts import BadAnswer, Choose, Tell
 from companion.simancas.actions import Action, action_of
 from companion.simancas.game import ACTION_TOPIC, END, GAME, RESULT_TOPIC
 
@@ -53,7 +55,9 @@ def test_the_menu_says_whose_turn_it_is() -> None:
     d.submit("Restore Knights", "player")
     assert menu(d).data["side"] == "moors"
     d.submit("Christians place Gorge", "player")
-    d.submit(END, "player")
+    d.submit("Moors pass", "player")
+    assert menu(d).data["side"] == "christians"
+    d.submit("Christians pass", "player")
     d.ack()
     assert menu(d).data == {"hand": 2, "side": "moors", "passed": []}
 
@@ -101,6 +105,39 @@ def test_after_a_pass_the_other_side_plays_on_alone() -> None:
     assert side_to_play(d) == "moors"
 
 
+def test_a_side_that_has_passed_is_offered_nothing_more() -> None:
+    """BATTLE PHASE: "Players take turns either: 1. Placing one card [...] OR 2. Discarding one
+    card for it's Tactical effect"; "When both players have finished playing cards add up the
+    Force value": a side that has passed has finished playing cards for the hand: none of its
+    placements, tactics or passes is offered any more, and one typed is refused, changing nothing
+    (it put the side back in the hand)."""
+    d = play(["Moors place Jund Cavalry", "Christians pass"])
+    offered = [action_of(o) for o in menu(d).options]
+    assert all(a is not None and a.side != "christians" for a in offered)
+    assert "Moors place Woods" in menu(d).options and "Moors pass" in menu(d).options
+    before = len(d.steps)
+    with pytest.raises(BadAnswer):
+        d.submit("Christians place Knights", "player")
+    assert len(d.steps) == before and d.state.passed == ["christians"]
+    assert d.snapshot()["table"]["christians"] == []
+
+
+def test_the_hand_ends_only_once_both_sides_have_finished() -> None:
+    """BATTLE PHASE: "When both players have finished playing cards add up the Force value of all
+    The placed cards": "End the hand" is offered at no step while a side may still play (in the
+    first menu of every hand a mis-key scored it 0-0); each side says it has finished with its
+    pass (a side with no card left has finished too), and the second pass scores the hand."""
+    d = play([])
+    assert END not in menu(d).options
+    for action in ["Moors place Jund Cavalry", "Moors pass", "Christians place Knights"]:
+        d.submit(action, "player")
+        assert END not in menu(d).options
+    d.submit("Christians pass", "player")
+    p = d.pending
+    assert isinstance(p, Tell) and p.topic == RESULT_TOPIC
+    assert p.data["totals"] == {"moors": 5, "christians": 4}
+
+
 def test_both_passes_end_the_hand() -> None:
     """When both have passed the hand is scored, without "End the hand"."""
     d = play(["Moors place Jund Cavalry", "Christians place Knights", "Moors pass", "Christians pass"])
@@ -125,7 +162,7 @@ def test_passes_and_draws_survive_replay_and_undo() -> None:
 def test_the_result_is_recorded_under_its_own_hand() -> None:
     """The result of hand 1 is told while the match is still at hand 1 (a log, a report
     and History file it under hand 1), and its table is still the hand's."""
-    d = play(["Moors place Jund Cavalry", END])
+    d = play(["Moors place Jund Cavalry", "Moors pass", "Christians pass"])
     assert isinstance(d.pending, Tell) and d.pending.topic == RESULT_TOPIC
     assert GAME.where(d.state)[0] == 1
     assert d.state.table.placed["moors"] == ["Jund Cavalry"]
@@ -134,8 +171,9 @@ def test_the_result_is_recorded_under_its_own_hand() -> None:
 
 
 def test_the_discard_pile_keeps_what_the_table_has_seen() -> None:
-    """Destroyed cards, tactics' discards and, at the Retreat, the cards left on the table; a
-    restore takes a destroyed card back out of it."""
+    """Tactical Effects: "Discard a Terrain to destroy a placed Cavalry"; RETREAT PHASE - the pile
+    gets the destroyed cards, the tactics' discards (by type) and, at the Retreat, the cards left
+    on the table; a restore takes a destroyed card back out of it."""
     d = play(
         [
             "Moors place Jund Cavalry",
@@ -148,7 +186,8 @@ def test_the_discard_pile_keeps_what_the_table_has_seen() -> None:
     assert pile == [("", "tactic"), ("Jund Cavalry", "destroyed")]
     d.submit("Restore Jund Cavalry", "player")
     assert [(g["card"], g["how"]) for g in d.snapshot()["discard_pile"]] == [("", "tactic")]
-    d.submit(END, "player")
+    d.submit("Moors pass", "player")
+    d.submit("Christians pass", "player")
     d.ack()
     names = [g["card"] for g in d.snapshot()["discard_pile"] if g["how"] == "retreat"]
     assert names == ["Jund Cavalry", "Woods", "Knights"]
