@@ -53,6 +53,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
         "All done (every instruction up to the next question)",
         "Reconquista, Terra de Castells",
     ),
+    KeyBinding(
+        "game.choose_done",
+        "d",
+        "Done (a menu's last option: Done, No movement, End the turn)",
+        "Reconquista, Terra de Castells",
+    ),
     KeyBinding("reconquista.why_not", "w", "Why not? (purchases refused)", "Reconquista"),
     KeyBinding("castells.why_not", "w", "Why not? (Phase 3 actions not offered)", "Terra de Castells"),
     KeyBinding("reconquista.dice_mode", "ctrl+d", "Dice mode", "Reconquista"),

@@ -60,6 +60,7 @@ NOTES: dict[str, str] = {
     "edit": "set the app to what your table shows",
     "why_not": "why each purchase not offered is refused",
     "dice_mode": "mixed, physical or app dice",
+    "done": "the option that finishes the menu: Done, No movement, the end of the turn",
     "toggle_board": "the compact board, or back to the question",
     "pick": "the option of that number",
     "preset": "fills in the quick pick of that number",

@@ -158,7 +158,7 @@ def phase(board: Board, state: GameState) -> Proc:
         [*names, NO_MOVEMENT],
         "Phase 4: select the one region whose Christian forces move this turn",
         topic=REGION_TOPIC,
-        data={"regions": list(names)},
+        data={"regions": list(names), "done": True},
         rule=_SELECT_RULE,
     )
     if answer == NO_MOVEMENT:
@@ -191,7 +191,7 @@ def phase(board: Board, state: GameState) -> Proc:
             [*origins, DONE],
             f"Move {moves + 1} in {answer}: from which area?",
             topic=ORIGIN_TOPIC,
-            data={"region": answer, "move": moves + 1},
+            data={"region": answer, "move": moves + 1, "done": True},
             rule=_ONLY_THIS_REGION_RULE,
         )
         if origin == DONE:

@@ -326,7 +326,8 @@ class CastellsScreen(GameScreen):
         Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
         Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
         Binding("escape", "back", "Back", id="game.back"),
-        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(10)),
+        Binding("d", "done", "Done", show=False, id="game.choose_done"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -619,7 +620,9 @@ class CastellsScreen(GameScreen):
                 said = f"{', '.join(keys[:-1])} or {keys[-1]}" if len(keys) > 1 else keys[0]
                 self._show(f"Press {said}.", error=True)
             return
-        self._pick_index(number - 1)
+        index = self.typed_number(number)
+        if index is not None:
+            self._pick_index(index)
 
     def _pick_index(self, index: int) -> None:
         d = self.driver

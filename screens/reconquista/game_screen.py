@@ -71,7 +71,8 @@ class ReconquistaScreen(GameScreen):
         Binding("ctrl+d", "dice_mode", "Dice mode", priority=True, id="reconquista.dice_mode"),
         Binding("f2,question_mark", "rule", "Rule", priority=True, id="game.rule"),
         Binding("escape", "back", "Back", id="game.back"),
-        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(10)),
+        Binding("d", "done", "Done", show=False, id="game.choose_done"),
     ]
 
     def __init__(self, session_id: int, mode: str = "mixed") -> None:
@@ -223,6 +224,8 @@ class ReconquistaScreen(GameScreen):
         self.query_one("#rq-turns", Static).update(track)
         panel = self.query_one(PromptPanel)
         prompt = driver.pending
+        # A choice's options take the room first (reconquista.tcss, -choosing).
+        self.set_class(isinstance(prompt, Choose), "-choosing")
         if prompt is None:
             panel.show(None, [], self._final_text())
             panel.message("")
@@ -287,9 +290,10 @@ class ReconquistaScreen(GameScreen):
         except (SpecError, KeyError, ValueError):
             return "", notes
         if prompt.topic == purchases.PURCHASE_TOPIC:
-            spent = ", ".join(f"{label} {points:+d}" for label, points in self._income_lines())
+            # One line: the menu takes the room first; the income's lines are in the log.
+            total = sum(points for _label, points in self._income_lines())
             left = f"{state.income} point{'s' if state.income != 1 else ''} left"
-            return f"{left} (income this turn: {spent})", notes
+            return f"{left} of this turn's income of {total} (its lines are in the log)", notes
         return "", notes
 
     def _move_odds(self, origin: str, dest: str, units: list[Kind]) -> str:
@@ -398,7 +402,10 @@ class ReconquistaScreen(GameScreen):
         self._pick_index(int(event.option.id or 0))
 
     def action_pick(self, number: int) -> None:
-        self._pick_index(number - 1)
+        """A digit: the option of its number (two digits for the 10th on: 1 then 2 is 12)."""
+        index = self.typed_number(number)
+        if index is not None:
+            self._pick_index(index)
 
     def _pick_index(self, index: int) -> None:
         self.choose_index(index)

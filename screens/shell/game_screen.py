@@ -27,6 +27,7 @@ from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.prompt_panel import PromptPanel, done_index
 
 #: Of the steps an undo takes back, how many are listed by name (the rest are counted).
 LISTED = 8
@@ -127,6 +128,9 @@ class GameScreen(Screen[None]):
         # While text is typed (a player's name) r is a letter, not "let the app roll":
         # "Bernat" keeps its r. The footer shows the key off meanwhile, and while the dice
         # are the table's alone (physical dice) it offers no roll by the app at all.
+        if action == "done":
+            # d only where the choice waiting has an option that finishes it.
+            return done_index(self.driver.pending if self.driver is not None else None) is not None
         if action == "roll":
             # Nothing is left to roll or draw once the game is over, and r is offered only
             # while something waits to be rolled (an instruction or a choice rolls nothing).
@@ -225,6 +229,22 @@ class GameScreen(Screen[None]):
         if d is None or not isinstance(d.pending, Choose):
             return None
         return self.answer(lambda: d.submit(option, source))
+
+    def typed_number(self, digit: int) -> int | None:
+        """A digit typed at the waiting Choose: the index it picks, or None (nothing waits for a
+        choice, or the digit is the first of a number of two: PromptPanel.number_typed)."""
+        d = self.driver
+        if d is None or not isinstance(d.pending, Choose):
+            return None
+        return self.query_one(PromptPanel).number_typed(digit, len(d.pending.options))
+
+    def action_done(self) -> None:
+        """d: the option that finishes the choice waiting ("Done", "No movement", the end of a
+        turn), where it has one."""
+        d = self.driver
+        index = done_index(d.pending if d is not None else None)
+        if index is not None:
+            self.choose_index(index)
 
     def choose_index(self, index: int) -> Step | None:
         """The option at ``index`` (0 first) of the waiting Choose; nothing past its end."""

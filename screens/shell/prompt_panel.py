@@ -16,7 +16,9 @@ whose turn offers over a hundred actions).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -71,6 +73,39 @@ class Matches(OptionList, can_focus=False):
     """The options the typed letters match; the focus stays in the field."""
 
 
+#: How long a digit typed waits for the next one to make a number with it (12, not 1 then 2).
+NUMBER_WAIT = 1.5
+
+
+def done_index(prompt: Prompt | None) -> int | None:
+    """The option of a choice that finishes it ("Done", "No movement", the end of a turn), as
+    its data say: the code 'done' or 'end' among ``data["options"]``, or ``data["done"]`` true
+    (the finishing option is then the last). None when the choice has none."""
+    if not isinstance(prompt, Choose):
+        return None
+    codes = prompt.data.get("options")
+    if isinstance(codes, list) and len(codes) == len(prompt.options):
+        for code in ("done", "end"):
+            if code in codes:
+                return codes.index(code)
+    if prompt.data.get("done") is True:
+        return len(prompt.options) - 1
+    return None
+
+
+def options_below(options: OptionList, rows_lost: int = 0) -> int:
+    """How many options of ``options`` are not whole in its view, below it (0 when every
+    one is, or before it is laid out); ``rows_lost``: rows the view is about to lose."""
+    height = options.scrollable_content_region.height - rows_lost
+    lines: Sequence[tuple[int, int]] = options._lines
+    if not height or not lines:
+        return 0
+    last = min(int(options.scroll_y) + height, len(lines)) - 1
+    index, _offset = lines[last]
+    whole = last + 1 == len(lines) or lines[last + 1][0] != index
+    return options.option_count - (index + 1 if whole else index)
+
+
 def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Text:
     """What goes before an option of a list: the key that picks it (its place, 1 first, up to
     ``numbered``; or its key of ``keys``). An option that is its own key (a count) shows no
@@ -78,7 +113,8 @@ def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Te
     if keys:
         key = keys[place - 1] if place <= len(keys) else ""
         return Text("" if key == option else f"{key} ", style="bold")
-    return Text(f"{place} " if place <= numbered else "  ", style="bold")
+    width = len(str(numbered))  # 1-9 right-aligned under 10-14
+    return Text(f"{place:>{width}} " if place <= numbered else " " * (width + 1), style="bold")
 
 
 class Checklist(Static):
@@ -127,6 +163,7 @@ class PromptPanel(Vertical):
     PromptPanel #pp-why { margin-bottom: 1; }
     PromptPanel #pp-odds { color: $text-warning; height: auto; margin-bottom: 1; }
     PromptPanel #pp-options { height: 1fr; border: none; background: transparent; }
+    PromptPanel #pp-more { height: auto; color: $text-muted; }
     PromptPanel #pp-checklist { height: auto; max-height: 9; }
     PromptPanel #pp-checklist.-pending { height: 1fr; max-height: 100%; }
     PromptPanel #pp-message { height: auto; }
@@ -148,6 +185,7 @@ class PromptPanel(Vertical):
         else:
             yield DiceInput(placeholder="e.g. 3 5, or r", id="pp-dice")
             yield OptionList(id="pp-options")
+        yield Static(id="pp-more")
         yield Checklist(id="pp-checklist")
         yield Static(id="pp-message")
 
@@ -155,6 +193,50 @@ class PromptPanel(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = "Now"
+        options = self.query_one("#pp-options", OptionList)
+        # What is below the view is said as it scrolls (and as the panel is laid out anew).
+        self.watch(options, "scroll_y", self._say_more, init=False)
+        self._number, self._number_at = 0, 0.0
+
+    def on_resize(self, event: Any) -> None:
+        self.call_after_refresh(self._say_more)
+
+    def _say_more(self, *_: object) -> None:
+        """Under a list longer than its view: how many options are below it, and how to reach
+        them without arrows (their numbers; d for Done where there is one)."""
+        more = self.query_one("#pp-more", Static)
+        options = self.query_one("#pp-options", OptionList)
+        below = options_below(options) if options.display and not self.search else 0
+        if below and not more.display:
+            below = options_below(options, 1)  # the line saying so takes a row from the list
+        if below:
+            first = options.option_count - below + 1
+            which = str(first) if below == 1 else f"{first}-{options.option_count}"
+            more.update(Text(f"↓ {below} more below ({which}): type the number, or ↓", style="dim"))
+        if more.display != bool(below):
+            # Shown or hidden, the line changes the list's room: counted again once laid out.
+            more.display = bool(below)
+            self.call_after_refresh(self._say_more)
+
+    def number_typed(self, digit: int, count: int) -> int | None:
+        """A digit typed at a choice of ``count`` options: the index of the option it picks,
+        or None while it waits for a second digit. Up to 9 options a digit picks at once; with
+        more, digits typed within NUMBER_WAIT make a number (1 then 2: 12): a number no digit
+        can extend picks at once, one that may still grow is highlighted, and Enter takes it."""
+        if count <= 9:
+            return digit - 1  # at once (a digit past the list: the screen says which keys pick)
+        now = time.monotonic()
+        number = self._number * 10 + digit if now - self._number_at < NUMBER_WAIT else digit
+        if not 1 <= number <= count:
+            number = digit
+        self._number, self._number_at = number, now
+        if not 1 <= number <= count:
+            return None
+        if number * 10 > count:
+            self._number = 0
+            return number - 1
+        self.query_one("#pp-options", OptionList).highlighted = number - 1
+        return None
 
     def show(
         self,
@@ -203,6 +285,7 @@ class PromptPanel(Vertical):
         options.display = not (options_off := not isinstance(prompt, Choose))
         options.disabled = options_off
         checklist.display = bool(done_tells) or isinstance(prompt, Tell)
+        self.query_one("#pp-more", Static).display = False  # said once a list is laid out
         if isinstance(prompt, Roll):
             title.update(
                 f"Roll {prompt.n}d{prompt.sides}"
@@ -232,13 +315,13 @@ class PromptPanel(Vertical):
                 dice.focus()
         elif isinstance(prompt, Choose):
             title.update(choose_title)
-            why.update(
-                Text.assemble((prompt.why, "bold"), (f"\n{choose_hint}" if choose_hint else "", "dim"))
-            )
+            finish = done_index(prompt)
+            hint = choose_hint or (f"d: {prompt.options[finish]}" if finish is not None and not typed else "")
+            why.update(Text.assemble((prompt.why, "bold"), (f"\n{hint}" if hint else "", "dim")))
             options.clear_options()
             keys = list(choose_keys) if choose_keys is not None else []
-            # Typed, an option is named by its number whatever its place: every one is numbered.
-            numbered = len(prompt.options) if typed else 9
+            # Every option is numbered: from the 10th it is picked with two digits.
+            numbered = len(prompt.options)
             options.add_options(
                 Option(
                     Text.assemble(
@@ -263,6 +346,8 @@ class PromptPanel(Vertical):
             else:
                 options.highlighted = 0
                 options.focus()
+            self._number = 0
+            self.call_after_refresh(self._say_more)
         elif isinstance(prompt, Tell):
             title.update("On the board")
             why.update(Text("Enter: done.   a: all done.", style="dim"))
@@ -271,8 +356,19 @@ class PromptPanel(Vertical):
             title.update("The game is over")
             why.update(over if over is not None else Text("Victory points:", style="bold"))
             self.focus_checklist()
+        # A choice takes the room it needs: the instructions confirmed give way to its options
+        # (the log keeps them), all but the last, with how many there were.
+        shown = done_tells[-1:] if isinstance(prompt, Choose) else done_tells[-6:]
+        earlier = len(done_tells) - len(shown) if isinstance(prompt, Choose) else 0
         checklist.set_lines(
-            [Text.assemble(("✓ ", tone(self, "success")), (t, "dim")) for t in done_tells[-6:]],
+            [
+                Text.assemble(
+                    ("✓ ", tone(self, "success")),
+                    (f"({earlier} more done: see the log) " if earlier else "", "dim"),
+                    (t, "dim"),
+                )
+                for t in shown
+            ],
             Text.assemble(("▸ ", tone(self, "warning", "bold")), (prompt.text, "bold"))
             if isinstance(prompt, Tell)
             else None,

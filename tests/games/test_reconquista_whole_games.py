@@ -43,18 +43,18 @@ BLOCK = 25
 #: (answers, first seed of the block) -> blake2b of the steps' wording, dice and choices; and
 #: blake2b of the steps' topic, data, rule and reason.
 GOLDEN: dict[tuple[str, int], tuple[str, str]] = {
-    ("bot", 1): ("a088c40c26b9bdd8bc04c6d2b57574f4", "e4393b0b521129c62a409891265a9a2e"),
-    ("bot", 26): ("7f9bd0875a86cdc2684bcb0efb854b3d", "dc7ab670d215a19f6acf91db2179b091"),
-    ("bot", 51): ("74de3214638248dc8b3557ccad1918c1", "75a5dee0dcfa1b31499acf6ed239df7b"),
-    ("bot", 76): ("c21ee7453d1c079925a18d5fd1017bdc", "cb203c2737516a69fc6d0fd4104d7969"),
-    ("bot", 101): ("488afee203c3e39d40792adb77b33f6f", "e6d1d43a695f918e35bbf3b2321fa27b"),
-    ("bot", 126): ("70d58ae46a24053f2839e9b11815428d", "50cd313724faeb565ad1f7668ec07bd9"),
-    ("random", 1): ("f478c6139fa89c0ae4d142914aff42e3", "3239b975adab3ac41ca1ec0183190984"),
-    ("random", 26): ("08a32791ad65299b060f5f63e32dbb4c", "207511dce32cba2629ac29865c84d389"),
-    ("random", 51): ("9661ba5de32326f2dff6a594d1a38af6", "19ed7593204a3e499d868b526d87dc4f"),
-    ("random", 76): ("c4e0b712bf3cac61f1f4a18a8511f6a5", "664a57a9d9c913b2209ec0da741609f5"),
-    ("random", 101): ("5f1ee9be48b8cec091d98dd75cd7e7b7", "a33487d3200f452419082fa92ff16d54"),
-    ("random", 126): ("144dd92c6fbd6118670e1808d91e4cb2", "8012bac0022166174b8d3d443ab2b102"),
+    ("bot", 1): ("a088c40c26b9bdd8bc04c6d2b57574f4", "b1b118b9f4b6f5d430d1c7fdd066ffd7"),
+    ("bot", 26): ("7f9bd0875a86cdc2684bcb0efb854b3d", "115a5e35ca9706df6eca403bad060b68"),
+    ("bot", 51): ("74de3214638248dc8b3557ccad1918c1", "2a3f71227552fcbc7b368c460d8f3464"),
+    ("bot", 76): ("c21ee7453d1c079925a18d5fd1017bdc", "128b32c4139c3feecf38a8404c182109"),
+    ("bot", 101): ("488afee203c3e39d40792adb77b33f6f", "aa302de90f93bafe0904fee18ec85ed4"),
+    ("bot", 126): ("70d58ae46a24053f2839e9b11815428d", "0fab31e1ea95ca84da95db5a5b0e1cc7"),
+    ("random", 1): ("f478c6139fa89c0ae4d142914aff42e3", "f87337474b456f67a0e1a011119acd73"),
+    ("random", 26): ("08a32791ad65299b060f5f63e32dbb4c", "05ec5445128abb25fb74b598659821f9"),
+    ("random", 51): ("9661ba5de32326f2dff6a594d1a38af6", "a6d13a6ab58e7f32ef491ef5c4afcdc7"),
+    ("random", 76): ("c4e0b712bf3cac61f1f4a18a8511f6a5", "8ce6df1879ab64bb859963f278573ab0"),
+    ("random", 101): ("5f1ee9be48b8cec091d98dd75cd7e7b7", "6c50f534dad93b031b4cb9485779c03d"),
+    ("random", 126): ("144dd92c6fbd6118670e1808d91e4cb2", "8aa172d20952437f83f777cbc49f5ab7"),
 }
 
 #: What a prompt is (companion.prompts): left out of the first hash, which holds what the games

@@ -240,9 +240,10 @@ async def test_an_empty_line_in_the_castells_correction_logs_nothing(tmp_path: P
 
 
 async def test_the_phase_3_header_keeps_the_income_as_collected(tmp_path: Path, clock: Any) -> None:
-    """Rule "Phase 3: Collect Income and Spend It": the breakdown shown while spending is what was
-    collected; a purchase (or a correction) that wins a region changes next turn's income,
-    not the header (it used to turn 2+1 into 2+1+1 after a bribe)."""
+    """Rule "Phase 3: Collect Income and Spend It": the income shown while spending is what was
+    collected (one line: its breakdown is in the log, so the menu has the room); a purchase (or a
+    correction) that wins a region changes next turn's income, not the header (it used to turn
+    2+1 into 2+1+1 after a bribe)."""
     from textual.widgets import Static
 
     from companion.prompts import edit_prompt
@@ -252,7 +253,11 @@ async def test_the_phase_3_header_keeps_the_income_as_collected(tmp_path: Path, 
     async with at_the_board(tmp_path, clock, asks("Phase 3: spend")) as (app, pilot):
         d = driver_of(app)
         header = str(app.screen.query_one("#pp-odds", Static).render())
-        assert "income this turn" in header
+        collected = sum(line["points"] for line in d.steps[-1].prompt.data["lines"])  # the income Tell
+        assert (
+            header
+            == f"{d.state.income} points left of this turn's income of {collected} (its lines are in the log)"
+        )
         board = screen(app).board
         before = income(board, d.state).total
         for area in board.regions[5].areas:  # Al-Ándalus, all Christian now

@@ -459,6 +459,47 @@ async def test_the_odds_before_a_move_count_el_cid_going_with_it(tmp_path: Path,
         assert notes["El Cid stays in Oviedo"] == describe(forecast_move(board, state, "Galicia", one))
 
 
+@pytest.mark.slow
+async def test_a_long_purchase_menu_is_read_and_answered_at_80x24_without_an_arrow(
+    tmp_path: Path, clock: Any
+) -> None:
+    """The question of the moment first: at 80x24 a Phase 3 menu of 14 purchases shows 12 of
+    them at once (the log gives way to it, the confirmed instructions fold to the last, the
+    income to one line), says how many are below and which, and every option is reached by its
+    number: 1 then 2 is the 12th, a 2 alone (no 20th) the 2nd at once; d is Done. No arrow key."""
+    from screens.shell.prompt_panel import options_below
+
+    sid = recorded_game(tmp_path / "c.db", clock, 1, lambda d: len(d.steps) >= 521)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        p = d.pending
+        assert isinstance(p, Choose) and p.topic == "reconquista.income.purchase" and len(p.options) == 14
+        await pilot.pause()
+        options = app.screen.query_one("#pp-options", OptionList)
+        assert not app.screen.query_one("#rq-log").display  # the log gives way to the menu
+        below = options_below(options)
+        assert below == 2 and options.option_count - below >= 12
+        more = str(app.screen.query_one("#pp-more", Static).render())
+        assert more.startswith("↓ 2 more below (13-14): type the number")
+        chosen = p.options[11]
+        await pilot.press("1", "2")
+        assert d.steps[-1].answer == chosen  # the 12th, without an arrow
+        await pilot.press("enter")  # the instruction of the purchase, carried out
+        p = d.pending
+        assert isinstance(p, Choose) and p.topic == "reconquista.income.purchase"
+        await pilot.press("1")  # could be the 1st or the 10th on: it waits, highlighted
+        assert d.pending is p and options.highlighted == 0
+        await pilot.press("enter")
+        assert d.steps[-1].answer == p.options[0]
+        await pilot.press("enter")
+        p = d.pending
+        assert isinstance(p, Choose)
+        await pilot.press("d")
+        assert d.steps[-1].answer == p.options[-1] and p.data["done"] is True  # Done
+
+
 # -- snapshots --------------------------------------------------------------------------
 
 

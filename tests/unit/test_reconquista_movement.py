@@ -506,9 +506,9 @@ def test_a_road_move_gives_its_region_origin_destination_and_units(board: Board,
         ORIGIN_TOPIC,
     ]
     region, first, dest, units, move, second = prompts
-    assert region.data == {"regions": ["Asturias"]}
+    assert region.data == {"regions": ["Asturias"], "done": True}  # "No movement" last: d takes it
     assert region.rule == f"{RULE} — Select a single region"
-    assert first.data == {"region": "Asturias", "move": 1}
+    assert first.data == {"region": "Asturias", "move": 1, "done": True}  # "Done" last: d takes it
     assert dest.data == {"origin": "Oviedo"}
     assert units.data == {"origin": "Oviedo", "destination": "Pamplona"}
     assert units.rule == f"{RULE} — In addition, they can move along a Road to another Region"
@@ -520,7 +520,7 @@ def test_a_road_move_gives_its_region_origin_destination_and_units(board: Board,
         "el_cid": False,
         "enemy": False,
     }
-    assert second.data == {"region": "Asturias", "move": 2}
+    assert second.data == {"region": "Asturias", "move": 2, "done": True}
     assert all(prompt_from_dict(p.to_dict()) == p for p in prompts)
 
 
