@@ -96,9 +96,22 @@ def roll_count(answer: Any, success_at: int | None) -> str:
     return f" (total {sum(answer)})" if len(answer) > 1 else ""
 
 
-def header_facts(session: dict[str, Any], steps: int) -> list[tuple[str, str]]:
+def dice_used(session: dict[str, Any], steps: list[dict[str, Any]]) -> str:
+    """The dice of a session as they were rolled: how many typed from the table and how many
+    rolled by the app (a mode chosen at the start may have changed since, with ctrl+d), after
+    the mode chosen last where the game has the choice."""
+    typed = sum(1 for s in steps if s.get("source") == "physical")
+    rolled = sum(1 for s in steps if s.get("source") == "app")
+    if not typed and not rolled:
+        return "none rolled"
+    parts = [f"{typed} typed from the table" if typed else "", f"{rolled} rolled by the app" if rolled else ""]
+    used = ", ".join(p for p in parts if p)
+    return f"{session['dice_mode']}: {used}" if session.get("dice_mode") else used
+
+
+def header_facts(session: dict[str, Any], steps: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """The header of a report as (label, text) pairs: the game, when it started, when it ended
-    (or was last played), its result (or where it stands) and its dice."""
+    (or was last played), its result (or where it stands) and its dice, as they were rolled."""
     finished = session["status"] == "finished"
     if session["ended"]:
         last = ("Ended", when(session["ended"]))
@@ -110,7 +123,7 @@ def header_facts(session: dict[str, Any], steps: int) -> list[tuple[str, str]]:
         ("Started", when(session["started"])),
         last,
         ("Result" if finished else "Where it stands", session["summary"]),
-        ("Dice", f"{session['dice_mode'] or 'none rolled'}; seed {session['seed']}; {steps} steps"),
+        ("Dice", f"{dice_used(session, steps)}; seed {session['seed']}; {len(steps)} steps"),
     ]
 
 
@@ -167,7 +180,7 @@ def outline(data: dict[str, Any]) -> Outline:
             phases[-1] = PhaseGroup(title, phases[-1].steps, whose)
         phases[-1].steps.append(s)
     return Outline(
-        facts=header_facts(sess, len(steps)),
+        facts=header_facts(sess, steps),
         turn_word=known.turn_word if known else "Turn",
         show_phases=show_phases,
         turns=turns,

@@ -182,7 +182,7 @@ def battle_end(node: DOMNode, state: CastellsState) -> Text:
     elif (odds := odds_now(state)) is not None:
         out.append(odds, style=tone(node, "warning"))
     if b.defender.black or b.attacker.black:
-        out.append("\nreversed: the black superiority die", style="dim")
+        out.append("\n(the die shown reversed is the black superiority die)", style="dim")
     return out
 
 

@@ -117,6 +117,8 @@ class ReconquistaScreen(GameScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out(event.size.width, event.size.height)
+        if self.driver is not None:  # the status line is written for the width
+            self.query_one("#rq-status", Static).update(self._status_line(self.driver.state))
 
     def _lay_out(self, width: int, height: int) -> None:
         chosen = self.layout_for(width, height)
@@ -201,22 +203,7 @@ class ReconquistaScreen(GameScreen):
             self.refresh_bindings()
         self.sub_title = f"Reconquista · session {self.session_id}"
         self.query_one(BoardView).show(state)
-        points = (
-            f" · {state.income} point{'s' if state.income != 1 else ''} to spend"
-            if state.phase == "income"
-            else ""
-        )
-        revolt = f" · {self.board.regions[state.revolt].name} in revolt" if state.revolt else ""
-        self.query_one("#rq-status", Static).update(
-            Text.assemble(
-                (f"Turn {state.turn} of {LAST_TURN}", "bold"),
-                " · ",
-                (self._phase_title(), "bold"),
-                points,
-                revolt,
-                (f"   dice: {self.mode}", "dim"),
-            )
-        )
+        self.query_one("#rq-status", Static).update(self._status_line(state))
         track = Text("Turn ")
         for t in range(1, LAST_TURN + 1):
             track.append(str(t), style="reverse bold" if t == state.turn else "dim")
@@ -236,6 +223,33 @@ class ReconquistaScreen(GameScreen):
                 panel.message(message, error)
             else:
                 panel.message("")
+
+    def _status_line(self, state: Any) -> Text:
+        """The turn, the phase, the points to spend, the region in revolt and the dice mode, kept
+        whole on one line: where the screen is too narrow (80 columns) the line drops words, the
+        least needed first ("to spend", "of 20", the phase's name after its number, "dice:")."""
+        width = max(self.size.width - 2, 20)  # the line's padding
+        points = f"{state.income} point{'s' if state.income != 1 else ''}" if state.phase == "income" else ""
+        revolt = f"{self.board.regions[state.revolt].name} in revolt" if state.revolt else ""
+        title = self._phase_title()
+        dice = f"dice: {self.mode}"
+        short = title.split(":")[0]
+        to_spend = f"{points} to spend" if points else ""
+        variants = [
+            (f"Turn {state.turn} of {LAST_TURN}", title, to_spend, dice),
+            (f"Turn {state.turn} of {LAST_TURN}", title, points, dice),
+            (f"Turn {state.turn}/{LAST_TURN}", title, points, dice),
+            (f"Turn {state.turn}/{LAST_TURN}", short, points, dice),
+            (f"Turn {state.turn}/{LAST_TURN}", short, points, self.mode),
+        ]
+        for turn, phase, spend, mode in variants:
+            line = Text.assemble(
+                (turn, "bold"), " · ", (phase, "bold"), *(f" · {part}" for part in (spend, revolt) if part),
+                (f"   {mode}", "dim"),
+            )  # fmt: skip
+            if line.cell_len <= width:
+                break
+        return line
 
     def _phase_title(self) -> str:
         """The phase the status line names. A turn's opening instruction comes before its

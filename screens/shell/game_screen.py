@@ -221,7 +221,12 @@ class GameScreen(Screen[None]):
             dice = "die" if pending.n == 1 else "dice"
             self.show_game(f"Type the {pending.n} {dice} you rolled on the table.", error=True)
             return None
-        return self.answer(d.roll if typed is None else (lambda: d.type(typed)))
+        step = self.answer(d.roll if typed is None else (lambda: d.type(typed)))
+        if step is None and typed is not None:
+            # Dice refused are not left to be sent again: the field is cleared (as the Dice
+            # tray's is), and the sentence under it says why.
+            self.query_one(PromptPanel).clear_typed()
+        return step
 
     def choose(self, option: str, source: str = "player") -> Step | None:
         """One of the waiting Choose's options (``source`` 'app' when the app drew it)."""

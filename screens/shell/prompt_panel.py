@@ -106,6 +106,13 @@ def options_below(options: OptionList, rows_lost: int = 0) -> int:
     return options.option_count - (index + 1 if whole else index)
 
 
+def example_dice(n: int, sides: int) -> str:
+    """An example of ``n`` dice of ``sides`` faces as typed: '4' for one die, '4 3' for two,
+    '17 4' for two d20s."""
+    faces = [4, 3, 5, 2, 6, 1] if sides <= 9 else [17, 4, 12, 9, 20, 1]
+    return " ".join(str(min(faces[i % len(faces)], sides)) for i in range(max(n, 1)))
+
+
 def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Text:
     """What goes before an option of a list: the key that picks it (its place, 1 first, up to
     ``numbered``; or its key of ``keys``). An option that is its own key (a count) shows no
@@ -298,7 +305,8 @@ class PromptPanel(Vertical):
                 "mixed": "Type the dice you rolled and press Enter, or press r and the app rolls.",
             }[mode]
             why.update(Text.assemble((prompt.why, "bold"), "\n", (how, "dim")))
-            dice.placeholder = "e.g. 3 5, or r" if mode != "physical" else "e.g. 3 5"
+            example = example_dice(prompt.n, prompt.sides)
+            dice.placeholder = f"e.g. {example}, or r" if mode != "physical" else f"e.g. {example}"
             dice.dice_only = True
             if fresh:
                 dice.value = ""
@@ -424,6 +432,10 @@ class PromptPanel(Vertical):
         )
         listing.highlighted = highlighted
         listing.border_title = counted
+
+    def clear_typed(self) -> None:
+        """Empty the field (dice refused), the message under the question kept."""
+        self.query_one("#pp-dice", DiceInput).value = ""
 
     def focus_checklist(self) -> None:
         self.screen.set_focus(None)

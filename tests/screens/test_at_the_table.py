@@ -275,7 +275,7 @@ async def test_the_start_of_a_turn_is_not_labelled_phase_7(tmp_path: Path, clock
 
     async with at_the_board(tmp_path, clock, asks("Turn 2 begins")) as (app, pilot):
         status = str(app.screen.query_one("#rq-status", Static).render())
-        assert "Turn 2 of 20 · Start of turn" in status and "Phase 7" not in status
+        assert "Turn 2 of 20 · Start of turn" in status and "Phase 7" not in status  # whole at 80 columns
         await pilot.press("enter")
         status = str(app.screen.query_one("#rq-status", Static).render())
         assert "Phase 1: Rebellions" in status

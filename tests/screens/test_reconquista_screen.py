@@ -500,6 +500,37 @@ async def test_a_long_purchase_menu_is_read_and_answered_at_80x24_without_an_arr
         assert d.steps[-1].answer == p.options[-1] and p.data["done"] is True  # Done
 
 
+@pytest.mark.slow
+async def test_at_80_columns_the_status_line_is_whole_and_a_die_field_fits_its_roll(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Smaller findings at the table: the 80x24 status line was cut ("· Al-Ándalus"); it now
+    drops words, never a fact. A die field's example is as many dice as the roll asks ("e.g. 4"
+    for one die, not "e.g. 3 5"), and dice refused are cleared from it, the sentence saying why."""
+    from screens.shell.prompt_panel import DiceInput
+
+    sid = recorded_game(tmp_path / "c.db", clock, 1, lambda d: len(d.steps) >= 521)
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, sid)
+        status = str(app.screen.query_one("#rq-status", Static).render())
+        assert status == "Turn 12/20 · Phase 3 · 4 points · Al-Ándalus in revolt   dice: mixed"
+        await pilot.resize_terminal(200, 55)
+        await pilot.pause()
+        status = str(app.screen.query_one("#rq-status", Static).render())
+        assert status.startswith("Turn 12 of 20 · Phase 3: Income and spending · 4 points to spend · ")
+        d = driver_of(app)
+        while not isinstance(d.pending, Roll):  # Done, No movement, the instructions: to a roll
+            await pilot.press("enter" if isinstance(d.pending, Tell) else "d")
+        p = d.pending
+        assert isinstance(p, Roll)
+        field = app.screen.query_one("#pp-dice", DiceInput)
+        assert field.placeholder == ("e.g. 4, or r" if p.n == 1 else f"e.g. {' '.join('4352'[: p.n])}, or r")
+        await pilot.press("9", "enter")
+        assert d.pending is p and field.value == ""
+        assert "9" in message(app) or "1 to 6" in message(app)
+
+
 # -- snapshots --------------------------------------------------------------------------
 
 

@@ -141,6 +141,20 @@ def test_markdown_export_of_finished_sessions(store: Store) -> None:
     assert not any(line.startswith("### ") for line in md)  # one phase only: no phase headings
 
 
+def test_the_markdown_header_gives_the_dice_as_they_were_rolled(store: Store) -> None:
+    """A report's header names the dice as the session rolled them, not only the mode chosen at
+    the start: a game begun with app dice whose next roll was typed from the table, and whose
+    mode was then set to physical (ctrl+d), says so and counts each."""
+    sid, driver = play_reconquista(store, 2, until=why_starts("Events: 2D6"))
+    rolled = sum(1 for s in driver.steps if s.source == "app")
+    driver.type("3 4")
+    store.set_dice_mode(sid, "physical")
+    md = export_markdown(store, sid).splitlines()
+    dice = next(line for line in md if line.startswith("- Dice: "))
+    assert dice.startswith(f"- Dice: physical: 1 typed from the table, {rolled} rolled by the app; seed 2;")
+    assert rolled > 0
+
+
 # -- import: refusals ---------------------------------------------------------------------
 
 
