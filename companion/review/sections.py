@@ -104,7 +104,10 @@ def dice_used(session: dict[str, Any], steps: list[dict[str, Any]]) -> str:
     rolled = sum(1 for s in steps if s.get("source") == "app")
     if not typed and not rolled:
         return "none rolled"
-    parts = [f"{typed} typed from the table" if typed else "", f"{rolled} rolled by the app" if rolled else ""]
+    parts = [
+        f"{typed} typed from the table" if typed else "",
+        f"{rolled} rolled by the app" if rolled else "",
+    ]
     used = ", ".join(p for p in parts if p)
     return f"{session['dice_mode']}: {used}" if session.get("dice_mode") else used
 
