@@ -105,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)"
     )
-    p.add_argument("--status", choices=["active", "finished"], help="only active or finished sessions")
+    p.add_argument(
+        "--status",
+        choices=["active", "finished", "abandoned"],
+        help="only active (unfinished), finished or abandoned sessions",
+    )
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
 
     p = sub.add_parser("show", help="print the ordered log of one session")
@@ -116,6 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run a session's log and check it reproduces the stored state")
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+
+    p = sub.add_parser(
+        "abandon",
+        help="put an unfinished session away: it leaves Home's list and stays in History, to resume or delete",
+    )
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument("--yes", action="store_true", help="do not ask first")
+    p.set_defaults(handler=_abandon)
 
     p = sub.add_parser("simulate", help="play whole games headless with app dice and a simple bot")
     p.add_argument("game", choices=["reconquista"], help="the game to simulate")
@@ -306,6 +319,38 @@ def _show(args: argparse.Namespace) -> int:
 #: A choice with more options than this is shown by its question and the number of options:
 #: a Simancas menu lists some 130 legal actions, which would bury the step on every line.
 LISTED_OPTIONS = 12
+
+
+def _abandon(args: argparse.Namespace) -> int:
+    """Abandon one session, after a question naming it (``--yes``: none). Anything but y or
+    yes, or no answer at all (stdin closed), leaves it as it was."""
+    from companion.games import session_name
+
+    store = _open_store(args)
+    info = store.session(args.id)
+    name = visible(session_name(info.id, info.game, info.summary))
+    named = name[0].upper() + name[1:]
+    if info.status == "abandoned":
+        print(f"{named} is abandoned already; History resumes or deletes it.", file=sys.stderr)
+        return EXIT_OK
+    if info.status == "finished":
+        raise UsageError(f"{named} is finished: there is nothing left to abandon.")
+    if not args.yes:
+        print(f"Abandon {name}? It stays in History, to resume or delete. [y/N] ", end="", file=sys.stderr)
+        sys.stderr.flush()
+        try:
+            line = sys.stdin.readline(80)  # one short line: a pasted page is not read
+        except (OSError, ValueError, UnicodeDecodeError):
+            line = ""  # no terminal to read from (stdin closed or not text): no answer
+        if not line.endswith("\n"):
+            print(file=sys.stderr)  # no answer typed (stdin closed): the next sentence on its own line
+        reply = line.strip().lower()
+        if reply not in ("y", "yes"):
+            print(f"Nothing changed: {name} is still unfinished.", file=sys.stderr)
+            return EXIT_OK
+    store.abandon(info.id)
+    print(f"Abandoned {name}: History lists it ('companion history --status abandoned').", file=sys.stderr)
+    return EXIT_OK
 
 
 def _described(prompt: Any) -> str:

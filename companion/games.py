@@ -214,6 +214,24 @@ def entry(game_id: str) -> GameEntry:
     raise GameNotAvailable(f"There is no game called '{game_id}'; the games are {known}.")
 
 
+def title(game_id: str) -> str:
+    """A game's title ('Reconquista'), or its id where no game has it (an imported session's)."""
+    return next((e.title for e in GAMES if e.id == game_id), game_id)
+
+
+#: A summary longer than this is cut where a question names its session.
+NAMED_SUMMARY = 60
+
+
+def session_name(session_id: int, game_id: str, summary: str) -> str:
+    """How a question names a session, so that the player knows which one it acts on:
+    'session 12, Reconquista (Turn 3, Phase 4: Movement)'."""
+    said = summary.strip() or "not started"
+    if len(said) > NAMED_SUMMARY:
+        said = said[: NAMED_SUMMARY - 1] + "…"
+    return f"session {session_id}, {title(game_id)} ({said})"
+
+
 def load(game_id: str) -> Game:
     """The game module for ``game_id``; GameNotAvailable (one sentence) if it is unknown or not built."""
     e = entry(game_id)

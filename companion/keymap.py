@@ -37,11 +37,13 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("app.help", "f1", "Help: the screen's keys and the rule of its question", "every screen"),
     KeyBinding("home.dice_tray", "d", "Dice tray", "Home"),
     KeyBinding("home.history", "h", "History", "Home"),
+    KeyBinding("home.abandon", "x", "Abandon the unfinished session highlighted", "Home"),
     KeyBinding("game.undo", "ctrl+z", "Undo", GAME_SCREENS),
     KeyBinding(
         "game.rule", "f2,question_mark", "The rule behind the step", f"{GAME_SCREENS}, a session's log"
     ),
     KeyBinding("game.back", "escape", "Back", GAME_SCREENS),
+    KeyBinding("game.abandon", "ctrl+x", "Abandon the session (History keeps it)", GAME_SCREENS),
     KeyBinding("game.roll", "r", "Roll (the app rolls)", "Reconquista, Terra de Castells, Dice tray"),
     KeyBinding("game.done", "enter", "Done (an instruction carried out)", "Reconquista, Terra de Castells"),
     KeyBinding("game.correct", "c", "Correct a die", "Reconquista, Terra de Castells"),
@@ -68,6 +70,7 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("dice.end_session", "ctrl+o", "End session", "Dice tray"),
     KeyBinding("history.open", "enter", "Read log", "History"),
     KeyBinding("history.resume", "r", "Resume", "History, a session's log"),
+    KeyBinding("history.delete", "delete", "Delete an abandoned session", "History"),
     KeyBinding("history.sort", "s", "Sort", "History"),
     KeyBinding("history.search", "slash", "Search", "History"),
     KeyBinding("history.statistics", "t", "Statistics", "History"),

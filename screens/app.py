@@ -256,7 +256,8 @@ class CompanionApp(App[None]):
         self.push_screen(screen_class(info.game)(session_id))
 
     def resume_session(self, session_id: int) -> None:
-        """Resume an unfinished session; a finished one is only read, so say so."""
+        """Resume an unfinished session, or an abandoned one (unfinished again from now); a
+        finished one is only read, so say so."""
         try:
             info = self.store().session(session_id)
         except CompanionError as exc:
@@ -267,6 +268,12 @@ class CompanionApp(App[None]):
                 f"Session {session_id} has ended; it can be read but not resumed.", severity="warning"
             )
             return
+        if info.status == "abandoned":
+            try:
+                self.store().reopen(session_id)  # taken up again: unfinished, on Home's list once more
+            except CompanionError as exc:
+                notify_plain(self, str(exc), severity="error")
+                return
         self.open_session(session_id)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -305,12 +312,22 @@ class CompanionApp(App[None]):
         yield from super().get_system_commands(screen)
 
 
+#: Bindings out of the footer (it is full at 80 columns) that the palette offers all the same.
+PALETTE_ALSO = frozenset({"game.abandon"})
+
+
 def screen_commands(screen: Screen[Any], keys: Mapping[str, str] | None = None) -> Iterable[SystemCommand]:
-    """The palette entries of the current screen's own key bindings, so every action is
-    reachable; each names its key as the settings' ``keys`` have moved it."""
+    """The palette entries of the current screen's own key bindings (its class's and those it
+    inherits from the game shell), so every action is reachable; each names its key as the
+    settings' ``keys`` have moved it."""
     keys = keys or {}
-    for binding in getattr(screen, "BINDINGS", []):
-        if isinstance(binding, Binding) and binding.description and binding.show:
+    own = [b for cls in type(screen).__mro__ for b in vars(cls).get("BINDINGS", [])]
+    for binding in own:
+        if (
+            isinstance(binding, Binding)
+            and binding.description
+            and (binding.show or binding.id in PALETTE_ALSO)
+        ):
             action = binding.action
 
             async def run(action: str = action) -> None:

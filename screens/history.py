@@ -20,17 +20,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Select, Static
 
 from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
-from companion.games import GAMES
+from companion.games import GAMES, session_name
+from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
 from screens.plain import notify_plain, plain
-from screens.shell.dialogs import MessageDialog
+from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
 
@@ -56,11 +58,7 @@ COLUMN_ORDER = {
     "game": "game",
     "status": "status",
 }
-STATUS_SHOWN = {"active": "unfinished", "finished": "finished"}
-
-
-def game_title(game_id: str) -> str:
-    return next((g.title for g in GAMES if g.id == game_id), game_id)
+STATUS_SHOWN = {"active": "unfinished", "finished": "finished", "abandoned": "abandoned"}
 
 
 #: Longer questions are cut in the log table, so that the answer column stays on screen: at
@@ -142,7 +140,10 @@ def duration_text(start: datetime, end: datetime) -> str:
 class HistoryScreen(Screen[None]):
     """The table of sessions, with filters by game and status, a search and a choice of order."""
 
-    HELP = "History: every session played, to filter, sort, search, read step by step or resume."
+    HELP = (
+        "History: every session played, to filter, sort, search, read step by step or resume. An "
+        "abandoned session resumes like any other; delete removes an abandoned one for good."
+    )
 
     CSS_PATH = "history.tcss"
 
@@ -154,6 +155,7 @@ class HistoryScreen(Screen[None]):
         Binding("t", "statistics", "Statistics", id="history.statistics"),
         Binding("l", "luck", "Luck ledger", id="history.luck"),
         Binding("g", "story", "Story", id="history.story"),
+        Binding("delete", "delete_session", "Delete", id="history.delete"),
         Binding("escape", "back", "Back", id="history.back"),
     ]
 
@@ -164,6 +166,7 @@ class HistoryScreen(Screen[None]):
         self.shown = 0  # of them, read into the table
         self.loaded = False
         self.column_layout: tuple[tuple[str, int], ...] = ()  # the table's columns now: (key, width)
+        self.statuses: dict[int, str] = {}  # each row's session status, for the keys it offers
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -175,7 +178,12 @@ class HistoryScreen(Screen[None]):
                 id="filter-game",
             )
             yield Select(
-                [("Any status", ""), ("Unfinished", "active"), ("Finished", "finished")],
+                [
+                    ("Any status", ""),
+                    ("Unfinished", "active"),
+                    ("Finished", "finished"),
+                    ("Abandoned", "abandoned"),
+                ],
                 value="",
                 allow_blank=False,
                 id="filter-status",
@@ -261,6 +269,7 @@ class HistoryScreen(Screen[None]):
             return
         table.clear()
         self.shown = 0
+        self.statuses = {}
         self._add(sessions)
         if keep_cursor and table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
@@ -298,7 +307,9 @@ class HistoryScreen(Screen[None]):
             }
             # The result wraps in its column (height None: as many lines as it takes).
             table.add_row(*(cells[key] for key, _ in self.column_layout), key=str(s.id), height=None)
+            self.statuses[s.id] = s.status
         self.shown += len(sessions)
+        self.refresh_bindings()
 
     def _say(self) -> None:
         said = dict(ORDERS)[self.order]
@@ -309,7 +320,8 @@ class HistoryScreen(Screen[None]):
                 (
                     (
                         " (s: another order, or click a column).  Enter reads a session step by step; "
-                        "r resumes an unfinished one; / searches."
+                        "r resumes an unfinished or abandoned one; delete removes an abandoned one; "
+                        "/ searches."
                     ),
                     "dim",
                 ),
@@ -349,6 +361,7 @@ class HistoryScreen(Screen[None]):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.cursor_row >= self.shown - NEAR_END:
             self._more()
+        self.refresh_bindings()  # delete is offered on an abandoned session's row only
 
     @on(DataTable.HeaderSelected, "#sessions-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:
@@ -378,6 +391,48 @@ class HistoryScreen(Screen[None]):
         session_id = self._selected()
         if session_id is not None:
             self.app.resume_session(session_id)  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete_session":
+            # Only a session put away can be deleted: a game in play or finished is a record
+            # the player did not ask to lose. Elsewhere the key is not in the footer, which is
+            # full at 80 columns.
+            try:
+                session_id = self._selected()
+            except NoMatches:  # asked before the table is composed
+                return False
+            return session_id is not None and self.statuses.get(session_id) == "abandoned"
+        return True
+
+    def action_delete_session(self) -> None:
+        """Ask, naming the session, then delete it and its whole log."""
+        session_id = self._selected()
+        if session_id is None or self.statuses.get(session_id) != "abandoned":
+            return
+        app: Any = self.app
+        try:
+            info = app.store().session(session_id)
+        except CompanionError as exc:
+            notify_plain(self, str(exc), severity="error")
+            return
+        name = session_name(info.id, info.game, info.summary)
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                app.store().delete_session(session_id)
+            except CompanionError as exc:
+                notify_plain(self, str(exc), severity="error")
+                return
+            self.load(keep_cursor=True)
+            notify_plain(self, f"Deleted {name}.")
+
+        question = (
+            f"Delete {name} and every step of its log?\n\nThis cannot be undone. To keep a "
+            f"copy, answer n and run: companion export {session_id}"
+        )
+        self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_sort(self) -> None:
         names = [name for name, _ in ORDERS]

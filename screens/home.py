@@ -12,27 +12,34 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import __version__
 from companion.errors import CompanionError
-from companion.games import GAMES
+from companion.games import GAMES, session_name, title
 from screens.colours import tone
 from screens.help import app_keys
-from screens.plain import plain
+from screens.plain import notify_plain, plain
+from screens.shell.dialogs import ConfirmDialog
 from screens.shell.footer import KeysFooter
 
 
 class HomeScreen(Screen[None]):
     """Pick a game, resume a session, or open the history."""
 
-    HELP = "Home: start a game (on the left) or resume an unfinished session (on the right); History has every session played."
+    HELP = (
+        "Home: start a game (on the left) or resume an unfinished session (on the right); tab moves "
+        "between the two lists, and the one with the focus has the heavy border. x abandons the "
+        "session highlighted on the right; History has every session played."
+    )
 
     BINDINGS = [
         Binding("d", "app.dice_tray", "Dice tray", id="home.dice_tray"),
         Binding("h", "app.history", "History", id="home.history"),
+        Binding("x", "abandon", "Abandon", id="home.abandon"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -96,7 +103,7 @@ class HomeScreen(Screen[None]):
             listing.add_option(
                 Option(
                     Text.assemble(
-                        f"#{s.id} {_title(s.game)}  ",
+                        f"#{s.id} {title(s.game)}  ",
                         (when, "dim"),
                         "\n  ",
                         plain(s.summary or "not started"),
@@ -115,6 +122,57 @@ class HomeScreen(Screen[None]):
             else "No unfinished sessions."
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # x acts on the session highlighted in the unfinished list, and only that list, when it
+        # has the focus, draws its highlight (app.tcss): elsewhere the key is shown off.
+        if action == "abandon":
+            return self._highlighted_session() is not None or None
+        return True
+
+    def _highlighted_session(self) -> int | None:
+        try:
+            listing = self.query_one("#sessions", OptionList)
+        except NoMatches:  # asked before the lists are composed
+            return None
+        index = listing.highlighted
+        if not listing.has_focus or index is None or index >= listing.option_count:
+            return None
+        option_id = listing.get_option_at_index(index).id or ""
+        return int(option_id) if option_id.isdigit() else None
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()  # x is offered while the unfinished list has the focus
+
+    def action_abandon(self) -> None:
+        """Ask, naming the session, then put it away: off this list, in History as abandoned."""
+        session_id = self._highlighted_session()
+        if session_id is None:
+            return
+        app: Any = self.app
+        try:
+            info = app.store().session(session_id)
+        except CompanionError as exc:
+            notify_plain(self, str(exc), severity="error")
+            return
+        name = session_name(info.id, info.game, info.summary)
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                app.store().abandon(session_id)
+            except CompanionError as exc:
+                notify_plain(self, str(exc), severity="error")
+                return
+            self.show_sessions()
+            notify_plain(self, f"Abandoned {name}: History has it, to resume or delete.")
+
+        question = (
+            f"Abandon {name}?\n\nIt leaves the unfinished sessions and stays in History, marked "
+            "abandoned: History resumes it, or deletes it."
+        )
+        self.app.push_screen(ConfirmDialog(question), answered)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         app: Any = self.app
         option_id = event.option.id or ""
@@ -122,7 +180,3 @@ class HomeScreen(Screen[None]):
             app.start_game(option_id)
         elif option_id.isdigit():
             app.open_session(int(option_id))
-
-
-def _title(game_id: str) -> str:
-    return next((g.title for g in GAMES if g.id == game_id), game_id)

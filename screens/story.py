@@ -21,10 +21,11 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from companion.errors import CompanionError
+from companion.games import title as game_title
 from companion.review.story import Story, side_name
 from screens.charts import cities_chart, vp_chart
 from screens.colours import tone
-from screens.history import STATUS_SHOWN, game_title, local_time
+from screens.history import STATUS_SHOWN, local_time
 from screens.plain import plain
 from screens.shell.footer import KeysFooter
 

@@ -104,7 +104,7 @@ class SessionModel(_Strict):
     seed: StoredInt
     config: dict[str, Any] = {}
     dice_mode: StrictStr = ""
-    status: Literal["active", "finished"]
+    status: Literal["active", "finished", "abandoned"]
     started: StoredTime
     last_activity: StoredTime
     ended: StoredTime | None = None

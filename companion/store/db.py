@@ -22,6 +22,8 @@ from sqlalchemy import (
     CursorResult,
     Engine,
     bindparam,
+    case,
+    delete,
     event,
     func,
     insert,
@@ -177,7 +179,11 @@ SORTS: dict[str, Callable[[], tuple[Any, ...]]] = {
     "longest": lambda: (_duration().desc(),),
     "steps": lambda: (S.c.steps.desc(),),
     "game": lambda: (S.c.game.asc(), S.c.last_activity.desc()),
-    "status": lambda: (S.c.status.asc(), S.c.last_activity.desc()),
+    # Unfinished first, then the ones put away (abandoned), then the finished.
+    "status": lambda: (
+        case({"active": 0, "abandoned": 1}, value=S.c.status, else_=2),
+        S.c.last_activity.desc(),
+    ),
 }
 
 
@@ -199,6 +205,9 @@ def _filtered(query: Any, game: str | None, status: str | None, search: str) -> 
 
 
 EPOCH = datetime(1970, 1, 1)
+#: A session is being played ('active', on Home's unfinished list), over ('finished'), or put
+#: away by the player before its end ('abandoned': in History only, to resume or delete).
+STATUSES = ("active", "finished", "abandoned")
 FIELD_WORDS = {
     "game": "game",
     "seed": "seed",
@@ -267,7 +276,7 @@ def _session_info(row: Any) -> SessionInfo:
         game=pick("game", _is_text, str, "?"),
         seed=pick("seed", _is_int, int, 0),
         dice_mode=pick("dice_mode", _text_or_none, lambda v: v or "", ""),
-        status=pick("status", lambda v: v in ("active", "finished"), str, "active"),
+        status=pick("status", lambda v: v in STATUSES, str, "active"),
         started=pick("started", _is_time, _when, EPOCH),
         last_activity=pick("last_activity", _is_time, _when, EPOCH),
         ended=pick("ended", _time_or_none, _when, None),
@@ -535,6 +544,43 @@ class Store:
         query = select(func.count()).select_from(E).where(E.c.session_id == session_id, E.c.kind == "answer")
         with self._guard(), self.engine.connect() as con:
             return int(con.execute(query).scalar() or 0)
+
+    def abandon(self, session_id: int) -> SessionInfo:
+        """Put an unfinished session away: it leaves the unfinished list (Home), stays in
+        History marked abandoned, and may be resumed (``reopen``) or deleted there. A finished
+        session cannot be abandoned (one sentence: StoreError)."""
+        if self._status(session_id) == "finished":
+            raise StoreError(f"Session {session_id} is finished: there is nothing left to abandon.")
+        with self._guard(), self.engine.begin() as con:
+            con.execute(update(S).where(S.c.id == session_id).values(status="abandoned"))
+        return self.session(session_id)
+
+    def _status(self, session_id: int) -> object:
+        """A session's status as stored (even in a row damaged elsewhere); StoreError if none."""
+        with self._guard(), self.engine.connect() as con:
+            row = con.execute(select(S.c.status).where(S.c.id == session_id)).first()
+        if row is None:
+            raise StoreError(f"There is no session {session_id} in {self.path}.")
+        return row.status
+
+    def reopen(self, session_id: int) -> None:
+        """An abandoned session taken up again: unfinished once more (nothing else changes)."""
+        with self._guard(), self.engine.begin() as con:
+            con.execute(
+                update(S).where(S.c.id == session_id, S.c.status == "abandoned").values(status="active")
+            )
+
+    def delete_session(self, session_id: int) -> None:
+        """Delete an abandoned session with every step of its log, in one transaction: the one
+        way anything leaves the database, and only for a session the player put away first
+        (abandon) and asked again to delete. StoreError (nothing changed) for any other."""
+        if self._status(session_id) != "abandoned":
+            raise StoreError(
+                f"Session {session_id} is not abandoned: only an abandoned session can be deleted (abandon it first)."
+            )
+        with self._guard(), self.engine.begin() as con:
+            con.execute(delete(E).where(E.c.session_id == session_id))
+            con.execute(delete(S).where(S.c.id == session_id))
 
     def set_dice_mode(self, session_id: int, mode: str) -> None:
         """Keep the dice mode the player chose (ctrl+d) with the session, so a resumed game

@@ -21,7 +21,7 @@ class SessionRow(SQLModel, table=True):
     game: str = Field(index=True)
     seed: int
     dice_mode: str = ""  # '', 'physical', 'app' or 'mixed': as chosen (config dice), else its dice's sources
-    status: str = Field(default="active", index=True)  # 'active' or 'finished'
+    status: str = Field(default="active", index=True)  # 'active', 'finished' or 'abandoned' (STATUSES)
     started: datetime = Field(index=True)
     last_activity: datetime = Field(index=True)
     ended: datetime | None = None

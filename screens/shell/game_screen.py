@@ -17,15 +17,18 @@ physical table, where the game can tell them (``Game.board_changes``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
+from companion.games import session_name
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
 
@@ -116,6 +119,10 @@ class GameScreen(Screen[None]):
     keys to the actions here (``undo``, ``rule``, ``back``)."""
 
     AUTO_FOCUS: ClassVar[str | None] = None  # the question of the moment decides where the focus goes
+    #: Every game screen's; out of the footer (full at 80 columns), in the palette (app.py).
+    BINDINGS = [
+        Binding("ctrl+x", "abandon", "Abandon this session", show=False, priority=True, id="game.abandon"),
+    ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
 
@@ -333,3 +340,37 @@ class GameScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    # -- abandoning the session -----------------------------------------------------------
+
+    def action_abandon(self) -> None:
+        """Ask, naming the session, then put it away and leave it: off Home's unfinished list,
+        in History marked abandoned, where it is resumed or deleted."""
+        d = self.driver
+        if d is None:
+            return
+        if d.finished:
+            self.show_game("This session has ended: there is nothing left to abandon.", error=True)
+            return
+        app: Any = self.app
+        try:
+            info = app.store().session(self.session_id)
+        except CompanionError as exc:
+            self.show_game(str(exc), error=True)
+            return
+        name = session_name(info.id, info.game, info.summary)
+        question = (
+            f"Abandon {name}?\n\nIt leaves the unfinished sessions and stays in History, marked "
+            "abandoned: History resumes it, or deletes it."
+        )
+        self.app.push_screen(ConfirmDialog(question), lambda yes: self._abandon(name) if yes else None)
+
+    def _abandon(self, name: str) -> None:
+        app: Any = self.app
+        try:
+            app.store().abandon(self.session_id)
+        except CompanionError as exc:
+            self.show_game(str(exc), error=True)
+            return
+        self.app.pop_screen()
+        notify_plain(self.app, f"Abandoned {name}: History has it, to resume or delete.")

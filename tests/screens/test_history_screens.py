@@ -322,8 +322,11 @@ SIZES = [(80, 24), (120, 40), (200, 55)]
 
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_history_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
-    """Every column but the ones a narrow screen leaves out, the results whole (wrapped)."""
-    app = CompanionApp(db_path=str(mixed_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
+    """Every column but the ones a narrow screen leaves out, the results whole (wrapped); an
+    abandoned session among them."""
+    db = mixed_db(tmp_path / "c.db", clock)
+    Store(str(db)).abandon(3)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
 
     async def before(pilot: Pilot[Any]) -> None:
         await open_history(pilot)

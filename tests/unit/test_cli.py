@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -237,6 +238,64 @@ def test_show_of_a_damaged_answer_is_one_sentence(
     out, err = capsys.readouterr()
     assert code == EXIT_USAGE
     assert_one_line_error(out, err)
+
+
+# -- abandon ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reply", ["y\n", "YES\n", " y \n"])
+def test_abandon_asks_and_a_yes_puts_the_session_away(
+    db: str, recorded: int, reply: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(reply))
+    assert main(["abandon", str(recorded), "--db", db]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"Abandon session {recorded}, Dice tray" in err and "[y/N]" in err
+    assert "Abandoned session" in err
+    assert Store(db).session(recorded).status == "abandoned"
+
+
+@pytest.mark.parametrize("reply", ["", "n\n", "\n", "yeah sure\n", "y" * 200])
+def test_abandon_without_a_yes_changes_nothing(
+    db: str, recorded: int, reply: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No answer (stdin closed: ''), no, an empty line or anything else keeps the session."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(reply))
+    assert main(["abandon", str(recorded), "--db", db]) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "Nothing changed" in err and "Abandoned" not in err
+    assert Store(db).session(recorded).status == "active"
+
+
+def test_abandon_yes_does_not_ask_and_again_says_it_is_done(
+    db: str, recorded: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\n"))  # not read
+    assert main(["abandon", str(recorded), "--yes", "--db", db]) == EXIT_OK
+    assert "[y/N]" not in capsys.readouterr().err
+    assert Store(db).session(recorded).status == "abandoned"
+    assert main(["abandon", str(recorded), "--yes", "--db", db]) == EXIT_OK
+    assert "abandoned already" in capsys.readouterr().err
+    assert main(["--db", db, "history", "--status", "abandoned", "--json"]) == EXIT_OK
+    assert [s["id"] for s in json.loads(capsys.readouterr().out)] == [recorded]
+
+
+def test_abandon_refuses_a_finished_or_unknown_session_in_one_sentence(
+    db: str, recorded: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store(db)
+    done = store.create_session("dice", 5)
+    d = Driver(TRAY, 5, recorder=store.recorder(done))
+    d.type("2d6")
+    d.roll()
+    d.type("end")
+    store.close()
+    for sid in (done, 999):
+        assert main(["abandon", str(sid), "--yes", "--db", db]) == EXIT_USAGE
+        out, err = capsys.readouterr()
+        assert_one_line_error(out, err)
+    assert Store(db).session(done).status == "finished"
 
 
 # -- bad usage ------------------------------------------------------------------------------------

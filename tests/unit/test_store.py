@@ -243,6 +243,89 @@ def test_undo_of_end_makes_the_session_active_again(store: Store) -> None:
     assert info.ended is None
 
 
+# -- abandoning and deleting ---------------------------------------------------------------------
+
+
+def test_an_abandoned_session_leaves_the_unfinished_and_keeps_its_log(store: Store) -> None:
+    sid = store.create_session("dice", 1)
+    play(store, sid)
+    steps = len(store.log(sid).steps)
+    info = store.abandon(sid)
+    assert info.status == "abandoned"
+    assert [s.id for s in store.sessions(status="active")] == []
+    assert [s.id for s in store.sessions(status="abandoned")] == [sid]
+    assert len(store.log(sid).steps) == steps  # nothing of the table is lost by putting it away
+
+
+def test_reopen_makes_an_abandoned_session_unfinished_and_leaves_others_as_they_were(store: Store) -> None:
+    abandoned, finished = store.create_session("dice", 1), store.create_session("dice", 2)
+    play(store, abandoned)
+    play(store, finished).type("end")
+    store.abandon(abandoned)
+    store.reopen(abandoned)
+    store.reopen(finished)  # reopen takes up an abandoned session only
+    assert store.session(abandoned).status == "active"
+    assert store.session(finished).status == "finished"
+
+
+def test_a_step_played_on_an_abandoned_session_makes_it_unfinished_again(store: Store) -> None:
+    sid = store.create_session("dice", 1)
+    driver = play(store, sid)
+    store.abandon(sid)  # e.g. from the command line while the game is open in the app
+    driver.type("2d6")
+    assert store.session(sid).status == "active"
+
+
+def test_a_finished_session_cannot_be_abandoned(store: Store) -> None:
+    sid = store.create_session("dice", 1)
+    play(store, sid).type("end")
+    with pytest.raises(StoreError) as err:
+        store.abandon(sid)
+    assert_one_sentence(str(err.value))
+    assert store.session(sid).status == "finished"
+    with pytest.raises(StoreError):
+        store.abandon(sid + 100)
+
+
+def test_only_an_abandoned_session_can_be_deleted(store: Store) -> None:
+    active, finished = store.create_session("dice", 1), store.create_session("dice", 2)
+    play(store, active)
+    play(store, finished).type("end")
+    for sid in (active, finished, finished + 100):
+        with pytest.raises(StoreError) as err:
+            store.delete_session(sid)
+        assert_one_sentence(str(err.value))
+    assert {s.id for s in store.sessions()} == {active, finished}
+    assert len(store.log(active).steps) == 4  # spec, dice, spec, roll
+
+
+def test_deleting_an_abandoned_session_removes_its_row_and_every_event(store: Store) -> None:
+    gone, kept = store.create_session("dice", 1), store.create_session("dice", 2)
+    play(store, gone).undo()  # a rewind row too
+    play(store, kept)
+    store.abandon(gone)
+    store.delete_session(gone)
+    assert [s.id for s in store.sessions()] == [kept]
+    with pytest.raises(StoreError):
+        store.session(gone)
+    con = sqlite3.connect(store.path)
+    try:
+        left = con.execute("SELECT count(*) FROM event WHERE session_id = ?", (gone,)).fetchone()[0]
+        kept_events = con.execute("SELECT count(*) FROM event WHERE session_id = ?", (kept,)).fetchone()[0]
+    finally:
+        con.close()
+    assert left == 0 and kept_events > 0
+
+
+def test_the_status_order_puts_the_unfinished_then_the_abandoned_then_the_finished(store: Store) -> None:
+    finished, abandoned, active = (store.create_session("dice", n) for n in (1, 2, 3))
+    play(store, finished).type("end")
+    play(store, abandoned)
+    play(store, active)
+    store.abandon(abandoned)
+    assert [s.id for s in store.sessions(sort="status")] == [active, abandoned, finished]
+
+
 # -- reopening -----------------------------------------------------------------------------------
 
 
