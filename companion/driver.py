@@ -108,8 +108,24 @@ def same_roll(logged: Prompt, asked: Prompt) -> bool:
     )
 
 
+def step_key(prompt: dict[str, Any], answer: Any, source: str | None) -> str:
+    """One step as text, the same for a step in memory and the one its event row stores: how
+    redo tells an answer made again from a new one (``Driver.redo``, ``Store.log``)."""
+    return json.dumps([prompt, answer, source], sort_keys=True, ensure_ascii=False)
+
+
+def _key(step: Step) -> str:
+    return step_key(step.prompt.to_dict(), step.answer, step.source)
+
+
 class Driver:
-    """A live session: the game, its seed, the steps so far and the prompt waiting."""
+    """A live session: the game, its seed, the steps so far and the prompt waiting.
+
+    ``redo_groups`` holds what undos took back, the last undo's steps last: ``redo`` answers
+    them again. An answer given again as it was (by redo, or by hand) is taken off it; any
+    other answer, a correction or an edit empties it, as a new move does in any editor. The
+    store rebuilds it from the log by the same rule (``Store.log``), so it survives a restart.
+    """
 
     def __init__(
         self,
@@ -122,6 +138,7 @@ class Driver:
         self.seed = seed
         self.config = dict(config or {})
         self.recorder = recorder
+        self.redo_groups: list[list[Step]] = []
         self._start()
 
     # -- building ---------------------------------------------------------
@@ -276,7 +293,20 @@ class Driver:
                 self._rebuild(self.steps[:index])
                 raise
         self.steps.append(step)
+        self._redo_follows(step)
         return step
+
+    def _redo_follows(self, step: Step) -> None:
+        """Keep ``redo_groups`` true to the log after ``step`` was committed."""
+        if not self.redo_groups:
+            return
+        group = self.redo_groups[-1]
+        if _key(group[0]) != _key(step):
+            self.redo_groups = []  # a new answer: what was taken back is no longer ahead
+        elif len(group) > 1:
+            self.redo_groups[-1] = group[1:]
+        else:
+            self.redo_groups.pop()
 
     def _record(self, index: int, step: Step, where: tuple[Any, Any]) -> Record:
         """The Record of ``step``, logged at ``index``, with the state it led to (the state now)."""
@@ -346,7 +376,29 @@ class Driver:
             raise BadAnswer(f"There is no step {index + 1} to go back to; the log has {len(self.steps)}.")
         taken = self.steps[index:]
         self._rewind(index)
+        self.redo_groups.append(taken)
         return taken
+
+    def redo(self) -> list[Step]:
+        """Answer again what the last undo took back, each step as it was (dice, draws and
+        choices alike; each recorded as a new answer); the steps answered. It stops at a step
+        the game no longer asks (then nothing more is left to redo). BadAnswer (nothing
+        changed) when there is nothing to redo."""
+        if not self.redo_groups:
+            raise BadAnswer("There is nothing to redo: redo brings back what an undo took back.")
+        group = list(self.redo_groups[-1])
+        done: list[Step] = []
+        for step in group:
+            if isinstance(step.prompt, Edit):
+                self.edit(step.prompt)
+            elif self.pending is not None and fits(step.prompt, self.pending):
+                self.submit(step.answer, step.source)
+            else:
+                break
+            done.append(step)
+        if len(done) < len(group):
+            self.redo_groups = []
+        return done
 
     def _rewind(self, index: int) -> None:
         """Go back to the state before step ``index``, durably."""
@@ -378,7 +430,13 @@ class Driver:
             raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
         old = list(self.steps)
         old[index].prompt.check(value)
-        self._replace(index, value, source)
+        # As the log has it, a rewind to ``index`` then the answers: the redo rule follows them.
+        saved, self.redo_groups = self.redo_groups, [*self.redo_groups, old[index:]]
+        try:
+            self._replace(index, value, source)
+        except BaseException:
+            self.redo_groups = saved
+            raise
         report = Correction(index)
         tail = old[index + 1 :]
         p = 0

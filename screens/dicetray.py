@@ -236,6 +236,9 @@ class DiceTrayScreen(GameScreen):
     def after_undo(self, taken: list[Step]) -> None:
         self._fill_fields()
 
+    def after_redo(self, done: list[Step]) -> None:
+        self._fill_fields()
+
     def undone_message(self, taken: list[Step]) -> str:
         roll = next(s for s in taken if isinstance(s.prompt, Roll))
         assert isinstance(roll.prompt, Roll)

@@ -52,6 +52,7 @@ NOTES: dict[str, str] = {
     "command_palette": "every action of this screen, by name",
     "back": "to the screen before; nothing is lost",
     "undo": "take back the last answer, with what followed it",
+    "redo": "answer again what the last undo took back",
     "rule": "the rulebook section of the step on screen, and why",
     "roll": "the app rolls what is asked, instead of the table",
     "confirm": "the instruction on screen is done on the table",

@@ -13,7 +13,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,7 +38,7 @@ from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
 from companion.dice import DICE_MODES, chosen_dice_mode
-from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting
+from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting, step_key
 from companion.errors import ReplayDivergence, StoreError
 from companion.games import Game
 from companion.prompts import prompt_from_dict
@@ -151,6 +151,18 @@ class Log:
     steps: list[Step]
     digests: list[str]
     events: list[EventInfo]  # the effective steps' rows, in step order
+    #: What undos took back and redo may answer again, the last undo's steps last (the rule of
+    #: ``Driver.redo_groups``, read from the rows).
+    redo: list[list[Step]] = field(default_factory=list)
+
+
+def _step(ev: EventInfo) -> Step:
+    """The step an answer row logs; ValueError if its prompt cannot be read."""
+    return Step(prompt_from_dict(ev.prompt or {}), ev.answer, ev.source or "")
+
+
+def _event_key(ev: EventInfo) -> str:
+    return step_key(ev.prompt or {}, ev.answer, ev.source)
 
 
 def _iso(dt: datetime) -> str:
@@ -522,6 +534,7 @@ class Store:
     def log(self, session_id: int) -> Log:
         """The effective log: the answers that stand after every rewind."""
         kept: list[EventInfo] = []
+        redo: list[list[EventInfo]] = []
         for ev in self.events(session_id):
             if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in ("answer", "rewind"):
                 raise StoreError(f"Session {session_id}'s log is damaged (an event of it cannot be read).")
@@ -530,14 +543,25 @@ class Store:
                     f"Session {session_id}'s log is damaged at step {len(kept) + 1}: the next logged step is "
                     f"step {ev.step + 1}."
                 )
+            if ev.kind == "rewind":
+                if kept[ev.step :]:
+                    redo.append(kept[ev.step :])
+            elif redo:  # an answer: the same as the next to redo, or a new one
+                if _event_key(redo[-1][0]) != _event_key(ev):
+                    redo = []
+                elif len(redo[-1]) > 1:
+                    redo[-1] = redo[-1][1:]
+                else:
+                    redo.pop()
             del kept[ev.step :]
             if ev.kind == "answer":
                 kept.append(ev)
         try:
-            steps = [Step(prompt_from_dict(e.prompt or {}), e.answer, e.source or "") for e in kept]
+            steps = [_step(e) for e in kept]
+            ahead = [[_step(e) for e in group] for group in redo]
         except ValueError as exc:
             raise StoreError(f"Session {session_id} has a damaged log entry: {exc}.") from None
-        return Log(steps, [e.digest or "" for e in kept], kept)
+        return Log(steps, [e.digest or "" for e in kept], kept, ahead)
 
     def answer_count(self, session_id: int) -> int:
         """Every answer ever logged in the session, the ones undone or corrected since included."""
@@ -623,7 +647,9 @@ class Store:
         recorder = self.recorder(session_id)
         if info.rules_version == current:
             try:
-                return Resumed(Driver.resume(game, info.seed, info.config, log.steps, recorder))
+                driver = Driver.resume(game, info.seed, info.config, log.steps, recorder)
+                driver.redo_groups = log.redo
+                return Resumed(driver)
             except ReplayDivergence as exc:
                 raise StoreError(
                     f"Session {session_id}'s log is damaged at step {exc.step + 1} ({departure(exc)}); "

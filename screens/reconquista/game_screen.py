@@ -389,6 +389,12 @@ class ReconquistaScreen(GameScreen):
             Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning"))
         )
 
+    def after_redo(self, done: list[Step]) -> None:
+        self.done_tells = []
+        self.query_one("#rq-log", EntryLog).add(
+            Text(f"↷ redid {len(done)} step(s)", style=tone(self, "warning"))
+        )
+
     def _auto(self) -> None:
         """In app-dice mode the app rolls every die itself, until a question needs the player."""
         driver = self.driver

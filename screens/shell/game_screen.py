@@ -16,6 +16,7 @@ physical table, where the game can tell them (``Game.board_changes``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -31,6 +32,9 @@ from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll,
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
+
+#: Said after every undo: what was taken back is not lost.
+REDO_HINT = " ctrl+y: redo."
 
 #: Of the steps an undo takes back, how many are listed by name (the rest are counted).
 LISTED = 8
@@ -122,6 +126,7 @@ class GameScreen(Screen[None]):
     #: Every game screen's; out of the footer (full at 80 columns), in the palette (app.py).
     BINDINGS = [
         Binding("ctrl+x", "abandon", "Abandon this session", show=False, priority=True, id="game.abandon"),
+        Binding("ctrl+y", "redo", "Redo", show=False, priority=True, id="game.redo"),
     ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
@@ -182,6 +187,9 @@ class GameScreen(Screen[None]):
 
     def after_undo(self, taken: list[Step]) -> None:
         """What the subclass forgets when steps are taken back (its checklist, a cache)."""
+
+    def after_redo(self, done: list[Step]) -> None:
+        """What the subclass does once ``done`` are answered again (its log, its fields)."""
 
     def undone_message(self, taken: list[Step]) -> str:
         """The line shown once ``taken`` are taken back."""
@@ -307,7 +315,8 @@ class GameScreen(Screen[None]):
             self.show_game(str(exc), error=True)
             return
         self.after_undo(taken)
-        self.show_game(self.undone_message(taken))
+        self.query_one(PromptPanel).hold_highlight()
+        self.show_game(self.undone_message(taken) + REDO_HINT)
         tell = d.game.board_changes
         changes = tell(now, d.state) if tell is not None else []
         if changes:
@@ -317,6 +326,45 @@ class GameScreen(Screen[None]):
             if d.pending is not None:
                 body.append(f"\nThe game now asks: {asked_now(d.pending)}")
             self.app.push_screen(MessageDialog("Undone", body))
+
+    def action_redo(self) -> None:
+        """Answer again what the last undo took back: the same dice, draws and choices, each
+        logged anew; then the changes to make on the table again."""
+        d = self.driver
+        if d is None:
+            return
+        if not d.redo_groups:
+            self.show_game("There is nothing to redo: ctrl+y brings back what an undo took back.", error=True)
+            return
+        now = copy.deepcopy(d.state)  # answers change the state in place: this is the table now
+        try:
+            done = d.redo()
+        except (BadAnswer, CompanionError) as exc:
+            self.show_game(str(exc), error=True)
+            return
+        if not done:
+            self.show_game(
+                "Nothing could be redone: the game no longer asks what was taken back.", error=True
+            )
+            return
+        self.after_redo(done)
+        more = " (ctrl+y again: the undo before)" if d.redo_groups else ""
+        self.show_game(f"Redone: {len(done)} step{'s' if len(done) != 1 else ''}, as they were{more}.")
+        tell = d.game.board_changes
+        changes = tell(now, d.state) if tell is not None else []
+        if changes:
+            body = Text("Make these changes on the table again:\n", style="bold")
+            for line in changes:
+                body.append(f"  • {line}\n", style="")
+            if isinstance(d.pending, Tell):
+                # The game changed its state as it gave the instruction: its change is listed
+                # above, and is not to be made twice.
+                body.append(
+                    "\nThe instruction waiting may be one of them: make each change once, then confirm it."
+                )
+            elif d.pending is not None:
+                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
+            self.app.push_screen(MessageDialog("Redone", body))
 
     # -- the rule behind the step on screen ----------------------------------------------
 

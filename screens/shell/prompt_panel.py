@@ -180,6 +180,14 @@ class PromptPanel(Vertical):
     def __init__(self, *, search: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.search = search
+        self._hold = False  # the next question shown starts with no option highlighted
+        self._held = False  # the question on screen does
+
+    def hold_highlight(self) -> None:
+        """The next question is shown with no option highlighted: after an undo the choice
+        taken back is asked again, and an Enter pressed on the way (to close a dialog, out of
+        habit) must not give the same answer again. A number, or an arrow then Enter, picks."""
+        self._hold = True
 
     def compose(self) -> ComposeResult:
         yield Static(id="pp-title")
@@ -274,6 +282,8 @@ class PromptPanel(Vertical):
         # what is typed; a new question starts an empty field.
         fresh = prompt is not self.prompt
         self.prompt = prompt
+        if fresh:
+            self._held, self._hold = self._hold, False
         self.query_one("#pp-title", Static).display = True
         notes = notes or {}
         title = self.query_one("#pp-title", Static)
@@ -352,7 +362,7 @@ class PromptPanel(Vertical):
                     dice.value = ""
                 dice.focus()
             else:
-                options.highlighted = 0
+                options.highlighted = None if self._held else 0
                 options.focus()
             self._number = 0
             self.call_after_refresh(self._say_more)

@@ -164,6 +164,49 @@ async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to
     assert rewinds(db, sid) == 1
 
 
+async def test_after_an_undo_enter_does_not_answer_again_and_ctrl_y_redoes(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Undo of a plain choice brings the menu back with nothing highlighted: the Enter that
+    closes the dialog, or one more out of habit, gives no answer. ctrl+y answers again what
+    the undo took, as it was, and says what to make on the table again."""
+    from textual.widgets import OptionList
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, at("reconquista.income.purchase"), mode="app")
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        assert isinstance(d.pending, Choose)
+        menu = d.pending
+        await pilot.press("1")
+        await pilot.pause()
+        after = (list(d.steps), d.snapshot())
+        assert len(d.steps) > 0 and d.pending != menu
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        while not isinstance(app.screen, GameScreen):  # the undo's questions and dialogs
+            await pilot.press("y" if isinstance(app.screen, ConfirmDialog) else "enter")
+            await pilot.pause()
+        assert d.pending == menu
+        assert app.screen.query_one("#pp-options", OptionList).highlighted is None
+        taken = len(d.steps)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert len(d.steps) == taken  # no answer given by an Enter
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        if isinstance(app.screen, MessageDialog):
+            assert "Make these changes on the table again" in str(app.screen.body)
+            await pilot.press("enter")
+            await pilot.pause()
+        assert (list(d.steps), d.snapshot()) == after
+        assert "Redone" in str(app.screen.query_one("#pp-message", Static).render())
+    log = Store(str(db)).log(sid)
+    assert [s.answer for s in log.steps] == [s.answer for s in after[0]] and log.redo == []
+
+
 @pytest.mark.slow
 async def test_the_rule_key_shows_the_rule_and_the_reason_of_the_step_on_screen(
     tmp_path: Path, clock: Any

@@ -372,7 +372,7 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         ]
         await pilot.press("enter")
         await pilot.pause()
-        assert message(app) == "Took back: Moors pass."
+        assert message(app) == "Took back: Moors pass. ctrl+y: redo."
         assert shown(app, "#sm-status").startswith("Hand 1")
         assert "hands won: Moors 0, Christians 0" in shown(app, "#sm-status")
         assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
@@ -383,11 +383,11 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         assert put_back(app) == ["Moors: take Campaign off the table"]
         await pilot.press("enter")
         await pilot.pause()
-        assert message(app) == "Took back: Moors place Campaign."
+        assert message(app) == "Took back: Moors place Campaign. ctrl+y: redo."
         assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
         await pilot.press("ctrl+z")  # the Christians' pass: nothing to change on the table
         await pilot.pause()
-        assert message(app) == "Took back: Christians pass."
+        assert message(app) == "Took back: Christians pass. ctrl+y: redo."
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert put_back(app) == ["Moors: take Jund Cavalry off the table"]
@@ -395,7 +395,13 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         await pilot.pause()
         assert message(app) == "There is nothing to take back."
         assert side_lines(app, "moors") == ["No cards placed."]
-    assert Store(str(db)).log(sid).steps == []
+        await pilot.press("ctrl+y")  # the last undo, redone: Jund Cavalry placed again
+        await pilot.pause()
+        assert put_back(app) == ["Moors: put Jund Cavalry back on the table"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
+    assert [s.answer for s in Store(str(db)).log(sid).steps] == ["Moors place Jund Cavalry"]
 
 
 @pytest.mark.slow

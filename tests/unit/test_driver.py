@@ -357,6 +357,69 @@ def test_undo_on_an_empty_log_returns_none() -> None:
     assert recorder.rewinds == []
 
 
+# -- redo ----------------------------------------------------------------------------------
+
+
+def test_redo_answers_again_what_the_undo_took_back_with_its_sources() -> None:
+    driver = skirmish(SKIRMISH_ANSWERS[:5])  # ... continue, attack (an instruction follows)
+    driver.ack()
+    driver.roll()  # an app die among them: it stands as rolled
+    after = state_tuple(driver)
+    taken = driver.rewind_to(3)
+    assert driver.redo_groups == [taken]
+    done = driver.redo()
+    assert done == taken
+    assert state_tuple(driver) == after
+    assert [s.source for s in driver.steps][-3:] == ["player", "ack", "app"]
+    assert driver.redo_groups == []
+
+
+def test_redo_brings_back_the_last_undo_first_then_the_one_before() -> None:
+    driver = skirmish(SKIRMISH_ANSWERS)
+    whole = state_tuple(driver)
+    driver.undo()
+    driver.undo()
+    middle = state_tuple(driver)
+    driver.rewind_to(2)
+    driver.redo()
+    assert state_tuple(driver) == middle  # the last undo (back to step 3) redone first
+    driver.redo()
+    driver.redo()
+    assert state_tuple(driver) == whole
+    with pytest.raises(BadAnswer):
+        driver.redo()
+
+
+def test_a_new_answer_ends_what_can_be_redone_and_the_same_answer_keeps_it() -> None:
+    driver = skirmish(SKIRMISH_ANSWERS[:6])
+    driver.rewind_to(1)  # battle 3 3, morale 4, continue, attack, its instruction taken back
+    driver.type("3 3")  # given again by hand, as it was: the rest can still be redone
+    assert [len(g) for g in driver.redo_groups] == [4]
+    driver.redo()
+    assert state_tuple(driver) == state_tuple(skirmish(SKIRMISH_ANSWERS[:6]))
+    driver.rewind_to(1)
+    driver.type("2 2")  # another answer: what was taken back is no longer ahead
+    assert driver.redo_groups == []
+    with pytest.raises(BadAnswer):
+        driver.redo()
+
+
+def test_a_correction_ends_what_can_be_redone() -> None:
+    driver = skirmish(SKIRMISH_ANSWERS)
+    driver.undo()
+    driver.correct(1, [2, 3], "player")
+    assert driver.redo_groups == []
+
+
+def test_redo_is_recorded_as_new_answers() -> None:
+    recorder = FakeRecorder()
+    driver = skirmish(SKIRMISH_ANSWERS[:5], recorder)
+    driver.rewind_to(1)
+    driver.redo()
+    assert [r.index for r in recorder.records] == [0, 1, 2, 3, 4, 1, 2, 3, 4]
+    assert recorder.rewinds[-1][0] == 1
+
+
 # -- correction ------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -19,8 +20,9 @@ from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
 
 from companion import dicetray
-from companion.driver import Driver
+from companion.driver import Driver, step_key
 from companion.errors import StoreError
+from companion.prompts import Roll
 from companion.store import preflight
 from companion.store.db import Store
 
@@ -324,6 +326,53 @@ def test_the_status_order_puts_the_unfinished_then_the_abandoned_then_the_finish
     play(store, active)
     store.abandon(abandoned)
     assert [s.id for s in store.sessions(sort="status")] == [active, abandoned, finished]
+
+
+# -- redo, read back from the log -----------------------------------------------------------------
+
+
+def _keys(groups: list[list[Any]]) -> list[list[str]]:
+    return [[step_key(s.prompt.to_dict(), s.answer, s.source) for s in g] for g in groups]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_what_can_be_redone_reads_back_from_the_log_as_the_driver_has_it(store: Store, seed: int) -> None:
+    """Answers, undos to any step, redos and corrections in a random order: after each, the
+    log's redo (what a resumed session may redo) is the live driver's, and a session resumed
+    there redoes to the very state the live one does."""
+    rng = random.Random(seed)
+    sid = store.create_session("dice", seed)
+    driver = Driver(TRAY, seed, recorder=store.recorder(sid))
+    redone = 0
+    for _ in range(60):
+        move = rng.random()
+        rolls = [i for i, s in enumerate(driver.steps) if isinstance(s.prompt, Roll)]
+        if move < 0.5:
+            prompt = driver.pending
+            if isinstance(prompt, Roll) and rng.random() < 0.5:
+                driver.roll()
+            elif isinstance(prompt, Roll):
+                driver.type(" ".join(str(rng.randint(1, prompt.sides)) for _ in range(prompt.n)))
+            else:
+                driver.type(rng.choice(["2d6 Attack", "1d6", "3d6 Famine", ""]))
+        elif move < 0.65 and driver.steps:
+            driver.rewind_to(rng.randrange(len(driver.steps)))
+        elif move < 0.9 and driver.redo_groups:
+            redone += len(driver.redo())
+        elif rolls:
+            index = rng.choice(rolls)
+            roll = driver.steps[index].prompt
+            assert isinstance(roll, Roll)
+            driver.correct(index, [rng.randint(1, roll.sides) for _ in range(roll.n)], "physical")
+        assert _keys(store.log(sid).redo) == _keys(driver.redo_groups)
+    assert redone > 0  # the order drawn did redo
+    resumed = store.resume(sid, TRAY).driver
+    assert _keys(resumed.redo_groups) == _keys(driver.redo_groups)
+    driver.recorder = None  # the resumed one records its redos: the log stays one session's
+    while driver.redo_groups:
+        driver.redo()
+        resumed.redo()
+        assert resumed.snapshot() == driver.snapshot()
 
 
 # -- reopening -----------------------------------------------------------------------------------
