@@ -28,6 +28,14 @@ class GameNotAvailable(CompanionError):
     """The game asked for is unknown, or not playable in this version."""
 
 
+class BoardChanges(Protocol):
+    """What to change on the physical table to go from the state ``now`` to ``then``, one line
+    a change. ``undo``: ``then`` is where the table was before (an undo: "put back", "back
+    to"); otherwise it is new (a correction, a redo: "put", "to")."""
+
+    def __call__(self, now: Any, then: Any, *, undo: bool = True) -> list[str]: ...
+
+
 class Game(Protocol):
     """The interface every game module offers to the driver."""
 
@@ -67,9 +75,9 @@ class Game(Protocol):
         sentence when it cannot be. None: the game takes no corrections by hand."""
 
     @property
-    def board_changes(self) -> Callable[[Any, Any], list[str]] | None:
+    def board_changes(self) -> BoardChanges | None:
         """What to change on the physical table to go from one state (now) to another (after
-        an undo), one line a change. None: the game does not tell."""
+        an undo, a correction or a redo), one line a change. None: the game does not tell."""
 
 
 def last_answer(steps: Sequence[Step], automatic_dice: bool) -> int | None:

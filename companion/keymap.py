@@ -43,6 +43,7 @@ BINDINGS: tuple[KeyBinding, ...] = (
         "game.rule", "f2,question_mark", "The rule behind the step", f"{GAME_SCREENS}, a session's log"
     ),
     KeyBinding("game.back", "escape", "Back", GAME_SCREENS),
+    KeyBinding("game.undo_to", "f6", "Undo to a step (picked from the log)", GAME_SCREENS),
     KeyBinding("game.redo", "ctrl+y", "Redo (what the last undo took back)", GAME_SCREENS),
     KeyBinding("game.abandon", "ctrl+x", "Abandon the session (History keeps it)", GAME_SCREENS),
     KeyBinding("game.roll", "r", "Roll (the app rolls)", "Reconquista, Terra de Castells, Dice tray"),

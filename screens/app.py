@@ -313,7 +313,7 @@ class CompanionApp(App[None]):
 
 
 #: Bindings out of the footer (it is full at 80 columns) that the palette offers all the same.
-PALETTE_ALSO = frozenset({"game.abandon", "game.redo"})
+PALETTE_ALSO = frozenset({"game.abandon", "game.redo", "game.undo_to"})
 
 
 def screen_commands(screen: Screen[Any], keys: Mapping[str, str] | None = None) -> Iterable[SystemCommand]:

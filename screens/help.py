@@ -53,6 +53,7 @@ NOTES: dict[str, str] = {
     "back": "to the screen before; nothing is lost",
     "undo": "take back the last answer, with what followed it",
     "redo": "answer again what the last undo took back",
+    "undo_to": "pick a step of the log: it and every later step are taken back",
     "rule": "the rulebook section of the step on screen, and why",
     "roll": "the app rolls what is asked, instead of the table",
     "confirm": "the instruction on screen is done on the table",

@@ -110,26 +110,28 @@ def describe(change: dict[str, Any]) -> str:
     return f"the Saracen figure is on {change['place']}"
 
 
-def board_changes(now: CastellsState, back: CastellsState) -> list[str]:
-    """What to change on the table to go from ``now`` to ``back`` (an undo): each castle whose
-    holder differs, the Saracen figure, each player's army points, the tokens to put back in
-    the bag (or take out), one line each."""
+def board_changes(now: CastellsState, back: CastellsState, *, undo: bool = True) -> list[str]:
+    """What to change on the table to go from ``now`` to ``back``: each castle whose holder
+    differs, the Saracen figure, each player's army points, the tokens to put in the bag (or
+    take out), one line each. ``undo``: ``back`` is how the table was ("again", "back to");
+    otherwise it is new (a correction, a redo)."""
+    again, to = (" again", "back to") if undo else ("", "to")
     out: list[str] = []
     for castle, was in back.owners.items():
         is_ = now.owners.get(castle)
         if was != is_:
-            out.append(f"{castle}: {'held by ' + was if was else 'empty'} again (it shows {is_ or 'empty'})")
+            out.append(f"{castle}: {'held by ' + was if was else 'empty'}{again} (it shows {is_ or 'empty'})")
     if now.saracen != back.saracen:
-        out.append(f"Saracen figure: back to {back.saracen} (from {now.saracen})")
+        out.append(f"Saracen figure: {to} {back.saracen} (from {now.saracen})")
     armies = {p.name: p.army for p in now.players}
     for p in back.players:
         if p.name in armies and armies[p.name] != p.army:
-            out.append(f"{p.name}'s army points: back to {p.army} (from {armies[p.name]})")
+            out.append(f"{p.name}'s army points: {to} {p.army} (from {armies[p.name]})")
     for token, n in back.bag.items():
         delta = n - now.bag.get(token, 0)
         if delta:
             where = "into" if delta > 0 else "out of"
             out.append(
-                f"Bag: put {abs(delta)} {token} token{'s' if abs(delta) != 1 else ''} back {where} the bag"
+                f"Bag: put {abs(delta)} {token} token{'s' if abs(delta) != 1 else ''}{' back' if undo else ''} {where} the bag"
             )
     return out

@@ -390,11 +390,11 @@ class Castells:
     undo_from = staticmethod(last_answer)
 
     @staticmethod
-    def board_changes(now: CastellsState, back: CastellsState) -> list[str]:
-        """The castles, the Saracen, the army points and the bag to put back after an undo."""
+    def board_changes(now: CastellsState, back: CastellsState, *, undo: bool = True) -> list[str]:
+        """The castles, the Saracen, the army points and the bag to set (back)."""
         from companion.castells.edits import board_changes
 
-        return board_changes(now, back)
+        return board_changes(now, back, undo=undo)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> CastellsState:
         tfile, cfile = config.get("territories"), config.get("castles")

@@ -129,10 +129,13 @@ def apply_edit(state: GameState, change: dict[str, Any]) -> None:
     area.besieger = besieger
 
 
-def board_changes(now: GameState, back: GameState) -> list[str]:
-    """What to change on the table to go from ``now`` to ``back`` (an undo): for each area that
-    differs, in map order, the counters to put back and to take away, e.g. "Galicia: put back 1
-    Muslim army; take away 1 Christian garrison". El Cid is named where he moves."""
+def board_changes(now: GameState, back: GameState, *, undo: bool = True) -> list[str]:
+    """What to change on the table to go from ``now`` to ``back``: for each area that differs,
+    in map order, the counters to put (back) and to take away, e.g. "Galicia: put back 1
+    Muslim army; take away 1 Christian garrison". El Cid is named where he moves. ``undo``:
+    ``back`` is how the table was ("put back", "back to"); otherwise it is new (a
+    correction, a redo: "put", "to")."""
+    put_word, to = ("put back", "back to") if undo else ("put", "to")
     out: list[str] = []
     for name, was in back.areas.items():
         is_ = now.areas[name]
@@ -158,12 +161,12 @@ def board_changes(now: GameState, back: GameState) -> list[str]:
             (put if was.fortress else take).append("a fortress" if was.fortress else "the fortress")
         if was.besieger != is_.besieger:
             put.append(f"the siege by the {SIDE_NAMES[was.besieger]}" if was.besieger else "no siege marker")
-        parts = ([f"put back {', '.join(put)}"] if put else []) + (
+        parts = ([f"{put_word} {', '.join(put)}"] if put else []) + (
             [f"take away {', '.join(take)}"] if take else []
         )
         out.append(f"{name}: {'; '.join(parts)}")
     if now.el_cid_area != back.el_cid_area:
-        out.append(f"El Cid: {'back to ' + back.el_cid_area if back.el_cid_area else 'take him off the map'}")
+        out.append(f"El Cid: {to + ' ' + back.el_cid_area if back.el_cid_area else 'take him off the map'}")
     if now.turn != back.turn:
-        out.append(f"Turn marker: back to {back.turn}")
+        out.append(f"Turn marker: {to} {back.turn}")
     return out

@@ -336,9 +336,9 @@ class Reconquista:
     undo_from = staticmethod(last_answer)
 
     @staticmethod
-    def board_changes(now: GameState, back: GameState) -> list[str]:
-        """The counters to put back and take away after an undo, area by area."""
-        return edits.board_changes(now, back)
+    def board_changes(now: GameState, back: GameState, *, undo: bool = True) -> list[str]:
+        """The counters to put (back) and take away, area by area."""
+        return edits.board_changes(now, back, undo=undo)
 
     def apply_edit(self, state: GameState, change: dict[str, Any]) -> None:
         """A manual correction of one area (edits.py); ValueError if it does not fit."""

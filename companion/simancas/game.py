@@ -117,21 +117,29 @@ class Match:
     phase: str = "battle"
 
 
-def match_changes(now: Match, back: Match) -> list[str]:
+def match_changes(now: Match, back: Match, *, undo: bool = True) -> list[str]:
     """What to change on the table to go from ``now`` to ``back``: cards placed, destroyed,
-    the hands won."""
+    the hands won. ``undo``: ``back`` is how the table was ("put back", "again"); otherwise
+    it is new (a correction, a redo)."""
+    again = " again" if undo else ""
     out: list[str] = []
     for side in SIDES:
         was, is_ = back.table.placed[side], now.table.placed[side]
         name = SIDE_NAMES[side]
         out += [f"{name}: take {card} off the table" for card in is_ if card not in was]
-        out += [f"{name}: put {card} back on the table" for card in was if card not in is_]
+        out += [
+            f"{name}: put {card}{' back' if undo else ''} on the table" for card in was if card not in is_
+        ]
     was_gone = {d.card for d in back.table.destroyed}
     is_gone = {d.card for d in now.table.destroyed}
-    out += [f"{card} is not destroyed: back in play" for card in sorted(is_gone - was_gone)]
-    out += [f"{card} is destroyed again" for card in sorted(was_gone - is_gone)]
+    out += [
+        f"{card} is not destroyed: {'back ' if undo else ''}in play" for card in sorted(is_gone - was_gone)
+    ]
+    out += [f"{card} is destroyed{again}" for card in sorted(was_gone - is_gone)]
     if back.wins != now.wins:
-        out.append(f"Hands won: back to Moors {back.wins['moors']}, Christians {back.wins['christians']}")
+        out.append(
+            f"Hands won: {'back to' if undo else 'now'} Moors {back.wins['moors']}, Christians {back.wins['christians']}"
+        )
     return out
 
 
@@ -301,10 +309,10 @@ class Simancas:
     apply_edit = staticmethod(guide.apply_guide)
 
     @staticmethod
-    def board_changes(now: Match, back: Match) -> list[str]:
-        """The cards to take off the table and to put back after an undo, side by side, the
-        destroyed ones and the hands won (the table of an ended hand comes back whole)."""
-        return match_changes(now, back)
+    def board_changes(now: Match, back: Match, *, undo: bool = True) -> list[str]:
+        """The cards to take off the table and to put (back), side by side, the destroyed ones
+        and the hands won (after an undo the table of an ended hand comes back whole)."""
+        return match_changes(now, back, undo=undo)
 
     @staticmethod
     def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:

@@ -338,6 +338,23 @@ class ReconquistaScreen(GameScreen):
         return income(self.board, self.driver.state).lines
 
     def _log(self, step: Step, turn: int | None, phase: str | None) -> None:
+        self.query_one("#rq-log", EntryLog).add(self._log_line(step, turn))
+
+    def _relog(self, note: Text) -> None:
+        """The live log rewritten as the game now stands (after an undo, a redo or a
+        correction: the steps that stand, from the store), ``note`` last."""
+        app: Any = self.app
+        try:
+            log = app.store().log(self.session_id)
+        except CompanionError:
+            self.query_one("#rq-log", EntryLog).add(note)  # the log as it was, and the note
+            return
+        lines = [
+            self._log_line(step, ev.turn) for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]
+        ]
+        self.query_one("#rq-log", EntryLog).replace([*lines, note])
+
+    def _log_line(self, step: Step, turn: int | None) -> Text:
         where = f"T{turn} " if turn is not None else ""
         answer = step.answer
         if isinstance(step.prompt, Edit):
@@ -355,7 +372,7 @@ class ReconquistaScreen(GameScreen):
             )
         else:
             line = Text.assemble((where, "dim"), step.prompt.why, " → ", (str(answer), "bold"))
-        self.query_one("#rq-log", EntryLog).add(line)
+        return line
 
     # -- answering ----------------------------------------------------------------
 
@@ -385,15 +402,11 @@ class ReconquistaScreen(GameScreen):
 
     def after_undo(self, taken: list[Step]) -> None:
         self.done_tells = []
-        self.query_one("#rq-log", EntryLog).add(
-            Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning"))
-        )
+        self._relog(Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning")))
 
     def after_redo(self, done: list[Step]) -> None:
         self.done_tells = []
-        self.query_one("#rq-log", EntryLog).add(
-            Text(f"↷ redid {len(done)} step(s)", style=tone(self, "warning"))
-        )
+        self._relog(Text(f"↷ redid {len(done)} step(s)", style=tone(self, "warning")))
 
     def _auto(self) -> None:
         """In app-dice mode the app rolls every die itself, until a question needs the player."""
@@ -465,9 +478,7 @@ class ReconquistaScreen(GameScreen):
     def action_correct(self) -> None:
         def corrected(index: int) -> None:
             self.done_tells = []
-            self.query_one("#rq-log", EntryLog).add(
-                Text(f"✎ corrected step {index + 1}", style=tone(self, "warning"))
-            )
+            self._relog(Text(f"✎ corrected step {index + 1}", style=tone(self, "warning")))
             self._show()
 
         correct_a_die(self, self.driver, self._show, corrected)

@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.driver import Correction, Driver, Step
-from companion.prompts import BadAnswer, Roll, Tell
+from companion.prompts import BadAnswer, Choose, Edit, Roll, Tell, answer_text
 from screens.colours import tone
 from screens.plain import plain
 
@@ -119,11 +119,82 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
         self.dismiss(None)
 
 
-def correction_text(driver: Driver, index: int, values: list[int], report: Correction) -> Text:
-    """What a corrected die changed, for the players to carry out on the table."""
+def step_line(number: int, step: Step) -> Text:
+    """One step of the log on one line, for the step picker: its number, then the die, choice,
+    instruction or correction by hand (the game's texts: shown as written)."""
+    p = step.prompt
+    head = (f"{number:>4} ", "dim")
+    if isinstance(p, Tell):
+        return Text.assemble(head, "✓ ", plain(p.text))
+    if isinstance(p, Edit):
+        return Text.assemble(head, "✎ ", plain(p.describe()))
+    what = plain((p.why or p.describe()) if isinstance(p, (Roll, Choose)) else p.describe())
+    return Text.assemble(head, what, " → ", (answer_text(step.answer), "bold"), (f" ({step.source})", "dim"))
+
+
+class UndoToDialog(ModalScreen[int | None]):
+    """Pick a step of the log: the game goes back to before it (an undo of it and every later
+    step, asked again before it is done)."""
+
+    HELP = (
+        "Undo to a step: pick the step to take back, with every step after it; the app asks before it does."
+    )
+
+    # The list leaves the hint its line on a 24-line terminal.
+    DEFAULT_CSS = DIALOG_CSS.format(name="UndoToDialog") + "UndoToDialog OptionList { max-height: 12; }"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    #: The steps offered, the newest first: an undo further back is done in several.
+    SHOWN = 60
+
+    def __init__(self, steps: list[Step]) -> None:
+        super().__init__()
+        self.steps = steps
+
+    def compose(self) -> ComposeResult:
+        first = max(0, len(self.steps) - self.SHOWN)
+        with Vertical():
+            yield Static("Undo to a step", classes="dialog-title")
+            yield Static("Pick the first step to take back: it and every step after it go.")
+            yield OptionList(
+                *(
+                    Option(step_line(i + 1, self.steps[i]), id=str(i))
+                    for i in range(len(self.steps) - 1, first - 1, -1)
+                ),
+                id="undo-to-steps",
+            )
+            yield Static("Enter picks; escape: nothing changes.", classes="dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def correction_text(
+    driver: Driver, index: int, values: list[int], report: Correction, changes: list[str] | None = None
+) -> Text:
+    """What a corrected die changed, for the players to carry out on the table: ``changes``,
+    the net changes from the table before the correction to the game now (one list: what the
+    old instructions did and the new ones do, summed), where the game can tell them; else the
+    instructions the correction adds and the ones it drops."""
     body = Text()
     body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
     body.append(f"{report.reused} later answer(s) kept.\n")
+    if changes is not None:
+        if changes:
+            body.append("\nMake these changes on the board:\n", style="bold")
+            for line in changes:
+                body.append(f"  • {line}\n")
+        else:
+            body.append("\nNothing changes on the board.\n")
+        if isinstance(driver.pending, Tell) and changes:
+            body.append(
+                "\nThe instruction waiting may be one of them: make each change once, then confirm it."
+            )
+        elif driver.pending is not None:
+            body.append(f"\nThe game now asks: {driver.pending.describe()}")
+        return body
     if report.new_tells:
         body.append("\nMake these changes on the board:\n", style="bold")
         for t in report.new_tells:

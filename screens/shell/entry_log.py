@@ -42,6 +42,16 @@ class EntryLog(RichLog):
         else:
             self.write(entry)
 
+    def replace(self, entries: list[RenderableType]) -> None:
+        """The log rewritten with ``entries`` (the game as it now stands, after an undo or a
+        correction: the entries taken back are gone, not left above)."""
+        self.entries = list(entries)[-2 * self.keep :]
+        if self._size_known and not self.scrollable_content_region.width:
+            self.clear()
+            self._unwritten = True
+        else:
+            self._write_all()
+
     def on_show(self) -> None:
         if self._unwritten:
             self._write_all()

@@ -30,7 +30,7 @@ from companion.errors import CompanionError
 from companion.games import session_name
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from screens.plain import notify_plain
-from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.dialogs import ConfirmDialog, MessageDialog, UndoToDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
 
 #: Said after every undo: what was taken back is not lost.
@@ -127,6 +127,7 @@ class GameScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+x", "abandon", "Abandon this session", show=False, priority=True, id="game.abandon"),
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True, id="game.redo"),
+        Binding("f6", "undo_to", "Undo to a step", show=False, id="game.undo_to"),
     ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
@@ -304,6 +305,27 @@ class GameScreen(Screen[None]):
         else:
             self._undo(index)
 
+    def action_undo_to(self) -> None:
+        """Pick a step of the log and go back to before it, after a question listing all that
+        it takes back (dice among them stand in the log: redo brings them back)."""
+        d = self.driver
+        if d is None:
+            return
+        if not d.steps:
+            self.show_game("There is nothing to take back.", error=True)
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None or self.driver is not d or not 0 <= index < len(d.steps):
+                return
+            lines = taken_back_lines(d.steps[index:])
+            question = f"Go back to before step {index + 1}, taking back all of this?\n" + "\n".join(
+                f"  • {line}" for line in lines
+            )
+            self.app.push_screen(ConfirmDialog(question), lambda yes: self._undo(index) if yes else None)
+
+        self.app.push_screen(UndoToDialog(list(d.steps)), picked)
+
     def _undo(self, index: int) -> None:
         d = self.driver
         if d is None:
@@ -351,7 +373,7 @@ class GameScreen(Screen[None]):
         more = " (ctrl+y again: the undo before)" if d.redo_groups else ""
         self.show_game(f"Redone: {len(done)} step{'s' if len(done) != 1 else ''}, as they were{more}.")
         tell = d.game.board_changes
-        changes = tell(now, d.state) if tell is not None else []
+        changes = tell(now, d.state, undo=False) if tell is not None else []
         if changes:
             body = Text("Make these changes on the table again:\n", style="bold")
             for line in changes:

@@ -64,12 +64,16 @@ def correct_a_die(
         if result is None:
             return
         index, values = result
+        now = driver.state  # a correction re-runs the game into a new state: this one is the table's
         try:
             report = driver.correct(index, values, "physical")
         except (BadAnswer, CompanionError) as exc:
             show(str(exc), error=True)
             return
         corrected(index)
-        screen.app.push_screen(MessageDialog("Correction", correction_text(driver, index, values, report)))
+        tell = driver.game.board_changes
+        changes = tell(now, driver.state, undo=False) if tell is not None else None
+        text = correction_text(driver, index, values, report, changes)
+        screen.app.push_screen(MessageDialog("Correction", text))
 
     screen.app.push_screen(CorrectionDialog(driver.steps), apply)

@@ -164,6 +164,7 @@ async def test_undo_lists_everything_it_takes_back_rewinds_once_and_says_what_to
     assert rewinds(db, sid) == 1
 
 
+@pytest.mark.slow
 async def test_after_an_undo_enter_does_not_answer_again_and_ctrl_y_redoes(
     tmp_path: Path, clock: Any
 ) -> None:
@@ -302,6 +303,30 @@ def test_castells_says_what_to_put_back_after_an_undo() -> None:
     drawn = sum(back.bag.values()) - sum(now.bag.values())
     assert drawn > 0 and any(c.startswith("Bag: put") and "into the bag" in c for c in changes)
     assert castells_changes(back, back) == []
+
+
+BACK_WORDS = (" back", "back ", " again")
+
+
+@pytest.mark.parametrize("game_id", ["reconquista", "castells", "simancas"])
+def test_the_changes_after_a_correction_or_redo_name_no_going_back(game_id: str) -> None:
+    """After an undo the table goes back ("put back", "back to", "again"); after a correction or
+    a redo it goes forward: the same changes, one for one, without those words."""
+    from reliability.reliability_script import answer_one
+
+    game = games.load(game_id)
+    assert game.board_changes is not None
+    driver = Driver(game, 2, {})
+    while driver.pending is not None and len(driver.steps) < 140:
+        answer_one(driver)
+    now = driver.state
+    driver.rewind_to(20)
+    back = driver.state
+    undo, forward = game.board_changes(now, back), game.board_changes(now, back, undo=False)
+    assert undo and len(forward) == len(undo)
+    assert any(word in line for line in undo for word in BACK_WORDS)
+    assert not any(word in line for line in forward for word in BACK_WORDS), forward
+    assert game.board_changes(back, back, undo=False) == []
 
 
 async def test_f2_shows_the_rule_while_a_text_field_has_the_focus(tmp_path: Path, clock: Any) -> None:

@@ -199,10 +199,23 @@ async def test_correcting_an_earlier_die(tmp_path: Path, clock: Any) -> None:
         )
         await pilot.press("enter")
         app.screen.query_one("#corr-dice", Input).value = " ".join(map(str, new))
+        table = d.state  # the board as the table shows it before the correction
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
         assert d.steps[event_roll].answer == new
+        # One list, the net changes from the table to the game now, not the old instructions
+        # to undo and then the new ones.
+        body = str(app.screen.body)
+        net = GAME.board_changes(table, d.state, undo=False)
+        assert all(line in body for line in net)
+        assert ("Make these changes on the board" in body) == bool(net)
+        assert "no longer apply" not in body and "put back" not in body
         await pilot.press("enter")
+        # The live log is the game as it now stands: the corrected dice, not the old ones.
+        entries = [str(e) for e in app.screen.query_one("#rq-log").entries]
+        assert entries[-1] == f"✎ corrected step {event_roll + 1}"
+        logged = [e for e in entries if e.split(" ", 1)[-1].startswith("Events")]
+        assert logged and logged[-1].split(": ")[-1].startswith(" ".join(map(str, new)))
     assert Store(str(db)).log(sid).steps[event_roll].answer == new
 
 

@@ -397,7 +397,7 @@ async def test_undo_takes_back_the_last_action_with_its_reminders(tmp_path: Path
         assert side_lines(app, "moors") == ["No cards placed."]
         await pilot.press("ctrl+y")  # the last undo, redone: Jund Cavalry placed again
         await pilot.pause()
-        assert put_back(app) == ["Moors: put Jund Cavalry back on the table"]
+        assert put_back(app) == ["Moors: put Jund Cavalry on the table"]
         await pilot.press("enter")
         await pilot.pause()
         assert [line.split()[0] for line in side_lines(app, "moors")[1:]] == ["Jund"]
