@@ -61,8 +61,12 @@ class Recorder(Protocol):
 
     def record(self, record: Record) -> None: ...
 
-    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
-        """Withdraw every step from ``index`` on; ``state_json`` is the state left."""
+    def rewind(
+        self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
+    ) -> None:
+        """Withdraw every step from ``index`` on; ``state_json`` is the state left.
+        ``correction``: the rewind of a correction (the answer at ``index`` is replaced; the
+        facts of the table after it are kept ahead: ``Driver.ahead``)."""
 
 
 class PromptDivergence(ReplayDivergence):
@@ -83,6 +87,8 @@ class Correction:
     reused: int = 0
     new_tells: list[Tell] = field(default_factory=list)
     dropped: list[Step] = field(default_factory=list)
+    #: The facts of the table after it not asked yet, kept for when the game asks them.
+    kept: list[Step] = field(default_factory=list)
 
 
 def canonical(snapshot: dict[str, Any]) -> str:
@@ -118,6 +124,16 @@ def _key(step: Step) -> str:
     return step_key(step.prompt.to_dict(), step.answer, step.source)
 
 
+def fact_key(topic: str, answer: Any, source: str | None) -> str:
+    """What an answer recorded: its topic, answer and source. An answer with the same key as
+    a step kept ahead by a correction is that step given again (``Driver.ahead``)."""
+    return json.dumps([topic, answer, source], sort_keys=True, ensure_ascii=False)
+
+
+def _fact_of(step: Step) -> str:
+    return fact_key(step.prompt.topic, step.answer, step.source)
+
+
 class Driver:
     """A live session: the game, its seed, the steps so far and the prompt waiting.
 
@@ -139,6 +155,13 @@ class Driver:
         self.config = dict(config or {})
         self.recorder = recorder
         self.redo_groups: list[list[Step]] = []
+        #: The steps a correction withdrew after the one it replaced, not yet given again: the
+        #: facts of the table among them (dice, a token drawn, a move made on the board) are
+        #: answered again as the game asks for them (``fill_facts``). The store reads them back.
+        self.ahead: list[Step] = []
+        #: The facts ``fill_facts`` answered since the screen last took them (``take_filled``).
+        self.filled: list[Step] = []
+        self._filling = False  # answers given now are the driver's own: no facts filled after them
         self._start()
 
     # -- building ---------------------------------------------------------
@@ -279,7 +302,10 @@ class Driver:
             raise EngineFault(
                 f"The game engine failed on that answer ({exc}); nothing was recorded."
             ) from exc
-        return self._commit(step, where)
+        self._commit(step, where)
+        if self.ahead and not self._filling:
+            self.fill_facts()
+        return step
 
     def _commit(self, step: Step, where: tuple[Any, Any]) -> Step:
         """Hand ``step`` and the state it led to to the recorder, then keep it in the log. If
@@ -294,7 +320,56 @@ class Driver:
                 raise
         self.steps.append(step)
         self._redo_follows(step)
+        if self.ahead:
+            key = _fact_of(step)
+            at = next((i for i, s in enumerate(self.ahead) if _fact_of(s) == key), None)
+            if at is not None:
+                del self.ahead[at]
         return step
+
+    def is_fact(self, prompt: Prompt) -> bool:
+        """Whether an answer to ``prompt`` records a fact of the table, which a correction keeps:
+        dice rolled, and what the game names (``fact_topics``: a token drawn from the bag, a move
+        made on the board); any other answer is a decision, asked again."""
+        return isinstance(prompt, Roll) or prompt.topic in getattr(self.game, "fact_topics", ())
+
+    def fill_facts(self) -> list[Step]:
+        """Answer the questions of fact waiting with the facts a correction kept ahead: while
+        the game asks a die, a draw or a move that a kept step answered (the same topic, a die
+        of the same dice, an answer the question still offers), that answer, from its source.
+        The steps answered so (also in ``filled``)."""
+        filled: list[Step] = []
+        self._filling = True
+        try:
+            while self.ahead and self.pending is not None and self.is_fact(self.pending):
+                asked = self.pending
+                kept = next((s for s in self.ahead if self._answers(s, asked)), None)
+                if kept is None:
+                    break
+                try:
+                    filled.append(self.submit(kept.answer, kept.source))
+                except BadAnswer:
+                    self.ahead.remove(kept)  # no longer an answer to it: not tried again
+        finally:
+            self._filling = False
+        self.filled.extend(filled)
+        return filled
+
+    def take_filled(self) -> list[Step]:
+        """The facts answered again since the last call (for the screen to say), forgotten."""
+        filled, self.filled = self.filled, []
+        return filled
+
+    def _answers(self, kept: Step, asked: Prompt) -> bool:
+        if not self.is_fact(kept.prompt) or kept.prompt.topic != asked.topic or not asked.topic:
+            return False
+        if isinstance(asked, Roll):
+            return same_roll(kept.prompt, asked)
+        try:  # a choice: one of its options still; a text: one it takes
+            asked.check(kept.answer)
+        except BadAnswer:
+            return False
+        return True
 
     def _redo_follows(self, step: Step) -> None:
         """Keep ``redo_groups`` true to the log after ``step`` was committed."""
@@ -388,6 +463,29 @@ class Driver:
             raise BadAnswer("There is nothing to redo: redo brings back what an undo took back.")
         group = list(self.redo_groups[-1])
         done: list[Step] = []
+        self._filling = True  # the steps as they were, in order: nothing filled between them
+        try:
+            self._redo_steps(group, done)
+        finally:
+            self._filling = False
+        if len(done) < len(group):
+            self.redo_groups = []
+        return done
+
+    def restore(self, index: int, steps: list[Step]) -> list[Step]:
+        """Go back to before step ``index`` and answer ``steps`` there again, each as it was:
+        the log as it stood before a correction (``steps``: its steps from ``index`` on); the
+        steps answered, up to the first the game does not ask as logged."""
+        self.rewind_to(index)
+        done: list[Step] = []
+        self._filling = True
+        try:
+            self._redo_steps(steps, done)
+        finally:
+            self._filling = False
+        return done
+
+    def _redo_steps(self, group: list[Step], done: list[Step]) -> None:
         for step in group:
             if isinstance(step.prompt, Edit):
                 self.edit(step.prompt)
@@ -396,9 +494,6 @@ class Driver:
             else:
                 break
             done.append(step)
-        if len(done) < len(group):
-            self.redo_groups = []
-        return done
 
     def _rewind(self, index: int) -> None:
         """Go back to the state before step ``index``, durably."""
@@ -430,15 +525,30 @@ class Driver:
             raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
         old = list(self.steps)
         old[index].prompt.check(value)
-        # As the log has it, a rewind to ``index`` then the answers: the redo rule follows them.
-        saved, self.redo_groups = self.redo_groups, [*self.redo_groups, old[index:]]
+        # As the log has it, a rewind to ``index`` then the answers: the redo rule follows them,
+        # and the steps after ``index`` are kept ahead until given again.
+        saved = self.redo_groups, self.ahead
+        self.redo_groups, self.ahead = [*self.redo_groups, old[index:]], list(old[index + 1 :])
+        self._filling = True  # the later answers are matched in order first (below)
         try:
             self._replace(index, value, source)
         except BaseException:
-            self.redo_groups = saved
+            self.redo_groups, self.ahead = saved
+            self._filling = False
             raise
         report = Correction(index)
-        tail = old[index + 1 :]
+        try:
+            self._reuse(old[index + 1 :], report)
+        finally:
+            self._filling = False
+        # Past the first decision asked otherwise, the facts of the table still stand: they
+        # answer the game again as it asks for them, now and after each answer.
+        report.reused += len(self.fill_facts())
+        report.kept = [s for s in self.ahead if self.is_fact(s.prompt)]
+        return report
+
+    def _reuse(self, tail: list[Step], report: Correction) -> None:
+        """The later answers of a correction given again while the game asks them as logged."""
         p = 0
         while self.pending is not None and p < len(tail):
             asked = self.pending
@@ -464,7 +574,6 @@ class Driver:
             else:
                 break
         report.dropped.extend(tail[p:])
-        return report
 
     def _replace(self, index: int, value: Any, source: str) -> None:
         """Go back to before step ``index`` and answer it with ``value``, durably. The answer
@@ -486,7 +595,7 @@ class Driver:
         if recorder is None:
             return
         try:
-            recorder.rewind(index, *left)
+            recorder.rewind(index, *left, correction=True)
         except BaseException:
             self._rebuild(old)
             raise

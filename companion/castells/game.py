@@ -380,6 +380,17 @@ class Castells:
 
     id = "castells"
     title = "Terra de Castells"
+    #: The answers that record a fact of the table, which a correction keeps (driver.is_fact):
+    #: the token drawn from the bag, and where the Saracens went and what they attacked (the
+    #: figure moved on the board). Dice are facts in every game.
+    fact_topics = frozenset(
+        {
+            bags.DRAW_TOPIC,
+            "castells.saracens.action",
+            "castells.saracens.destination",
+            "castells.saracens.target",
+        }
+    )
     #: 2: Phase 3 as the rulebook lists it (the actions menu, 3 actions at most, control of a
     #: castle recorded), the koalata token in the century reminder, favour cards in battles.
     #: 3: the actions menu offers only what each action's rule allows the player now (no attack

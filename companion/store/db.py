@@ -38,7 +38,7 @@ from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
 from companion.dice import DICE_MODES, chosen_dice_mode
-from companion.driver import Driver, Record, Step, canonical, departure, replay_fitting, step_key
+from companion.driver import Driver, Record, Step, canonical, departure, fact_key, replay_fitting, step_key
 from companion.errors import ReplayDivergence, StoreError
 from companion.games import Game
 from companion.prompts import prompt_from_dict
@@ -154,6 +154,9 @@ class Log:
     #: What undos took back and redo may answer again, the last undo's steps last (the rule of
     #: ``Driver.redo_groups``, read from the rows).
     redo: list[list[Step]] = field(default_factory=list)
+    #: The steps the last correction withdrew after the one it replaced, not given again since
+    #: (``Driver.ahead``, by the same rule).
+    ahead: list[Step] = field(default_factory=list)
 
 
 def _step(ev: EventInfo) -> Step:
@@ -163,6 +166,10 @@ def _step(ev: EventInfo) -> Step:
 
 def _event_key(ev: EventInfo) -> str:
     return step_key(ev.prompt or {}, ev.answer, ev.source)
+
+
+def _fact_key(ev: EventInfo) -> str:
+    return fact_key(str((ev.prompt or {}).get("topic", "")), ev.answer, ev.source)
 
 
 def _iso(dt: datetime) -> str:
@@ -535,6 +542,7 @@ class Store:
         """The effective log: the answers that stand after every rewind."""
         kept: list[EventInfo] = []
         redo: list[list[EventInfo]] = []
+        ahead: list[EventInfo] = []
         for ev in self.events(session_id):
             if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in ("answer", "rewind"):
                 raise StoreError(f"Session {session_id}'s log is damaged (an event of it cannot be read).")
@@ -546,22 +554,31 @@ class Store:
             if ev.kind == "rewind":
                 if kept[ev.step :]:
                     redo.append(kept[ev.step :])
-            elif redo:  # an answer: the same as the next to redo, or a new one
-                if _event_key(redo[-1][0]) != _event_key(ev):
-                    redo = []
-                elif len(redo[-1]) > 1:
-                    redo[-1] = redo[-1][1:]
-                else:
-                    redo.pop()
+                if ev.source == "correction":
+                    ahead = kept[ev.step + 1 :]
+            else:  # an answer: the rules of Driver._commit
+                if ahead:  # the same as a step kept ahead: that step, given again
+                    key = _fact_key(ev)
+                    at = next((i for i, e in enumerate(ahead) if _fact_key(e) == key), None)
+                    if at is not None:
+                        ahead = ahead[:at] + ahead[at + 1 :]
+                if redo:  # the same as the next to redo, or a new one
+                    if _event_key(redo[-1][0]) != _event_key(ev):
+                        redo = []
+                    elif len(redo[-1]) > 1:
+                        redo[-1] = redo[-1][1:]
+                    else:
+                        redo.pop()
             del kept[ev.step :]
             if ev.kind == "answer":
                 kept.append(ev)
         try:
             steps = [_step(e) for e in kept]
-            ahead = [[_step(e) for e in group] for group in redo]
+            to_redo = [[_step(e) for e in group] for group in redo]
+            kept_ahead = [_step(e) for e in ahead]
         except ValueError as exc:
             raise StoreError(f"Session {session_id} has a damaged log entry: {exc}.") from None
-        return Log(steps, [e.digest or "" for e in kept], kept, ahead)
+        return Log(steps, [e.digest or "" for e in kept], kept, to_redo, kept_ahead)
 
     def answer_count(self, session_id: int) -> int:
         """Every answer ever logged in the session, the ones undone or corrected since included."""
@@ -648,7 +665,7 @@ class Store:
         if info.rules_version == current:
             try:
                 driver = Driver.resume(game, info.seed, info.config, log.steps, recorder)
-                driver.redo_groups = log.redo
+                driver.redo_groups, driver.ahead = log.redo, log.ahead
                 return Resumed(driver)
             except ReplayDivergence as exc:
                 raise StoreError(
@@ -788,9 +805,14 @@ class SessionRecorder:
         )
         self.dice_mode = mode
 
-    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+    def rewind(
+        self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
+    ) -> None:
         t = self.store.now()
-        self._write(_rewind_event(index, t), _standing(t, index, summary, state_json, finished))
+        event = _rewind_event(index, t)
+        if correction:
+            event["source"] = "correction"  # the steps after ``index`` are kept ahead (Store.log)
+        self._write(event, _standing(t, index, summary, state_json, finished))
 
     def refit(
         self,

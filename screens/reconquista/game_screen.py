@@ -404,6 +404,14 @@ class ReconquistaScreen(GameScreen):
         self.done_tells = []
         self._relog(Text(f"↶ took back {len(taken)} step(s)", style=tone(self, "warning")))
 
+    def after_filled(self, filled: list[Step]) -> None:
+        self._relog(
+            Text(
+                f"✎ kept {len(filled)} fact(s) of the table from before the correction",
+                style=tone(self, "warning"),
+            )
+        )
+
     def after_redo(self, done: list[Step]) -> None:
         self.done_tells = []
         self._relog(Text(f"↷ redid {len(done)} step(s)", style=tone(self, "warning")))

@@ -181,6 +181,14 @@ def correction_text(
     body = Text()
     body.append(f"Step {index + 1} is now {' '.join(map(str, values))}. ", style="bold")
     body.append(f"{report.reused} later answer(s) kept.\n")
+    if report.kept:
+        n = len(report.kept)
+        body.append(
+            f"{n} later fact{'s' if n != 1 else ''} of the table (dice, draws, moves) "
+            f"{'are' if n != 1 else 'is'} kept: the game uses {'them' if n != 1 else 'it'} again "
+            "as it asks for them.\n"
+        )
+    body.append("ctrl+z takes the correction back.\n", style="dim")
     if changes is not None:
         if changes:
             body.append("\nMake these changes on the board:\n", style="bold")

@@ -223,8 +223,18 @@ class GameScreen(Screen[None]):
         except (BadAnswer, CompanionError) as exc:
             self.show_game(str(exc), error=True)
             return None
-        self.show_game(self.answered(step))
+        said = self.answered(step)
+        filled = self.driver.take_filled() if self.driver is not None else []
+        if filled:
+            # Facts of the table a correction kept, given again as the game asked them.
+            self.after_filled(filled)
+            kept = ", ".join(answer_text(s.answer, none="done") for s in filled)
+            said = f"{said} Kept from before the correction: {kept}.".strip()
+        self.show_game(said)
         return step
+
+    def after_filled(self, filled: list[Step]) -> None:
+        """What the subclass does once facts kept by a correction answered the game again."""
 
     def roll(self, typed: str | None = None) -> Step | None:
         """The dice of the waiting Roll: typed from the table, or (None) rolled by the app."""
@@ -289,9 +299,31 @@ class GameScreen(Screen[None]):
 
     # -- undo -------------------------------------------------------------------------
 
+    #: The last correction while nothing has been answered since: (its step, the steps it
+    #: replaced, the log it left); one ctrl+z then restores the log as it was before it.
+    correction_undo: tuple[int, list[Step], list[Step]] | None = None
+
     def action_undo(self) -> None:
         d = self.driver
         if d is None:
+            return
+        last = self.correction_undo
+        self.correction_undo = None
+        if (
+            last is not None
+            and len(d.steps) >= len(last[2])
+            and all(a is b for a, b in zip(d.steps, last[2], strict=False))
+            # after it, nothing the player answered: at most the dice the app rolls by itself
+            and all(s.source == "app" for s in d.steps[len(last[2]) :])
+        ):
+            at, replaced, _ = last
+            question = (
+                f"Take back the correction of step {at + 1}? The log comes back as it was "
+                f"before it, the dice {answer_text(replaced[0].answer)} with it."
+            )
+            self.app.push_screen(
+                ConfirmDialog(question), lambda yes: self._uncorrect(at, replaced) if yes else None
+            )
             return
         index = d.game.undo_from(d.steps, self.automatic_dice())
         if index is None:
@@ -304,6 +336,31 @@ class GameScreen(Screen[None]):
             self.app.push_screen(ConfirmDialog(question), lambda yes: self._undo(index) if yes else None)
         else:
             self._undo(index)
+
+    def _uncorrect(self, index: int, replaced: list[Step]) -> None:
+        """The log as it stood before the correction of step ``index``, and the changes to
+        make on the table to go back to it."""
+        d = self.driver
+        if d is None:
+            return
+        now = d.state  # the rewind builds a new state: this one stays as the table shows it
+        try:
+            done = d.restore(index, replaced)
+        except (BadAnswer, CompanionError) as exc:
+            self.show_game(str(exc), error=True)
+            return
+        self.after_undo(done)
+        left = "" if len(done) == len(replaced) else f" ({len(replaced) - len(done)} no longer asked)"
+        self.show_game(f"Took back the correction of step {index + 1}: {len(done)} steps as they were{left}.")
+        tell = d.game.board_changes
+        changes = tell(now, d.state) if tell is not None else []
+        if changes:
+            body = Text("Put the table back as it was:\n", style="bold")
+            for line in changes:
+                body.append(f"  • {line}\n", style="")
+            if d.pending is not None:
+                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
+            self.app.push_screen(MessageDialog("Correction taken back", body))
 
     def action_undo_to(self) -> None:
         """Pick a step of the log and go back to before it, after a question listing all that

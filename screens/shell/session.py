@@ -18,6 +18,7 @@ from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_te
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
     from companion.store.db import Resumed
+    from screens.shell.game_screen import GameScreen
 
 #: How long the notice of a game recorded under earlier rules stays on screen: long enough to read.
 NOTICE_SECONDS = 30
@@ -47,7 +48,7 @@ def open_driver(screen: Screen[Any], session_id: int, game: Game) -> Driver | No
 
 
 def correct_a_die(
-    screen: Screen[Any],
+    screen: GameScreen,
     driver: Driver | None,
     show: Callable[..., None],
     corrected: Callable[[int], None],
@@ -65,11 +66,15 @@ def correct_a_die(
             return
         index, values = result
         now = driver.state  # a correction re-runs the game into a new state: this one is the table's
+        before = list(driver.steps)
         try:
             report = driver.correct(index, values, "physical")
         except (BadAnswer, CompanionError) as exc:
             show(str(exc), error=True)
             return
+        # One ctrl+z, before anything else is answered, takes the correction back whole.
+        screen.correction_undo = index, before[index:], list(driver.steps)
+        driver.take_filled()  # counted in the report, said in its dialog
         corrected(index)
         tell = driver.game.board_changes
         changes = tell(now, driver.state, undo=False) if tell is not None else None

@@ -292,6 +292,50 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
     assert Store(str(db)).log(sid).steps[anna].answer == [5, 5, 6, 1, 1]
 
 
+@pytest.mark.slow
+async def test_one_ctrl_z_takes_a_correction_back_whole(tmp_path: Path, clock: Any) -> None:
+    """Issue #32: "A correction is itself undone by one ctrl+z, which restores the log exactly
+    as before it." """
+    from textual.widgets import Input, OptionList
+
+    from screens.shell.dialogs import ConfirmDialog, CorrectionDialog
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SARACEN_ATTACK)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        before = [(s.prompt, s.answer, s.source) for s in d.steps]
+        state = d.snapshot()
+        anna = max(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
+        options = app.screen.query_one(OptionList)
+        options.highlighted = next(
+            i for i in range(options.option_count) if options.get_option_at_index(i).id == str(anna)
+        )
+        await pilot.press("enter")
+        app.screen.query_one("#corr-dice", Input).value = "5 5 6 1 1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        assert "ctrl+z takes the correction back" in str(app.screen.body)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
+        assert d.steps[anna].answer == [5, 5, 6, 1, 1]
+        await pilot.press("ctrl+z")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert f"correction of step {anna + 1}" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        while not isinstance(app.screen, CastellsScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        assert [(s.prompt, s.answer, s.source) for s in d.steps] == before
+        assert d.snapshot() == state
+    assert [(s.prompt, s.answer, s.source) for s in Store(str(db)).log(sid).steps] == before
+
+
 async def test_the_session_resumes_where_it_stood_and_escape_goes_back(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)

@@ -132,7 +132,9 @@ class FakeRecorder:
             raise OSError("the disk is full")
         self.records.append(record)
 
-    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+    def rewind(
+        self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
+    ) -> None:
         self.rewinds.append((index, json.loads(state_json), finished, summary))
 
 
@@ -571,7 +573,9 @@ def test_correction_that_breaks_the_engine_keeps_the_log() -> None:
 
 
 class FailingRewind(FakeRecorder):
-    def rewind(self, index: int, state_json: str, finished: bool, summary: str) -> None:
+    def rewind(
+        self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
+    ) -> None:
         raise OSError("the disk is full")
 
 
@@ -954,3 +958,64 @@ def test_a_divergence_in_the_facts_alone_says_so() -> None:
     asked = Roll(1, 6, "Region die", topic="g.p.region", data={"again": True})
     said = departure(PromptDivergence(3, "Step 4: …", logged, asked))
     assert said == "the current rules ask “Roll 1d6: Region die” with other facts than the log has"
+
+
+# -- the facts of the table a correction keeps ---------------------------------------------------
+
+FACT_TOPICS = ("castells.resources.draw", "castells.saracens.destination", "castells.saracens.target")
+
+
+def castells_to_a_battle_with_draws_after(seed: int) -> tuple[Driver, int] | None:
+    """A Terra de Castells game played by the script until a battle die is followed by at
+    least two bag draws; the driver and that die's step (None: not within 400 steps)."""
+    from reliability.reliability_script import answer_one
+
+    from companion import games
+
+    driver = Driver(games.load("castells"), seed, {})
+    while driver.pending is not None and len(driver.steps) < 400:
+        answer_one(driver)
+        rolls = [i for i, s in enumerate(driver.steps) if s.prompt.topic.startswith("castells.battle.roll")]
+        for i in rolls:
+            if sum(s.prompt.topic == FACT_TOPICS[0] for s in driver.steps[i + 1 :]) >= 2:
+                return driver, i
+    return None
+
+
+def is_subsequence(part: list[Any], whole: list[Any]) -> bool:
+    it = iter(whole)
+    return all(any(x == y for y in it) for x in part)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 7, 8])
+def test_a_correction_keeps_the_later_draws_and_saracen_moves_for_when_they_are_asked(seed: int) -> None:
+    """Issue #32: "A correction keeps every answer that records a fact of the table — dice
+    rolled, a token drawn from the bag, a card played, a Saracen move told — wherever the game
+    asks the same kind of question again; it re-asks only decisions." A battle die corrected
+    so the battle turns out otherwise: the decisions after it are asked again, and each later
+    draw and Saracen move answers the game again, in the order it was made, as it asks them."""
+    from reliability.reliability_script import answer_one
+
+    found = castells_to_a_battle_with_draws_after(seed)
+    assert found is not None
+    driver, index = found
+    old = list(driver.steps)
+    roll = old[index].prompt
+    assert isinstance(roll, Roll)
+    other = [1] * roll.n if old[index].answer != [1] * roll.n else [6] * roll.n
+    facts_before = [(s.prompt.topic, s.answer) for s in old[index + 1 :] if s.prompt.topic in FACT_TOPICS]
+    report = driver.correct(index, other, "physical")
+    used = [(s.prompt.topic, s.answer) for s in driver.steps[index + 1 :] if s.prompt.topic in FACT_TOPICS]
+    filled = len(driver.take_filled())
+    while driver.pending is not None and len(driver.steps) < len(old) + 200 and driver.ahead:
+        answer_one(driver)
+        now = driver.take_filled()
+        filled += len(now)
+        used += [(s.prompt.topic, s.answer) for s in now if s.prompt.topic in FACT_TOPICS]
+    assert report.dropped and filled > 0  # the reuse stopped at a decision; facts came after it
+    draws = [f for f in used if f[0] == FACT_TOPICS[0]]
+    assert draws, "no draw made before the correction was used again"
+    # Every fact used again is one made before, in the order made (a draw no longer possible,
+    # the token gone, is passed over).
+    assert is_subsequence(used, facts_before)

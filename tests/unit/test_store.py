@@ -375,6 +375,49 @@ def test_what_can_be_redone_reads_back_from_the_log_as_the_driver_has_it(store: 
         assert resumed.snapshot() == driver.snapshot()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_what_a_correction_keeps_ahead_reads_back_from_the_log_as_the_driver_has_it(
+    store: Store, seed: int
+) -> None:
+    """A Terra de Castells game (bag draws and Saracen moves are facts a correction keeps),
+    answered, undone, redone and corrected in a random order: after each move the log's steps
+    kept ahead and to redo are the live driver's, and so are a resumed session's."""
+    from reliability.reliability_script import answer_one
+
+    from companion import games
+
+    game = games.load("castells")
+    rng = random.Random(seed)
+    sid = store.create_session("castells", seed, {})
+    driver = Driver(game, seed, {}, recorder=store.recorder(sid))
+    corrected = ahead = 0
+    for _ in range(160):
+        if driver.pending is None:
+            break
+        move = rng.random()
+        rolls = [i for i, s in enumerate(driver.steps) if isinstance(s.prompt, Roll)]
+        if move < 0.8 or not driver.steps:
+            answer_one(driver)
+        elif move < 0.86:
+            driver.rewind_to(rng.randrange(max(0, len(driver.steps) - 8), len(driver.steps)))
+        elif move < 0.92 and driver.redo_groups:
+            driver.redo()
+        elif rolls:
+            index = rng.choice(rolls[-5:])
+            roll = driver.steps[index].prompt
+            assert isinstance(roll, Roll)
+            driver.correct(index, [rng.randint(1, roll.sides) for _ in range(roll.n)], "physical")
+            corrected += 1
+        log = store.log(sid)
+        assert [_keys([g]) for g in [log.ahead]] == [_keys([driver.ahead])]
+        assert _keys(log.redo) == _keys(driver.redo_groups)
+        ahead += bool(driver.ahead)
+    assert corrected > 0 and ahead > 0
+    resumed = store.resume(sid, game).driver
+    assert _keys([resumed.ahead]) == _keys([driver.ahead])
+
+
 # -- reopening -----------------------------------------------------------------------------------
 
 
