@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.prompts import Choose, Roll, Tell
+from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.reconquista import combat
 from companion.reconquista.battle import Proc, describe, lost
 from companion.reconquista.board import Board
@@ -46,6 +46,22 @@ EVENT_NAMES = {
     "crusade": "Crusade",
     "expulsion": "Expulsion of Jews / Moriscos",
 }
+
+
+#: The Phase 2 roll: its total picks the event.
+ROLL_TOPIC = "reconquista.events.roll"
+
+
+def roll_faces(board: Board, prompt: Prompt) -> list[tuple[str, str]]:
+    """What each result of a roll waiting means, where a table decides it: the events' 2D6,
+    each total and its event ("Phase 2: Events — Roll two dice (2D6), add them together and
+    consult the Events table"); empty for any other roll (a region die names its faces in its
+    question already)."""
+    if prompt.topic == ROLL_TOPIC:
+        return [
+            (str(total), EVENT_NAMES[board.tables.events[total]]) for total in sorted(board.tables.events)
+        ]
+    return []
 
 
 #: What moves the French or Rebel armies an event has placed: (board, state, side, area).
@@ -77,7 +93,7 @@ def phase(board: Board, state: GameState, move: Mover | None = None) -> Proc:
         2,
         6,
         "Events: 2D6, the total picks the event",
-        topic="reconquista.events.roll",
+        topic=ROLL_TOPIC,
         rule="Phase 2: Events — Roll two dice (2D6), add them together",
     )
     event = board.tables.events[sum(dice)]

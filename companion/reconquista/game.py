@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import Procedure, last_answer
-from companion.prompts import Tell
+from companion.prompts import Prompt, Tell
 from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import (
     Proc,
@@ -334,6 +334,11 @@ class Reconquista:
 
     #: One ctrl+z takes back the last answer the player gave, with what the robot did after it.
     undo_from = staticmethod(last_answer)
+
+    def roll_faces(self, state: GameState, prompt: Prompt) -> list[tuple[str, str]]:
+        """What each result of the roll waiting means where a table decides it (the events'
+        2D6): (result, its meaning) pairs, for the screen to show before the dice are typed."""
+        return events.roll_faces(self.board_of(state), prompt)
 
     @staticmethod
     def board_changes(now: GameState, back: GameState, *, undo: bool = True) -> list[str]:

@@ -36,7 +36,7 @@ from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog, EditAreaDial
 from screens.shell.dialogs import MessageDialog
 from screens.shell.entry_log import EntryLog
 from screens.shell.footer import KeysFooter
-from screens.shell.game_screen import GameScreen
+from screens.shell.game_screen import GameScreen, faces_line
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
 
@@ -303,6 +303,10 @@ class ReconquistaScreen(GameScreen):
                 return (describe_odds(f) if f.kind != "none" else ""), notes
         except (SpecError, KeyError, ValueError):
             return "", notes
+        faces = GAME.roll_faces(state, prompt) if isinstance(prompt, Roll) else []
+        if faces:
+            # A table roll says what each result means before the dice are typed.
+            return faces_line(faces), notes
         if prompt.topic == purchases.PURCHASE_TOPIC:
             # One line: the menu takes the room first; the income's lines are in the log.
             total = sum(points for _label, points in self._income_lines())

@@ -93,6 +93,11 @@ def rule_text(prompt: Prompt, answered: Step | None = None) -> Text:
     return body
 
 
+def faces_line(faces: Sequence[tuple[str, str]]) -> str:
+    """A table's results in one paragraph that wraps: "2 French Intervention · 3 Bribery · ..."."""
+    return " · ".join(f"{result} {meaning}" for result, meaning in faces)
+
+
 def rule_line(prompt: Prompt) -> Text:
     """The rule and the reason of a step in two short lines, for History's step-through;
     empty when the step cites none."""
@@ -454,7 +459,13 @@ class GameScreen(Screen[None]):
         if d is None:
             return None
         if d.pending is not None:
-            return "The question of the moment", rule_text(d.pending)
+            text = rule_text(d.pending)
+            faces = getattr(d.game, "roll_faces", None)
+            rows = faces(d.state, d.pending) if faces is not None and isinstance(d.pending, Roll) else []
+            if rows:
+                text.append("\n\nThe table it is rolled on:\n", style="bold")
+                text.append(faces_line(rows))
+            return "The question of the moment", text
         if d.steps:
             return "The last step", rule_text(d.steps[-1].prompt, d.steps[-1])
         return None

@@ -380,3 +380,28 @@ def test_simancas_says_which_cards_to_take_off_and_put_back_after_an_undo() -> N
         "Hands won: back to Moors 0, Christians 0",
     ]
     assert match_changes(placed, Driver(simancas, 1).state) == ["Moors: take Large Army off the table"]
+
+
+async def test_a_table_roll_says_what_each_result_means_before_it_is_typed(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Issue #32: "A roll says what its faces mean before it is typed ... a table roll shows the
+    table's rows; f2 on a roll shows the rule and the table it is rolled on." The events' 2D6:
+    every total 2 to 12 with its event, from the session's tables file."""
+    from companion.reconquista.events import EVENT_NAMES
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, at("reconquista.events.roll"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        table = GAME.board_of(d.state).tables.events
+        rows = [f"{total} {EVENT_NAMES[table[total]]}" for total in range(2, 13)]
+        shown = " ".join(str(app.screen.query_one("#pp-odds", Static).render()).split())
+        assert all(row in shown for row in rows), shown
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageDialog)
+        body = " ".join(str(app.screen.body).split())
+        assert "The table it is rolled on" in body and all(row in body for row in rows)
