@@ -88,6 +88,19 @@ def is_draw(prompt: Any) -> bool:
     return isinstance(prompt, Choose) and prompt.topic == bags.DRAW_TOPIC
 
 
+#: The setup's choice of castles: a castle keeps its number as the list shrinks.
+SETUP_CASTLES_TOPIC = "castells.setup.castles"
+
+
+def castle_numbers(prompt: Any, castles: Sequence[str]) -> list[int] | None:
+    """The number of each castle of the setup's choice, its place on the board (1 first), so
+    that a castle picked does not renumber the ones after it under the next digit typed; None
+    for any other question. The last option (no more castles) has no number: d picks it."""
+    if not isinstance(prompt, Choose) or prompt.topic != SETUP_CASTLES_TOPIC:
+        return None
+    return [castles.index(c) + 1 for c in prompt.options[:-1] if c in castles]
+
+
 def counts(prompt: Any) -> tuple[str, ...] | None:
     """The options of a choice of counts (the number of players: 2, 3, 4), each picked with
     its own digit rather than its place in the list; None for any other question."""
@@ -568,7 +581,7 @@ class CastellsScreen(GameScreen):
             choose_title="Draw from the bag" if draw else "Choose",
             choose_hint=choose_hint(p),
             choose_field=DRAW_FIELD if draw else None,
-            choose_keys=counts(p),
+            choose_keys=self._keys(p),
             over=Text.assemble(
                 (GAME.summary(self.state), "bold"),
                 ("\nctrl+z takes back the last answer; escape goes back.", "dim"),
@@ -621,8 +634,22 @@ class CastellsScreen(GameScreen):
                 self._show(f"Press {said}.", error=True)
             return
         index = self.typed_number(number)
-        if index is not None:
+        if index == -1:  # a castle's own number, but that castle is not offered now
+            self._show(
+                "No castle on the list has that number: type one of the numbers shown, or d.", error=True
+            )
+        elif index is not None:
             self._pick_index(index)
+
+    def _keys(self, prompt: Any) -> Sequence[str] | None:
+        numbers = self.option_numbers(prompt) if isinstance(prompt, Choose) else None
+        if numbers is not None:
+            return [*(str(n) for n in numbers), "d"]
+        return counts(prompt)
+
+    def option_numbers(self, prompt: Choose) -> list[int] | None:
+        numbers = castle_numbers(prompt, GAME.board_of(self.state).castles)
+        return numbers if numbers is not None and len(numbers) == len(prompt.options) - 1 else None
 
     def _pick_index(self, index: int) -> None:
         d = self.driver

@@ -272,7 +272,14 @@ class GameScreen(Screen[None]):
         d = self.driver
         if d is None or not isinstance(d.pending, Choose):
             return None
-        return self.query_one(PromptPanel).number_typed(digit, len(d.pending.options))
+        return self.query_one(PromptPanel).number_typed(
+            digit, len(d.pending.options), self.option_numbers(d.pending)
+        )
+
+    def option_numbers(self, prompt: Choose) -> list[int] | None:
+        """Each option's own number, where a screen keeps numbers that do not follow the list
+        (None: an option is picked by its place)."""
+        return None
 
     def action_done(self) -> None:
         """d: the option that finishes the choice waiting ("Done", "No movement", the end of a

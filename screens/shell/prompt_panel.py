@@ -119,7 +119,8 @@ def key_label(place: int, option: str, keys: Sequence[str], numbered: int) -> Te
     second copy of it."""
     if keys:
         key = keys[place - 1] if place <= len(keys) else ""
-        return Text("" if key == option else f"{key} ", style="bold")
+        width = max(len(k) for k in keys)  # 2-9 right-aligned under 10-18
+        return Text("" if key == option else f"{key:>{width}} ", style="bold")
     width = len(str(numbered))  # 1-9 right-aligned under 10-14
     return Text(f"{place:>{width}} " if place <= numbered else " " * (width + 1), style="bold")
 
@@ -180,6 +181,9 @@ class PromptPanel(Vertical):
     def __init__(self, *, search: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.search = search
+        self._keys: list[str] = []  # the keys the list shows, where they are not the places
+        self._number: int = 0  # the digits typed so far at a long choice, as a number
+        self._number_at: float = 0.0  # when the last of them was typed
         self._hold = False  # the next question shown starts with no option highlighted
         self._held = False  # the question on screen does
 
@@ -226,18 +230,54 @@ class PromptPanel(Vertical):
             below = options_below(options, 1)  # the line saying so takes a row from the list
         if below:
             first = options.option_count - below + 1
-            which = str(first) if below == 1 else f"{first}-{options.option_count}"
+            # The keys of the options below: their places, or the keys the list shows for them.
+            hidden = (
+                self._keys[first - 1 :]
+                if self._keys
+                else [str(i) for i in range(first, options.option_count + 1)]
+            )
+            numbers = [k for k in hidden if k.isdigit()]
+            spans = [numbers[0] if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"] if numbers else []
+            which = ", ".join(spans + [k for k in hidden if k and not k.isdigit()])
             more.update(Text(f"↓ {below} more below ({which}): type the number, or ↓", style="dim"))
         if more.display != bool(below):
             # Shown or hidden, the line changes the list's room: counted again once laid out.
             more.display = bool(below)
             self.call_after_refresh(self._say_more)
 
-    def number_typed(self, digit: int, count: int) -> int | None:
+    def _number_for(self, digit: int, top: int) -> int | None:
+        """The number the digits typed make, up to ``top`` (None while one more digit could
+        follow: the option so numbered, if any, is highlighted for Enter)."""
+        if top <= 9:
+            return digit
+        now = time.monotonic()
+        number = self._number * 10 + digit if now - self._number_at < NUMBER_WAIT else digit
+        if not 1 <= number <= top:
+            number = digit
+        self._number, self._number_at = number, now
+        if number * 10 > top:
+            self._number = 0
+            return number
+        return None
+
+    def number_typed(self, digit: int, count: int, numbers: Sequence[int] | None = None) -> int | None:
         """A digit typed at a choice of ``count`` options: the index of the option it picks,
         or None while it waits for a second digit. Up to 9 options a digit picks at once; with
         more, digits typed within NUMBER_WAIT make a number (1 then 2: 12): a number no digit
-        can extend picks at once, one that may still grow is highlighted, and Enter takes it."""
+        can extend picks at once, one that may still grow is highlighted, and Enter takes it.
+        ``numbers``: each option's own number, in list order, where it is not its place (the
+        castles at setup keep their numbers as the list shrinks); a number no option has picks
+        nothing (-1: the screen says which keys pick)."""
+        if numbers is not None:
+            top = max(numbers, default=0)
+            number = self._number_for(digit, top)
+            if number is None:  # one more digit may follow: Enter takes the option so numbered
+                waiting = self._number
+                self.query_one("#pp-options", OptionList).highlighted = (
+                    numbers.index(waiting) if waiting in numbers else None
+                )
+                return None
+            return numbers.index(number) if number in numbers else -1
         if count <= 9:
             return digit - 1  # at once (a digit past the list: the screen says which keys pick)
         now = time.monotonic()
@@ -338,6 +378,7 @@ class PromptPanel(Vertical):
             why.update(Text.assemble((prompt.why, "bold"), (f"\n{hint}" if hint else "", "dim")))
             options.clear_options()
             keys = list(choose_keys) if choose_keys is not None else []
+            self._keys = keys
             # Every option is numbered: from the 10th it is picked with two digits.
             numbered = len(prompt.options)
             options.add_options(

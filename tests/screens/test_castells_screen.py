@@ -91,7 +91,7 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
         await pilot.press("enter")  # Anna keeps the suggested 3
         assert [(p.name, p.army) for p in d.state.players] == [("Player 2", 4), ("Anna", 3)]
         await pilot.press("1", "enter")  # Player 2 holds Castellvi (1 could begin 10-19: Enter takes it)
-        await pilot.press("9")  # the 9th option once Castellvi is taken, Mora: no 90th, taken at once
+        await pilot.press("1", "0")  # Mora, the board's 10th castle, as numbered before Castellvi was taken
         held = [c for c, o in d.state.owners.items() if o == "Player 2"]
         assert held == ["Castellvi", "Mora"]
         store = app.store()
@@ -903,3 +903,42 @@ async def test_w_says_why_each_action_of_phase_3_not_offered_is_not(tmp_path: Pa
         await pilot.pause()
         assert isinstance(app.screen, CastellsScreen)
         assert "Actions are chosen in Phase 3" in screen_text(pilot)
+
+
+async def test_a_castle_keeps_its_number_as_the_setup_list_shrinks(tmp_path: Path, clock: Any) -> None:
+    """Issue #32: "picking a Castells castle at setup renumbers the list under the next digit".
+    Each castle is picked by its place on the board, whatever was picked before it: 1 then 2
+    is the board's first castle, then its second (not the third, second on the shortened list)."""
+    from textual.widgets import OptionList
+
+    db = tmp_path / "c.db"
+    sid = recorded(db, clock, SETUP[: SETUP.index("Tortosa")])
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, sid)
+        d = driver_of(app)
+        castles = list(GAME.board_of(d.state).castles)
+        assert d.pending is not None and d.pending.topic == "castells.setup.castles"
+        assert 9 < len(castles) < 20  # two digits name the last ones; 2 is never the start of one
+
+        async def pick(number: int) -> None:
+            steps = len(d.steps)
+            await pilot.press(*str(number))
+            await pilot.pause()
+            if len(d.steps) == steps:  # a number one more digit could extend: Enter takes it
+                await pilot.press("enter")
+                await pilot.pause()
+
+        await pick(1)
+        assert d.steps[-1].answer == castles[0]
+        listing = app.screen.query_one("#pp-options", OptionList)
+        assert str(listing.get_option_at_index(0).prompt).strip().startswith(f"2 {castles[1]}")  # board numbers
+        await pick(2)
+        assert d.steps[-1].answer == castles[1]
+        await pick(len(castles))
+        assert d.steps[-1].answer == castles[-1]
+        steps = len(d.steps)
+        await pilot.press("2")  # castle 2 is Anna's now: not on the list (no number follows 2)
+        await pilot.pause()
+        assert len(d.steps) == steps
+        assert "No castle on the list has that number" in str(app.screen.query_one("#pp-message").render())
