@@ -34,6 +34,7 @@ from companion.reconquista.control import (
     result_band,
     victory_points,
 )
+from companion.reconquista.setup import checklist as setup_checklist
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState, unit_name
 from companion.reconquista.units import Kind
@@ -258,7 +259,10 @@ TURN_BEGINS_TOPIC = "reconquista.turn.begin"
 
 
 def play(board: Board, state: GameState) -> Proc:
-    """The whole game from the state given to the end, turn by turn."""
+    """The whole game from the state given to the end, turn by turn (a new game with the
+    setup checklist first)."""
+    if state.checklist and state.phase == "setup":
+        yield from setup_checklist(board, state)
     while True:
         result = yield from play_turn(board, state)
         if result:
@@ -317,6 +321,7 @@ class Reconquista:
         board = load_board(map_file, tables_file)
         state = initial_state(board)
         state.map_file, state.tables_file = map_file, tables_file
+        state.checklist = config.get("setup") is True
         return state
 
     def procedure(self, state: GameState) -> Procedure:

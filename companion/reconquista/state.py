@@ -165,6 +165,9 @@ class GameState:
     # of the snapshot: they do not change during a game.
     map_file: str | None = field(default=None, compare=False)
     tables_file: str | None = field(default=None, compare=False)
+    # Whether the game opens with the setup as a checklist (a new game's config "setup";
+    # games recorded before it have none). Not part of the snapshot: it does not change.
+    checklist: bool = field(default=False, compare=False)
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -59,7 +59,8 @@ class NewGameDialog(ModalScreen[dict[str, Any] | None]):
             self.query_one(OptionList).highlighted = modes.index(self.preselected)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss({"dice": event.option.id})
+        # A new game opens with the setup as a checklist (games recorded before it have none).
+        self.dismiss({"dice": event.option.id, "setup": True})
 
     def action_cancel(self) -> None:
         self.dismiss(None)

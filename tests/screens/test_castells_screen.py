@@ -932,7 +932,9 @@ async def test_a_castle_keeps_its_number_as_the_setup_list_shrinks(tmp_path: Pat
         await pick(1)
         assert d.steps[-1].answer == castles[0]
         listing = app.screen.query_one("#pp-options", OptionList)
-        assert str(listing.get_option_at_index(0).prompt).strip().startswith(f"2 {castles[1]}")  # board numbers
+        assert (
+            str(listing.get_option_at_index(0).prompt).strip().startswith(f"2 {castles[1]}")
+        )  # board numbers
         await pick(2)
         assert d.steps[-1].answer == castles[1]
         await pick(len(castles))

@@ -104,10 +104,16 @@ async def test_new_game_asks_for_the_dice_and_opens_the_board(tmp_path: Path, cl
         await pilot.press("down", "down", "enter")  # app dice
         await wait_until(pilot, lambda: isinstance(app.screen, ReconquistaScreen))
         assert screen(app).mode == "app"
-        assert isinstance(driver_of(app).pending, Tell)
-        assert "Turn 1 begins" in driver_of(app).pending.text  # type: ignore[union-attr]
+        d = driver_of(app)
+        # "Setting Up the Board" first, line by line, each ticked off with Enter.
+        assert isinstance(d.pending, Tell) and d.pending.topic == "reconquista.setup.fortresses"
+        while d.pending is not None and d.pending.topic.startswith("reconquista.setup."):
+            await pilot.press("enter")
+            await pilot.pause()
+        assert isinstance(d.pending, Tell)
+        assert "Turn 1 begins" in d.pending.text
     info = Store(str(tmp_path / "c.db")).session(1)
-    assert info.game == "reconquista" and info.config == {"dice": "app"}
+    assert info.game == "reconquista" and info.config == {"dice": "app", "setup": True}
 
 
 @pytest.mark.slow

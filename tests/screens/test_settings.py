@@ -350,7 +350,7 @@ async def test_the_default_dice_mode_is_preselected(tmp_path: Path, clock: Any) 
         assert app.screen.query_one(OptionList).highlighted == 1  # mixed, physical, app
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.sessions_started == 1)
-    assert Store(str(tmp_path / "c.db")).session(1).config == {"dice": "physical"}
+    assert Store(str(tmp_path / "c.db")).session(1).config == {"dice": "physical", "setup": True}
 
 
 async def test_without_settings_the_dialog_offers_mixed_first(tmp_path: Path, clock: Any) -> None:

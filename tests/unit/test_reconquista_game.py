@@ -517,3 +517,47 @@ def bot_game_prefix(seed: int, steps: int) -> Driver:
     """The first ``steps`` answers of the bot's game, replayed into a fresh driver."""
     full = bot_game(seed)
     return Driver.resume(GAME, seed, {}, full.steps[:steps])
+
+
+# -- the setup as a checklist ----------------------------------------------------------------
+
+
+def test_a_new_game_opens_with_setting_up_the_board_as_a_checklist() -> None:
+    """ "Setting Up the Board": "Place a Fortress in each of the following areas: Badajoz,
+    Toledo, Córdoba, Zaragoza. Place a Muslim City in each of ... Garrisons: Place one in each
+    Area in each Region. All are Muslim, with the exception of Pamplona and Oviedo ... Place a
+    Christian Army in Oviedo. Place a Muslim Army in Zaragoza ..." Each line is an instruction
+    ticked off in turn, and together they are the board the game starts from."""
+    from companion.driver import Driver
+    from companion.prompts import Tell
+    from companion.reconquista.units import Kind
+
+    d = Driver(GAME, 3, {"dice": "app", "setup": True})
+    state = d.state
+    told: list[Tell] = []
+    while isinstance(d.pending, Tell) and d.pending.topic.startswith("reconquista.setup."):
+        told.append(d.pending)
+        d.ack()
+    assert d.pending is not None and d.pending.topic == "reconquista.turn.begin"
+    assert all(t.rule.startswith("Setting Up the Board — ") for t in told)
+    by = {t.topic.rsplit(".", 1)[1]: t for t in told}
+    areas = state.areas
+    assert set(by["fortresses"].data["areas"]) == {a for a, s in areas.items() if s.fortress}
+    assert set(by["muslim_cities"].data["areas"]) == {a for a, s in areas.items() if s.city == "muslim"}
+    assert set(by["christian_cities"].data["areas"]) == {a for a, s in areas.items() if s.city == "christian"}
+    garrisons = [t for t in told if t.topic.endswith(".garrisons")]
+    christian = [a for t in garrisons for a in t.data["christian"]]
+    muslim = [a for t in garrisons for a in t.data["muslim"]]
+    assert sorted(christian + muslim) == sorted(areas)  # one in each area, each once
+    assert all(areas[a].count("christian", Kind.GARRISON) == 1 for a in christian)
+    assert all(areas[a].count("muslim", Kind.GARRISON) == 1 for a in muslim)
+    for side in ("christian", "muslim"):
+        listed = by[f"{side}_armies"].data["armies"]
+        assert listed == {a: s.count(side, Kind.ARMY) for a, s in areas.items() if s.count(side, Kind.ARMY)}
+
+
+def test_a_game_recorded_before_the_checklist_starts_as_it_did() -> None:
+    from companion.driver import Driver
+
+    d = Driver(GAME, 3, {"dice": "app"})
+    assert d.pending is not None and d.pending.topic == "reconquista.turn.begin"

@@ -737,6 +737,7 @@ def test_the_trial_copy_carries_every_field(state: GameState) -> None:
     state.el_cid_area, state.el_cid_side = "Toledo", "christian"
     state.map_file, state.tables_file = "my_map.toml", "my_tables.toml"
     state.effects = Effects(jihad=True)
+    state.checklist = True
     trial = rebellions.trial_copy(state)
     for f in dataclasses.fields(GameState):
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
