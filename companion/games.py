@@ -174,7 +174,7 @@ GAMES: tuple[GameEntry, ...] = (
         screen="screens.simancas.game_screen:SimancasScreen",
         replay_view="screens.replay_views:SimancasView",
         turn_word="Hand",
-        settings=(("guide", True),),
+        settings=(("guide", True), ("setup", True)),
     ),
     GameEntry(
         "castells",

@@ -115,6 +115,9 @@ class Match:
     opened: int = 0
     # The phase whose instruction waits (guide.PHASE_TITLES), for the log; the Battle else.
     phase: str = "battle"
+    # Whether the first hand's Fate Phase says the rulebook's SETUP ("Shuffle the deck."): a
+    # new match's config "setup"; matches recorded before it have none. Not in the snapshot.
+    setup: bool = False
 
 
 def match_changes(now: Match, back: Match, *, undo: bool = True) -> list[str]:
@@ -325,6 +328,7 @@ class Simancas:
         # "guide" (every session recorded before the guide) plays unguided.
         match = new_match()
         match.guide = config.get("guide") is True
+        match.setup = config.get("setup") is True
         return match
 
     def _told(self, state: Match, tell: Tell) -> Procedure:
@@ -337,7 +341,7 @@ class Simancas:
         while state.winner is None:
             if state.opened != state.hand:
                 state.opened = state.hand
-                for tell in guide.preliminaries(state.hand):
+                for tell in guide.preliminaries(state.hand, shuffle=state.setup and state.hand == 1):
                     if state.guide:  # read at each step: turned off, the rest are not told
                         yield from self._told(state, tell)
             menu = menu_of(state)

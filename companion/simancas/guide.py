@@ -69,7 +69,18 @@ def _tell(phase: str, text: str, hand: int, rule: str, **facts: Any) -> Tell:
     return Tell(text, topic=GUIDE_TOPICS[phase], data={"hand": hand, "phase": phase, **facts}, rule=rule)
 
 
-def fate(hand: int) -> Tell:
+def fate(hand: int, shuffle: bool = False) -> Tell:
+    """The Fate Phase; ``shuffle``: the match's first, after the rulebook's SETUP ("Shuffle
+    the deck."), said with it."""
+    if shuffle:
+        return _tell(
+            "fate",
+            f"Setup: shuffle the deck. Then hand {hand}, Fate Phase: deal {HAND_SIZE} cards to each player.",
+            hand,
+            "SETUP — Shuffle the deck; Fate Phase — Each player is dealt 9 cards",
+            cards=HAND_SIZE,
+            shuffle=True,
+        )
     return _tell(
         "fate",
         f"Hand {hand}, Fate Phase: deal {HAND_SIZE} cards to each player.",
@@ -125,9 +136,10 @@ def retreat(hand: int) -> Tell:
     )
 
 
-def preliminaries(hand: int) -> tuple[Tell, ...]:
-    """The instructions that open a hand, in the rulebook's order, up to the Battle's menu."""
-    return fate(hand), reserve(hand), strategy(hand), battle(hand)
+def preliminaries(hand: int, shuffle: bool = False) -> tuple[Tell, ...]:
+    """The instructions that open a hand, in the rulebook's order, up to the Battle's menu
+    (``shuffle``: the match's setup first)."""
+    return fate(hand, shuffle), reserve(hand), strategy(hand), battle(hand)
 
 
 def guide_change(on: bool) -> dict[str, Any]:

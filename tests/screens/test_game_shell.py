@@ -348,8 +348,8 @@ async def test_f2_shows_the_rule_while_a_text_field_has_the_focus(tmp_path: Path
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, MessageDialog)
-        # A new match is guided: its first step is the Fate Phase, cited by its section.
-        assert pending.rule.startswith("Fate Phase") and f"Rule: {pending.rule}" in str(app.screen.body)
+        # A new match is guided: its first step is the setup and the Fate Phase, cited by their sections.
+        assert "Fate Phase" in pending.rule and f"Rule: {pending.rule}" in str(app.screen.body)
 
 
 async def open_game_of(pilot: Any, app: CompanionApp, game: str, screen: type) -> None:

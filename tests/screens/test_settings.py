@@ -384,7 +384,7 @@ async def test_the_simancas_guide_setting_is_a_new_matchs(guide: bool, tmp_path:
         assert ("New Simancas match, unguided" in titles) is guide
         assert ("New Simancas match, guided" in titles) is not guide
     store = Store(str(tmp_path / "c.db"))
-    assert [store.session(i).config for i in (1, 2)] == [{"guide": guide}] * 2
+    assert [store.session(i).config for i in (1, 2)] == [{"guide": guide, "setup": True}] * 2
 
 
 # -- the theme --------------------------------------------------------------------------------------

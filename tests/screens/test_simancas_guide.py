@@ -151,7 +151,7 @@ async def test_on_the_screen_each_phase_is_confirmed_with_enter(tmp_path: Path, 
         assert "New Simancas match, unguided" in {c.title for c in app.get_system_commands(app.screen)}
         app.start_game("simancas")  # as the home screen starts it: guided
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
-        assert app.store().session(1).config == {"guide": True}
+        assert app.store().session(1).config == {"guide": True, "setup": True}
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -169,7 +169,7 @@ async def test_on_the_screen_each_phase_is_confirmed_with_enter(tmp_path: Path, 
         assert screen.match.guide is False
         assert screen.driver.steps[-1].prompt.data == {"guide": False}
     info = Store(str(tmp_path / "c.db")).session(1)
-    assert info.config == {"guide": True}
+    assert info.config == {"guide": True, "setup": True}
 
 
 async def test_typing_a_card_confirms_every_phase_waiting(tmp_path: Path, clock: Any) -> None:
@@ -227,3 +227,17 @@ async def test_the_strategy_phase_shows_each_types_effect_then_the_table(tmp_pat
         assert "Battle Phase" in why(app)
         assert tables.display and not reference.display
         assert "Done: Strategy Phase." in str(app.screen.query_one("#pp-message", Static).render())
+
+
+def test_a_new_guided_match_opens_with_the_rulebooks_setup() -> None:
+    """SETUP: "Shuffle the deck." A new match's first instruction says it, with the first hand's
+    deal; a match recorded before the setup was told opens as it did."""
+    from companion.simancas.guide import GUIDE_TOPICS
+
+    new = Driver(GAME, 3, {"guide": True, "setup": True})
+    first = new.pending
+    assert isinstance(first, Tell) and first.topic == GUIDE_TOPICS["fate"]
+    assert first.data.get("shuffle") is True and first.rule.startswith("SETUP — Shuffle the deck")
+    assert "shuffle the deck" in first.text
+    old = Driver(GAME, 3, {"guide": True})
+    assert isinstance(old.pending, Tell) and "shuffle" not in old.pending.data
