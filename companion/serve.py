@@ -151,6 +151,23 @@ def _bind_sentence(host: str, port: int, exc: OSError) -> str:
     return f"Cannot serve on {host} port {port}: {reason}."
 
 
+#: Added to the page: the keys work as soon as it has loaded, with no click first. The terminal
+#: (xterm.js) is made by textual.js on load and takes the keys through its hidden textarea,
+#: which is given the focus once it exists, and again while the app has not drawn yet.
+FOCUS_SCRIPT = """<script>
+(function () {
+  var tries = 0;
+  function focusTerminal() {
+    var keys = document.querySelector(".xterm-helper-textarea");
+    if (keys && document.activeElement !== keys) { keys.focus(); }
+    var drawn = document.body.classList.contains("-first-byte");
+    if ((!keys || !drawn) && tries++ < 100) { setTimeout(focusTerminal, 100); }
+  }
+  window.addEventListener("load", function () { setTimeout(focusTerminal, 0); });
+})();
+</script>
+"""
+
 NO_TOKEN_PAGE = """<!doctype html><meta charset="utf-8"><title>Tabletop Companion</title>
 <body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
 <h1>Tabletop Companion</h1>
@@ -211,7 +228,10 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             # The page's websocket must point where the browser found the page, not at the
             # bound address (0.0.0.0 means nothing to a browser on another machine).
             self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
+            page = await super().handle_index(request)
+            if isinstance(page, web.Response) and page.text and "</body>" in page.text:
+                page.text = page.text.replace("</body>", FOCUS_SCRIPT + "</body>", 1)
+            return page
 
         async def handle_download(self, request: web.Request) -> web.StreamResponse:
             if lock.host_refusal(request.host) or not lock.token_ok(request.cookies.get(COOKIE)):

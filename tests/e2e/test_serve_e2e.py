@@ -143,6 +143,43 @@ def committed_rolls(db: Path) -> list[tuple[list[int], str]]:
         store.close()
 
 
+def test_the_keys_work_as_soon_as_the_page_has_loaded(server: tuple[str, Path, Path]) -> None:
+    """Issue #32: "In the browser the keys work as soon as the page has loaded (no click
+    first), with a highlighted item." d, pressed with nothing clicked, opens the Dice tray."""
+    assert CHROMIUM.exists(), f"No Chromium at {CHROMIUM}, and COMPANION_REQUIRE_BROWSER asks for one"
+    playwright = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    url, _db, _decoy = server
+    screen = bytearray()
+
+    def on_frame(payload: str | bytes) -> None:
+        screen.extend(payload.encode() if isinstance(payload, str) else payload)
+
+    def seen(text: str) -> bool:
+        return text.encode() in screen
+
+    with playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+            page.goto(url, wait_until="domcontentloaded")
+            wait_for(
+                lambda: seen("No unfinished sessions"),
+                "the home screen",
+                pause=lambda: page.wait_for_timeout(100),
+            )
+            active = page.evaluate("document.activeElement && document.activeElement.className")
+            assert "xterm-helper-textarea" in str(active)  # the terminal has the keys
+            page.keyboard.press("d")
+            wait_for(
+                lambda: seen("Quick picks"),
+                "the Dice tray, opened by d",
+                pause=lambda: page.wait_for_timeout(100),
+            )
+        finally:
+            browser.close()
+
+
 def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
     server: tuple[str, Path, Path], tmp_path: Path
 ) -> None:
@@ -169,7 +206,6 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
 
             until(lambda: seen("Unfinished sessions") and seen("Dice tray"), "the home screen in the page")
             until(lambda: seen("No unfinished sessions"), "the database opened by the served app")
-            page.click("#terminal")
 
             page.keyboard.press("d")
             until(lambda: seen("Quick picks"), "the Dice tray")
