@@ -229,8 +229,9 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             # bound address (0.0.0.0 means nothing to a browser on another machine).
             self.public_url = f"{request.scheme}://{request.host}"
             page = await super().handle_index(request)
-            if isinstance(page, web.Response) and page.text and "</body>" in page.text:
-                page.text = page.text.replace("</body>", FOCUS_SCRIPT + "</body>", 1)
+            if isinstance(page, web.Response) and page.body is not None:
+                html = page.body if isinstance(page.body, bytes) else b""
+                page.body = html.replace(b"</body>", FOCUS_SCRIPT.encode() + b"</body>", 1)
             return page
 
         async def handle_download(self, request: web.Request) -> web.StreamResponse:

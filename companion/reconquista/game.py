@@ -362,6 +362,10 @@ class Reconquista:
     def summary(self, state: GameState) -> str:
         if state.phase == "over":
             return result_text(self.board_of(state), state)
+        if state.phase == "end" and state.effects.event is None:
+            # Between the turns: the turn counter has moved on and "Turn N begins" waits (every
+            # turn's Phase 2 draws an event, so the end of a turn always has one).
+            return f"turn {state.turn}, start"
         return f"turn {state.turn}, {state.phase}"
 
 

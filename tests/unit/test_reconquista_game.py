@@ -561,3 +561,29 @@ def test_a_game_recorded_before_the_checklist_starts_as_it_did() -> None:
 
     d = Driver(GAME, 3, {"dice": "app"})
     assert d.pending is not None and d.pending.topic == "reconquista.turn.begin"
+
+
+def test_the_summary_between_turns_names_the_new_turns_start() -> None:
+    """Issue #32: Home said "turn 3, end" for a game at the start of turn 3. While "Turn N
+    begins" waits, the summary is "turn N, start"; during the end of a turn, "turn N, end"."""
+    from companion.driver import Driver
+    from companion.prompts import Tell
+
+    d = Driver(GAME, 4, {"dice": "app"})
+    seen: set[str] = set()
+    while d.pending is not None and d.state.turn <= 3:
+        p = d.pending
+        summary = GAME.summary(d.state)
+        if p.topic == "reconquista.turn.begin" and d.state.turn > 1:
+            assert summary == f"turn {d.state.turn}, start"
+            seen.add("start")
+        elif d.state.phase == "end":
+            assert summary == f"turn {d.state.turn}, end"
+            seen.add("end")
+        if isinstance(p, Tell):
+            d.ack()
+        elif p.kind == "roll":
+            d.roll()
+        else:
+            d.submit(p.options[-1] if hasattr(p, "options") else p.parse(""), "player")  # type: ignore[attr-defined]
+    assert seen == {"start", "end"}
