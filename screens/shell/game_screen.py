@@ -364,15 +364,7 @@ class GameScreen(Screen[None]):
         self.after_undo(done)
         left = "" if len(done) == len(replaced) else f" ({len(replaced) - len(done)} no longer asked)"
         self.show_game(f"Took back the correction of step {index + 1}: {len(done)} steps as they were{left}.")
-        tell = d.game.board_changes
-        changes = tell(now, d.state) if tell is not None else []
-        if changes:
-            body = Text("Put the table back as it was:\n", style="bold")
-            for line in changes:
-                body.append(f"  • {line}\n", style="")
-            if d.pending is not None:
-                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
-            self.app.push_screen(MessageDialog("Correction taken back", body))
+        self.tell_changes(now, "Correction taken back")
 
     def action_undo_to(self) -> None:
         """Pick a step of the log and go back to before it, after a question listing all that
@@ -408,15 +400,7 @@ class GameScreen(Screen[None]):
         self.after_undo(taken)
         self.query_one(PromptPanel).hold_highlight()
         self.show_game(self.undone_message(taken) + REDO_HINT)
-        tell = d.game.board_changes
-        changes = tell(now, d.state) if tell is not None else []
-        if changes:
-            body = Text("Put the table back as it was:\n", style="bold")
-            for line in changes:
-                body.append(f"  • {line}\n", style="")
-            if d.pending is not None:
-                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
-            self.app.push_screen(MessageDialog("Undone", body))
+        self.tell_changes(now, "Undone")
 
     def action_redo(self) -> None:
         """Answer again what the last undo took back: the same dice, draws and choices, each
@@ -441,21 +425,32 @@ class GameScreen(Screen[None]):
         self.after_redo(done)
         more = " (ctrl+y again: the undo before)" if d.redo_groups else ""
         self.show_game(f"Redone: {len(done)} step{'s' if len(done) != 1 else ''}, as they were{more}.")
-        tell = d.game.board_changes
-        changes = tell(now, d.state, undo=False) if tell is not None else []
-        if changes:
-            body = Text("Make these changes on the table again:\n", style="bold")
-            for line in changes:
-                body.append(f"  • {line}\n", style="")
-            if isinstance(d.pending, Tell):
-                # The game changed its state as it gave the instruction: its change is listed
-                # above, and is not to be made twice.
-                body.append(
-                    "\nThe instruction waiting may be one of them: make each change once, then confirm it."
-                )
-            elif d.pending is not None:
-                body.append(f"\nThe game now asks: {asked_now(d.pending)}")
-            self.app.push_screen(MessageDialog("Redone", body))
+        self.tell_changes(now, "Redone", undo=False)
+
+    def tell_changes(self, now: object, title: str, undo: bool = True) -> None:
+        """A dialog of the changes to make on the table to go from ``now`` (the state the
+        table shows) to the game's state: back as it was (``undo``), or forward again (a redo);
+        nothing when nothing changes or the game cannot tell."""
+        d = self.driver
+        tell = d.game.board_changes if d is not None else None
+        if d is None or tell is None:
+            return
+        changes = tell(now, d.state, undo=undo)
+        if not changes:
+            return
+        heading = "Put the table back as it was:\n" if undo else "Make these changes on the table again:\n"
+        body = Text(heading, style="bold")
+        for line in changes:
+            body.append(f"  • {line}\n", style="")
+        if not undo and isinstance(d.pending, Tell):
+            # The game changed its state as it gave the instruction: its change is listed
+            # above, and is not to be made twice.
+            body.append(
+                "\nThe instruction waiting may be one of them: make each change once, then confirm it."
+            )
+        elif d.pending is not None:
+            body.append(f"\nThe game now asks: {asked_now(d.pending)}")
+        self.app.push_screen(MessageDialog(title, body))
 
     # -- the rule behind the step on screen ----------------------------------------------
 
