@@ -316,6 +316,7 @@ class SimancasScreen(GameScreen):
         self._matcher_for: Any = None
         self._notes: dict[str, str] = {}
         self._shown: list[str] = []  # the actions listed under the field, in order
+        self._shown_for: tuple[str, object] = ("", None)  # the text and question they match
         # The card types panel opened for the guide's Strategy Phase (closed once it is confirmed).
         self._reference_for_strategy = False
 
@@ -568,10 +569,12 @@ class SimancasScreen(GameScreen):
         waiting = d is not None and isinstance(d.pending, Tell) and typed and self._menu_ahead() is not None
         if d is None or not (isinstance(d.pending, Choose) or waiting):
             self._shown = []
+            self._shown_for = (self.query_one("#pp-dice", Input).value, d.pending if d else None)
             panel.show_matches(None)
             return
         found = self.suggestions()
         self._shown = found
+        self._shown_for = (self.query_one("#pp-dice", Input).value, d.pending)
         total = len(d.pending.options) if isinstance(d.pending, Choose) else len(self._matcher or ())
         panel.show_matches(
             found,
@@ -606,6 +609,10 @@ class SimancasScreen(GameScreen):
         d = self.driver
         if d is None:
             return
+        if self._shown_for != (text, d.pending):
+            # Text that arrived faster than the list followed it (a paste, a fast typist, a
+            # slow link): the list is made for this very text before anything is taken from it.
+            self._fill_suggestions()
         # The action highlighted now, in the list shown (the side it goes to is on it).
         listing = self.query_one("#pp-options", OptionList)
         index = listing.highlighted if listing.display else None

@@ -1080,3 +1080,24 @@ async def test_the_strategy_phase_shows_every_types_strategic_effect_at_80x24(
             app.screen.query_one("#sm-reference-text", Static).content
         )
         assert panel.display and "Tactical effect" in out.getvalue()
+
+
+async def test_enter_takes_from_the_list_for_the_text_entered_not_an_older_one(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Issue #32: "text pasted into the Simancas field acts on a stale prefix (type xyzzy fast:
+    a card matching 'x' was placed)". Enter arriving before the list has followed the text
+    takes nothing from the older list: 'xyzzy' names no card, and nothing is placed."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        d = driver_of(app)
+        await type_in(pilot, "jund", enter=False)  # the list: Jund Cavalry, highlighted
+        steps = len(d.steps)
+        field = app.screen.query_one("#pp-dice", Input)
+        field.value = "xyzzy"  # its Changed message is not handled yet ...
+        app.screen.enter("xyzzy")  # type: ignore[attr-defined]  # ... when Enter arrives
+        assert len(d.steps) == steps
+        assert "xyzzy" in message(app)  # refused, in one sentence
+        await pilot.pause()
+        assert len(d.steps) == steps
