@@ -71,3 +71,20 @@ async def test_f6_takes_back_to_the_step_picked_and_ctrl_y_brings_it_all_back(
         await pilot.pause()
         assert app.screen is game and len(d.steps) == 6
     assert len(Store(str(db)).log(1).steps) == 6
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 55)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_undo_to_a_step(
+    snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]
+) -> None:
+    """The step picker over the Dice tray: the newest step first, each numbered, the hint whole."""
+    app = CompanionApp(db_path=str(tray(tmp_path / "c.db", clock)), seed=1, clock=clock)
+
+    async def before(pilot: Any) -> None:
+        await store_ready(pilot)
+        app.open_session(1)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.driver is not None)
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: isinstance(app.screen, UndoToDialog))
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
