@@ -93,6 +93,7 @@ def final_text(app: CompanionApp) -> str:
 # -- Pilot tests ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_new_game_asks_for_the_dice_and_opens_the_board(tmp_path: Path, clock: Any) -> None:
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
