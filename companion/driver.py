@@ -155,10 +155,13 @@ class Driver:
         self.config = dict(config or {})
         self.recorder = recorder
         self.redo_groups: list[list[Step]] = []
-        #: The steps a correction withdrew after the one it replaced, not yet given again: the
-        #: facts of the table among them (dice, a token drawn, a move made on the board) are
-        #: answered again as the game asks for them (``fill_facts``). The store reads them back.
+        #: The facts of the table (dice, a token drawn, a move made on the board) among the steps
+        #: a correction withdrew after the one it replaced, not yet given again: answered again
+        #: as the game asks for them (``fill_facts``). The store reads them back (``keep_ahead``).
+        #: Only facts are kept: a decision is never given again by the driver, and an answer's
+        #: key names its topic, so no decision's answer could take a fact off the list.
         self.ahead: list[Step] = []
+        self._ahead_keys: list[str] = []  # ``_fact_of`` each of ``ahead``, made once
         #: The facts ``fill_facts`` answered since the screen last took them (``take_filled``).
         self.filled: list[Step] = []
         self._filling = False  # answers given now are the driver's own: no facts filled after them
@@ -322,10 +325,15 @@ class Driver:
         self._redo_follows(step)
         if self.ahead:
             key = _fact_of(step)
-            at = next((i for i, s in enumerate(self.ahead) if _fact_of(s) == key), None)
-            if at is not None:
-                del self.ahead[at]
+            if key in self._ahead_keys:
+                at = self._ahead_keys.index(key)
+                del self.ahead[at], self._ahead_keys[at]
         return step
+
+    def keep_ahead(self, steps: list[Step]) -> None:
+        """Keep the facts among ``steps`` ahead (after a correction, or as the store read them)."""
+        self.ahead = [s for s in steps if self.is_fact(s.prompt)]
+        self._ahead_keys = [_fact_of(s) for s in self.ahead]
 
     def is_fact(self, prompt: Prompt) -> bool:
         """Whether an answer to ``prompt`` records a fact of the table, which a correction keeps:
@@ -348,8 +356,9 @@ class Driver:
                     break
                 try:
                     filled.append(self.submit(kept.answer, kept.source))
-                except BadAnswer:
-                    self.ahead.remove(kept)  # no longer an answer to it: not tried again
+                except BadAnswer:  # no longer an answer to it: not tried again
+                    at = self.ahead.index(kept)
+                    del self.ahead[at], self._ahead_keys[at]
         finally:
             self._filling = False
         self.filled.extend(filled)
@@ -527,13 +536,14 @@ class Driver:
         old[index].prompt.check(value)
         # As the log has it, a rewind to ``index`` then the answers: the redo rule follows them,
         # and the steps after ``index`` are kept ahead until given again.
-        saved = self.redo_groups, self.ahead
-        self.redo_groups, self.ahead = [*self.redo_groups, old[index:]], list(old[index + 1 :])
+        saved = self.redo_groups, self.ahead, self._ahead_keys
+        self.redo_groups = [*self.redo_groups, old[index:]]
+        self.keep_ahead(old[index + 1 :])
         self._filling = True  # the later answers are matched in order first (below)
         try:
             self._replace(index, value, source)
         except BaseException:
-            self.redo_groups, self.ahead = saved
+            self.redo_groups, self.ahead, self._ahead_keys = saved
             self._filling = False
             raise
         report = Correction(index)
@@ -544,7 +554,7 @@ class Driver:
         # Past the first decision asked otherwise, the facts of the table still stand: they
         # answer the game again as it asks for them, now and after each answer.
         report.reused += len(self.fill_facts())
-        report.kept = [s for s in self.ahead if self.is_fact(s.prompt)]
+        report.kept = list(self.ahead)
         return report
 
     def _reuse(self, tail: list[Step], report: Correction) -> None:

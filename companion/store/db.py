@@ -155,7 +155,7 @@ class Log:
     #: ``Driver.redo_groups``, read from the rows).
     redo: list[list[Step]] = field(default_factory=list)
     #: The steps the last correction withdrew after the one it replaced, not given again since
-    #: (``Driver.ahead``, by the same rule).
+    #: (``Driver.ahead``, by the same rule; the driver keeps the facts among them).
     ahead: list[Step] = field(default_factory=list)
 
 
@@ -543,6 +543,8 @@ class Store:
         kept: list[EventInfo] = []
         redo: list[list[EventInfo]] = []
         ahead: list[EventInfo] = []
+        # _fact_key of each of ahead, made once: every later answer is read against them.
+        ahead_keys: list[str] = []
         for ev in self.events(session_id):
             if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in ("answer", "rewind"):
                 raise StoreError(f"Session {session_id}'s log is damaged (an event of it cannot be read).")
@@ -556,12 +558,13 @@ class Store:
                     redo.append(kept[ev.step :])
                 if ev.source == "correction":
                     ahead = kept[ev.step + 1 :]
+                    ahead_keys = [_fact_key(e) for e in ahead]
             else:  # an answer: the rules of Driver._commit
                 if ahead:  # the same as a step kept ahead: that step, given again
                     key = _fact_key(ev)
-                    at = next((i for i, e in enumerate(ahead) if _fact_key(e) == key), None)
-                    if at is not None:
-                        ahead = ahead[:at] + ahead[at + 1 :]
+                    if key in ahead_keys:
+                        at = ahead_keys.index(key)
+                        del ahead[at], ahead_keys[at]
                 if redo:  # the same as the next to redo, or a new one
                     if _event_key(redo[-1][0]) != _event_key(ev):
                         redo = []
@@ -665,7 +668,8 @@ class Store:
         if info.rules_version == current:
             try:
                 driver = Driver.resume(game, info.seed, info.config, log.steps, recorder)
-                driver.redo_groups, driver.ahead = log.redo, log.ahead
+                driver.redo_groups = log.redo
+                driver.keep_ahead(log.ahead)
                 return Resumed(driver)
             except ReplayDivergence as exc:
                 raise StoreError(

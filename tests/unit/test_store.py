@@ -410,7 +410,8 @@ def test_what_a_correction_keeps_ahead_reads_back_from_the_log_as_the_driver_has
             driver.correct(index, [rng.randint(1, roll.sides) for _ in range(roll.n)], "physical")
             corrected += 1
         log = store.log(sid)
-        assert [_keys([g]) for g in [log.ahead]] == [_keys([driver.ahead])]
+        # The driver keeps the facts among the steps the log keeps ahead.
+        assert _keys([[s for s in log.ahead if driver.is_fact(s.prompt)]]) == _keys([driver.ahead])
         assert _keys(log.redo) == _keys(driver.redo_groups)
         ahead += bool(driver.ahead)
     assert corrected > 0 and ahead > 0
