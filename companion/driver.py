@@ -165,6 +165,9 @@ class Driver:
         #: The facts ``fill_facts`` answered since the screen last took them (``take_filled``).
         self.filled: list[Step] = []
         self._filling = False  # answers given now are the driver's own: no facts filled after them
+        #: The last correction: (its step, the steps it replaced, the log it left), until an
+        #: undo or the next correction; ``correction_to_undo`` says whether it may be undone.
+        self.last_correction: tuple[int, list[Step], list[Step]] | None = None
         self._start()
 
     # -- building ---------------------------------------------------------
@@ -461,7 +464,21 @@ class Driver:
         taken = self.steps[index:]
         self._rewind(index)
         self.redo_groups.append(taken)
+        self.last_correction = None
         return taken
+
+    def correction_to_undo(self) -> tuple[int, list[Step]] | None:
+        """The last correction, (its step, the steps it replaced), while nothing but the dice
+        the app rolls by itself has been answered since: ``restore`` then puts the log back
+        exactly as it was before it. None otherwise."""
+        last = self.last_correction
+        if last is None:
+            return None
+        index, replaced, left = last
+        after = self.steps[len(left) :]
+        if len(self.steps) < len(left) or any(a is not b for a, b in zip(self.steps, left, strict=False)):
+            return None
+        return (index, replaced) if all(s.source == "app" for s in after) else None
 
     def redo(self) -> list[Step]:
         """Answer again what the last undo took back, each step as it was (dice, draws and
@@ -555,6 +572,7 @@ class Driver:
         # answer the game again as it asks for them, now and after each answer.
         report.reused += len(self.fill_facts())
         report.kept = list(self.ahead)
+        self.last_correction = (index, old[index:], list(self.steps))
         return report
 
     def _reuse(self, tail: list[Step], report: Correction) -> None:

@@ -311,24 +311,16 @@ class GameScreen(Screen[None]):
 
     # -- undo -------------------------------------------------------------------------
 
-    #: The last correction while nothing has been answered since: (its step, the steps it
-    #: replaced, the log it left); one ctrl+z then restores the log as it was before it.
-    correction_undo: tuple[int, list[Step], list[Step]] | None = None
-
     def action_undo(self) -> None:
         d = self.driver
         if d is None:
             return
-        last = self.correction_undo
-        self.correction_undo = None
-        if (
-            last is not None
-            and len(d.steps) >= len(last[2])
-            and all(a is b for a, b in zip(d.steps, last[2], strict=False))
-            # after it, nothing the player answered: at most the dice the app rolls by itself
-            and all(s.source == "app" for s in d.steps[len(last[2]) :])
-        ):
-            at, replaced, _ = last
+        last = d.correction_to_undo()
+        if last is not None:
+            # Right after a correction, one ctrl+z takes it back whole; asked once (no: the
+            # next ctrl+z is an undo as any other).
+            d.last_correction = None
+            at, replaced = last
             question = (
                 f"Take back the correction of step {at + 1}? The log comes back as it was "
                 f"before it, the dice {answer_text(replaced[0].answer)} with it."

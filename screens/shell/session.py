@@ -66,14 +66,11 @@ def correct_a_die(
             return
         index, values = result
         now = driver.state  # a correction re-runs the game into a new state: this one is the table's
-        before = list(driver.steps)
         try:
             report = driver.correct(index, values, "physical")
         except (BadAnswer, CompanionError) as exc:
             show(str(exc), error=True)
             return
-        # One ctrl+z, before anything else is answered, takes the correction back whole.
-        screen.correction_undo = index, before[index:], list(driver.steps)
         driver.take_filled()  # counted in the report, said in its dialog
         corrected(index)
         tell = driver.game.board_changes

@@ -1019,3 +1019,26 @@ def test_a_correction_keeps_the_later_draws_and_saracen_moves_for_when_they_are_
     # Every fact used again is one made before, in the order made (a draw no longer possible,
     # the token gone, is passed over).
     assert is_subsequence(used, facts_before)
+
+
+def test_a_correction_is_undone_whole_until_the_player_answers_again() -> None:
+    """Issue #32: "A correction is itself undone by one ctrl+z, which restores the log exactly
+    as before it." Offered while nothing but the app's own dice has been answered since."""
+    driver = skirmish(SKIRMISH_ANSWERS[:6])
+    before = state_tuple(driver)
+    driver.correct(1, [2, 3], "player")
+    last = driver.correction_to_undo()
+    assert last is not None and last[0] == 1
+    driver.restore(*last)
+    assert state_tuple(driver) == before
+    assert driver.correction_to_undo() is None  # taken back: nothing more to take back so
+    driver.correct(1, [2, 3], "player")
+    pending = driver.pending
+    assert pending is not None
+    if isinstance(pending, Roll):
+        driver.roll()  # the app's own dice: the correction may still be taken back
+        assert driver.correction_to_undo() is not None
+    pending = driver.pending
+    assert pending is not None and not isinstance(pending, Roll)
+    driver.type(pending.options[0] if isinstance(pending, Choose) else "")
+    assert driver.correction_to_undo() is None  # the player answered since
