@@ -27,14 +27,15 @@ from textual.widgets import DataTable, Header, Input, Select, Static
 
 from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
-from companion.games import GAMES, session_name
+from companion.games import GAMES
 from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
 from screens.plain import notify_plain, plain
-from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
+from screens.shell.session_actions import ask_then, delete_question
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
 PAGE = 100
@@ -409,30 +410,18 @@ class HistoryScreen(Screen[None]):
         session_id = self._selected()
         if session_id is None or self.statuses.get(session_id) != "abandoned":
             return
-        app: Any = self.app
-        try:
-            info = app.store().session(session_id)
-        except CompanionError as exc:
-            notify_plain(self, str(exc), severity="error")
-            return
-        name = session_name(info.id, info.game, info.summary)
 
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                app.store().delete_session(session_id)
-            except CompanionError as exc:
-                notify_plain(self, str(exc), severity="error")
-                return
+        def done(name: str) -> None:
             self.load(keep_cursor=True)
             notify_plain(self, f"Deleted {name}.")
 
-        question = (
-            f"Delete {name} and every step of its log?\n\nThis cannot be undone. To keep a "
-            f"copy, answer n and run: companion export {session_id}"
+        ask_then(
+            self,
+            session_id,
+            lambda name: delete_question(name, session_id),
+            lambda store, sid: store.delete_session(sid),
+            done,
         )
-        self.app.push_screen(ConfirmDialog(question), answered)
 
     def action_sort(self) -> None:
         names = [name for name, _ in ORDERS]

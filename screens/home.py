@@ -19,12 +19,12 @@ from textual.widgets.option_list import Option
 
 from companion import __version__
 from companion.errors import CompanionError
-from companion.games import GAMES, session_name, title
+from companion.games import GAMES, title
 from screens.colours import tone
 from screens.help import app_keys
 from screens.plain import notify_plain, plain
-from screens.shell.dialogs import ConfirmDialog
 from screens.shell.footer import KeysFooter
+from screens.shell.session_actions import abandon_question, abandoned_text, ask_then
 
 
 class HomeScreen(Screen[None]):
@@ -148,30 +148,12 @@ class HomeScreen(Screen[None]):
         session_id = self._highlighted_session()
         if session_id is None:
             return
-        app: Any = self.app
-        try:
-            info = app.store().session(session_id)
-        except CompanionError as exc:
-            notify_plain(self, str(exc), severity="error")
-            return
-        name = session_name(info.id, info.game, info.summary)
 
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                app.store().abandon(session_id)
-            except CompanionError as exc:
-                notify_plain(self, str(exc), severity="error")
-                return
+        def done(name: str) -> None:
             self.show_sessions()
-            notify_plain(self, f"Abandoned {name}: History has it, to resume or delete.")
+            notify_plain(self, abandoned_text(name))
 
-        question = (
-            f"Abandon {name}?\n\nIt leaves the unfinished sessions and stays in History, marked "
-            "abandoned: History resumes it, or deletes it."
-        )
-        self.app.push_screen(ConfirmDialog(question), answered)
+        ask_then(self, session_id, abandon_question, lambda store, sid: store.abandon(sid), done)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         app: Any = self.app

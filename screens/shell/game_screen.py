@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding
@@ -27,11 +27,11 @@ from textual.widgets import Input
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
-from companion.games import session_name
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog, UndoToDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
+from screens.shell.session_actions import abandon_question, abandoned_text, ask_then
 
 #: Said after every undo: what was taken back is not lost.
 REDO_HINT = " ctrl+y: redo."
@@ -484,25 +484,9 @@ class GameScreen(Screen[None]):
         if d.finished:
             self.show_game("This session has ended: there is nothing left to abandon.", error=True)
             return
-        app: Any = self.app
-        try:
-            info = app.store().session(self.session_id)
-        except CompanionError as exc:
-            self.show_game(str(exc), error=True)
-            return
-        name = session_name(info.id, info.game, info.summary)
-        question = (
-            f"Abandon {name}?\n\nIt leaves the unfinished sessions and stays in History, marked "
-            "abandoned: History resumes it, or deletes it."
-        )
-        self.app.push_screen(ConfirmDialog(question), lambda yes: self._abandon(name) if yes else None)
 
-    def _abandon(self, name: str) -> None:
-        app: Any = self.app
-        try:
-            app.store().abandon(self.session_id)
-        except CompanionError as exc:
-            self.show_game(str(exc), error=True)
-            return
-        self.app.pop_screen()
-        notify_plain(self.app, f"Abandoned {name}: History has it, to resume or delete.")
+        def done(name: str) -> None:
+            self.app.pop_screen()
+            notify_plain(self.app, abandoned_text(name))
+
+        ask_then(self, self.session_id, abandon_question, lambda store, sid: store.abandon(sid), done)
