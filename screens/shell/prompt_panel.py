@@ -268,30 +268,19 @@ class PromptPanel(Vertical):
         ``numbers``: each option's own number, in list order, where it is not its place (the
         castles at setup keep their numbers as the list shrinks); a number no option has picks
         nothing (-1: the screen says which keys pick)."""
-        if numbers is not None:
-            top = max(numbers, default=0)
-            number = self._number_for(digit, top)
-            if number is None:  # one more digit may follow: Enter takes the option so numbered
-                waiting = self._number
+        if numbers is None:
+            if count <= 9:
+                return digit - 1  # at once (a digit past the list: the screen says which keys pick)
+            numbers = range(1, count + 1)
+        number = self._number_for(digit, max(numbers, default=0))
+        if number is None:  # one more digit may follow: Enter takes the option so numbered
+            waiting = self._number
+            if waiting:  # (a 0 alone is no number: the list is left as it is)
                 self.query_one("#pp-options", OptionList).highlighted = (
                     numbers.index(waiting) if waiting in numbers else None
                 )
-                return None
-            return numbers.index(number) if number in numbers else -1
-        if count <= 9:
-            return digit - 1  # at once (a digit past the list: the screen says which keys pick)
-        now = time.monotonic()
-        number = self._number * 10 + digit if now - self._number_at < NUMBER_WAIT else digit
-        if not 1 <= number <= count:
-            number = digit
-        self._number, self._number_at = number, now
-        if not 1 <= number <= count:
             return None
-        if number * 10 > count:
-            self._number = 0
-            return number - 1
-        self.query_one("#pp-options", OptionList).highlighted = number - 1
-        return None
+        return numbers.index(number) if number in numbers else -1
 
     def show(
         self,
