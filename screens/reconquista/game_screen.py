@@ -25,6 +25,7 @@ from companion.reconquista import movement, purchases
 from companion.reconquista.battle import SIEGE_ROLL_TOPIC
 from companion.reconquista.board import Board, load_board
 from companion.reconquista.control import income, result_band, victory_points
+from companion.reconquista.events import roll_faces
 from companion.reconquista.forecast import describe as describe_odds
 from companion.reconquista.forecast import el_cid_goes, forecast_move, forecast_siege
 from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
@@ -303,7 +304,8 @@ class ReconquistaScreen(GameScreen):
                 return (describe_odds(f) if f.kind != "none" else ""), notes
         except (SpecError, KeyError, ValueError):
             return "", notes
-        faces = GAME.roll_faces(state, prompt) if isinstance(prompt, Roll) else []
+        # The board the screen holds: a session on its own map and tables files is not read again.
+        faces = roll_faces(self.board, prompt) if isinstance(prompt, Roll) else []
         if faces:
             # A table roll says what each result means before the dice are typed.
             return faces_line(faces), notes
