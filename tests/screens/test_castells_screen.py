@@ -258,13 +258,30 @@ async def test_a_correction_by_hand_is_a_logged_step(tmp_path: Path, clock: Any)
 
 
 @pytest.mark.slow
+async def correct_in_dialog(pilot: Pilot[Any], step: int, dice: str) -> None:
+    """c, the roll of ``step`` picked in the correction dialog, ``dice`` typed: up to the
+    dialog saying what the correction changed."""
+    from textual.widgets import Input, OptionList
+
+    from screens.shell.dialogs import CorrectionDialog
+
+    app = pilot.app
+    await pilot.press("c")
+    await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
+    options = app.screen.query_one(OptionList)
+    options.highlighted = next(
+        i for i in range(options.option_count) if options.get_option_at_index(i).id == str(step)
+    )
+    await pilot.press("enter")
+    app.screen.query_one("#corr-dice", Input).value = dice
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+
+
 async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any) -> None:
     """Saracen battle: "the defender must match or beat its successes" - Anna's first roll was
     mistyped (1 hit where she had 3): corrected with c, the game re-runs from that roll, Tortosa
     holds, and the log keeps the corrected dice."""
-    from textual.widgets import Input, OptionList
-
-    from screens.shell.dialogs import CorrectionDialog
 
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)
@@ -274,16 +291,7 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
         d = driver_of(app)
         anna = max(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll))
         assert d.steps[anna].answer == [5, 1, 1, 1, 1] and d.state.battle.result is None
-        await pilot.press("c")
-        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
-        options = app.screen.query_one(OptionList)
-        options.highlighted = next(
-            i for i in range(options.option_count) if options.get_option_at_index(i).id == str(anna)
-        )
-        await pilot.press("enter")
-        app.screen.query_one("#corr-dice", Input).value = "5 5 6 1 1"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        await correct_in_dialog(pilot, anna, "5 5 6 1 1")
         assert "Tortosa holds" in str(app.screen.body)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
@@ -296,9 +304,8 @@ async def test_correcting_a_battle_die_typed_earlier(tmp_path: Path, clock: Any)
 async def test_one_ctrl_z_takes_a_correction_back_whole(tmp_path: Path, clock: Any) -> None:
     """Issue #32: "A correction is itself undone by one ctrl+z, which restores the log exactly
     as before it." """
-    from textual.widgets import Input, OptionList
 
-    from screens.shell.dialogs import ConfirmDialog, CorrectionDialog
+    from screens.shell.dialogs import ConfirmDialog
 
     db = tmp_path / "c.db"
     sid = recorded(db, clock, SARACEN_ATTACK)
@@ -309,16 +316,7 @@ async def test_one_ctrl_z_takes_a_correction_back_whole(tmp_path: Path, clock: A
         before = [(s.prompt, s.answer, s.source) for s in d.steps]
         state = d.snapshot()
         anna = max(i for i, s in enumerate(d.steps) if isinstance(s.prompt, Roll))
-        await pilot.press("c")
-        await wait_until(pilot, lambda: isinstance(app.screen, CorrectionDialog))
-        options = app.screen.query_one(OptionList)
-        options.highlighted = next(
-            i for i in range(options.option_count) if options.get_option_at_index(i).id == str(anna)
-        )
-        await pilot.press("enter")
-        app.screen.query_one("#corr-dice", Input).value = "5 5 6 1 1"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, MessageDialog))
+        await correct_in_dialog(pilot, anna, "5 5 6 1 1")
         assert "ctrl+z takes the correction back" in str(app.screen.body)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
