@@ -368,7 +368,7 @@ def _replay(args: argparse.Namespace) -> int:
 
     store = _open_store(args)
     info = store.session(args.id)
-    game = games.load(info.game)
+    game = games.playing(info.game, info.rules_version)  # a version it still plays, as recorded
     log = store.log(args.id)
     try:
         # A session never answered has no stored state yet ({}): nothing to compare but the steps.

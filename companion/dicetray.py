@@ -122,6 +122,7 @@ class DiceTray:
     #: No corrections by hand, and no board to put back after an undo.
     apply_edit = None
     board_changes = None
+    earlier_rules = None  # its version 1 logs replay as far as they fit version 2
 
     @staticmethod
     def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:

@@ -36,6 +36,21 @@ class BoardChanges(Protocol):
     def __call__(self, now: Any, then: Any, *, undo: bool = True) -> list[str]: ...
 
 
+@dataclass(frozen=True)
+class EarlierRules:
+    """A game as it played an earlier version of its rules, for the sessions recorded under it
+    (docs/design.md, "Rules versions").
+
+    ``game`` asks what that version asked, so such a session's log replays as recorded.
+    ``going_on(state, config)``: a session of it at ``state`` (its log replayed, not ended)
+    with its settings ``config`` goes on under the current rules from a clean point of the
+    game (the next hand): the settings that say so, and one sentence telling the player; None
+    when the settings already say it."""
+
+    game: Game
+    going_on: Callable[[Any, dict[str, Any]], tuple[dict[str, Any], str] | None]
+
+
 class Game(Protocol):
     """The interface every game module offers to the driver."""
 
@@ -78,6 +93,27 @@ class Game(Protocol):
     def board_changes(self) -> BoardChanges | None:
         """What to change on the physical table to go from one state (now) to another (after
         an undo, a correction or a redo), one line a change. None: the game does not tell."""
+
+    @property
+    def earlier_rules(self) -> Callable[[int], EarlierRules | None] | None:
+        """The game as it played an earlier rules version, where it still can (None for a
+        version it no longer plays: such a session replays as far as its log fits the current
+        rules). None: the game plays its current rules only."""
+
+
+def under_rules(game: Game, version: int) -> EarlierRules | None:
+    """``game`` as it played rules ``version``, when that is an earlier version it still plays."""
+    if version >= game.rules_version or game.earlier_rules is None:
+        return None
+    return game.earlier_rules(version)
+
+
+def playing(game_id: str, version: int) -> Game:
+    """The game that replays a session of ``game_id`` recorded under rules ``version``: the
+    game as it played them where it still can, else the game as it plays now."""
+    game = load(game_id)
+    earlier = under_rules(game, version)
+    return game if earlier is None else earlier.game
 
 
 def last_answer(steps: Sequence[Step], automatic_dice: bool) -> int | None:

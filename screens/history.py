@@ -680,7 +680,7 @@ class SessionLogScreen(Screen[None]):
         if not self._view_built:
             self._view_built = True
             try:
-                game = games.load(self.info.game)
+                game = games.playing(self.info.game, self.info.rules_version)
                 self.driver = Driver(game, self.info.seed, self.info.config)
             except CompanionError as exc:
                 await panel.mount(Static(plain(exc, tone(self, "error", "bold"))))

@@ -400,6 +400,9 @@ class Castells:
     #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
 
+    #: Sessions of earlier rules replay as far as their logs fit the current ones.
+    earlier_rules = None
+
     @staticmethod
     def board_changes(now: CastellsState, back: CastellsState, *, undo: bool = True) -> list[str]:
         """The castles, the Saracen, the army points and the bag to set (back)."""

@@ -345,6 +345,9 @@ class Reconquista:
         2D6): (result, its meaning) pairs, for the screen to show before the dice are typed."""
         return events.roll_faces(self.board_of(state), prompt)
 
+    #: Sessions of earlier rules replay as far as their logs fit the current ones.
+    earlier_rules = None
+
     @staticmethod
     def board_changes(now: GameState, back: GameState, *, undo: bool = True) -> list[str]:
         """The counters to put (back) and take away, area by area."""

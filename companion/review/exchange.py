@@ -405,6 +405,22 @@ def _replay(doc: ExportModel, game: Any, steps: list[Any], name: str, older: boo
         ) from None
 
 
+def _replay_earlier(doc: ExportModel, game: Any, steps: list[Any], name: str) -> Any:
+    """The Driver at the end of a log recorded under earlier rules that the game still plays
+    (``Game.earlier_rules``), replayed to the exported game under them; None when the game no
+    longer plays them or the log does not replay under them either."""
+    from companion import games
+    from companion.errors import ReplayDivergence
+
+    earlier = games.under_rules(game, doc.session.rules_version)
+    if earlier is None:
+        return None
+    try:
+        return _replay(doc, earlier.game, steps, name, older=True)
+    except ReplayDivergence:
+        return None
+
+
 def _check_as_recorded(doc: ExportModel, steps: list[Any], name: str) -> None:
     """What can be checked of a log recorded under earlier rules beyond where the current rules
     replay it: every answer fits the question it answers, and the final state is the one the
@@ -496,24 +512,27 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
     note = None
     try:
         driver = _replay(doc, game, steps, name, older=recorded < current)
-    except ReplayDivergence as exc:
+        # It replays under the current rules: it is a session of them, whatever it was recorded under.
+        recorded = current
+    except ReplayDivergence as divergence:
+        parted = divergence
+        driver = _replay_earlier(doc, game, steps, name)
+    if driver is None:
         # Recorded under earlier rules that the current ones part from: taken as recorded, its
         # steps, state, status and summary as exported (docs/design.md, "The store").
         if not doc.steps:
-            raise ImportRefused(f"{name} cannot be imported: {str(exc).rstrip('.')}.") from None
+            raise ImportRefused(f"{name} cannot be imported: {str(parted).rstrip('.')}.") from None
         _check_as_recorded(doc, steps, name)
         finished = sess.status == "finished"
         status, summary, state = sess.status, sess.summary, canonical(doc.final_state)
-        where = f"at step {exc.step + 1}" if exc.step < len(steps) else "at its end"
+        where = f"at step {parted.step + 1}" if parted.step < len(steps) else "at its end"
         note = (
             f"It was recorded under rules version {recorded} and the current rules (version {current}) "
             f"part from its log {where}; it is kept as recorded."
         )
     else:
-        # It replays under the current rules: it is a session of them, whatever it was recorded under.
-        recorded = current
         finished = bool(doc.steps) and driver.finished
-        summary = game.summary(driver.state) if doc.steps else ""
+        summary = driver.game.summary(driver.state) if doc.steps else ""
         status = "finished" if finished else "active"
         state = canonical(driver.snapshot()) if doc.steps else "{}"
     ended = (_utc(sess.ended) if sess.ended else last) if finished else None

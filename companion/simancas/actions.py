@@ -97,6 +97,25 @@ def actions(
     return {a.text: a for a in menu}
 
 
+def actions_v2(table: Table, passed: Collection[Side] = ()) -> dict[str, Action]:
+    """The menu of a hand played under rules version 2, as those rules offered it, so that a
+    match begun under them replays as it was recorded (docs/design.md, "Rules versions"):
+    for each side, a passed one too, its placements, tactics and two draw tactics, then its
+    pass unless it has passed; then the restores; "End the hand" last. No Weapon's search
+    and no reshuffle: those rules recorded neither."""
+    menu: list[Action] = []
+    tactics = table.tactic_options()
+    for side in SIDES:
+        menu.extend(Action("place", side, name) for name in table.placeable(side))
+        menu.extend(Action("tactic", side, target, by) for by, target in tactics)
+        menu.extend(Action("draw", side, "", by) for by in DRAW_TACTICS)
+        if side not in passed:
+            menu.append(Action("pass", side))
+    menu.extend(Action("restore", None, d.card) for d in table.destroyed)
+    menu.append(Action("end"))
+    return {a.text: a for a in menu}
+
+
 @cache
 def catalogue(deck: Deck) -> dict[str, Action]:
     """Every action any table of ``deck`` can offer, by its text.

@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.games import Procedure
+from companion.games import EarlierRules, Procedure
 from companion.prompts import Choose, Tell
 from companion.simancas import guide
 from companion.simancas.actions import END as END  # the option that ended a hand before rules version 3
-from companion.simancas.actions import Action, actions
+from companion.simancas.actions import Action, actions, actions_v2
 from companion.simancas.cards import TROOPS, TYPE_NAMES, Card, Deck, default_deck
 from companion.simancas.pile import Gone as Gone  # a card in the discard pile, importable with the match
 from companion.simancas.pile import Pile
@@ -118,6 +118,14 @@ class Match:
     # Whether the first hand's Fate Phase says the rulebook's SETUP ("Shuffle the deck."): a
     # new match's config "setup"; matches recorded before it have none. Not in the snapshot.
     setup: bool = False
+    # The hands numbered below this one are played under rules version 2 (a match begun under
+    # them: its log replays as recorded, and it goes on under the current rules from a later
+    # hand, ``Simancas.going_on``); 0 for a match of the current rules. Not in the snapshot.
+    v2_until: int = 0
+    # The discard pile as rules version 2 kept it while its hands are played (every card it saw
+    # go there, none taken out but by a restore), the picture of the pile its snapshots had: a
+    # match begun under them replays to the states it recorded. None under the current rules.
+    v2_pile: list[Gone] | None = None
 
 
 def match_changes(now: Match, back: Match, *, undo: bool = True) -> list[str]:
@@ -165,8 +173,16 @@ def may_search(match: Match) -> list[Side]:
     return [side for side in SIDES if side not in match.searched]
 
 
+def under_v2(match: Match) -> bool:
+    """Whether the hand in play is one of a match begun under rules version 2 played under them."""
+    return match.hand < match.v2_until
+
+
 def menu_of(match: Match) -> dict[str, Action]:
-    """The match's menu now: ``actions`` of its table, its passes and its Strategy Phase."""
+    """The match's menu now: ``actions`` of its table, its passes and its Strategy Phase (in a
+    hand played under rules version 2, the menu those rules offered)."""
+    if under_v2(match):
+        return actions_v2(match.table, match.passed)
     return actions(match.table, match.passed, may_search(match))
 
 
@@ -188,6 +204,8 @@ def to_play_after(match: Match, action: Action) -> Side:
     Weapon's search (Strategy Phase) are no turn of the Battle: the side to play stays."""
     if action.kind in ("reshuffle", "search"):
         return match.to_play
+    if action.kind == "end":  # rules version 2: the Moors open the next hand
+        return "moors"
     if action.side is None:
         return "christians" if "moors" in match.passed and "christians" not in match.passed else "moors"
     them = other(action.side)
@@ -250,13 +268,41 @@ def next_hand(match: Match) -> None:
     table = match.table
     for side in SIDES:
         for card in table.in_play(side):
-            table.pile.add(Gone(card.name, card.types[0], "retreat", side, match.hand))
+            gone = Gone(card.name, card.types[0], "retreat", side, match.hand)
+            table.pile.add(gone)
+            if match.v2_pile is not None and under_v2(match):
+                match.v2_pile.append(gone)
     match.hand += 1
     match.table = Table(match.deck, pile=table.pile, hand=match.hand)
     match.passed = []
     match.to_play = "moors"
     match.begun = False
     match.searched = []
+
+
+def keep_v2_pile(match: Match, action: Action, targets: Sequence[str] = ()) -> None:
+    """The pile as rules version 2 kept it (``Match.v2_pile``) after ``action`` (the table has
+    changed already; ``targets`` the cards a placement's Rout destroyed), in a hand played under
+    them: a card discarded for a tactic and a card destroyed go there, a restore takes the
+    destroyed card out."""
+    pile = match.v2_pile
+    if pile is None or not under_v2(match):
+        return
+    if action.kind in ("tactic", "draw"):
+        assert action.side is not None
+        pile.append(Gone("", action.by, "tactic", action.side, match.hand))
+    if action.kind == "tactic":
+        owner = match.table.owner(action.card)
+        assert owner is not None
+        card = match.deck.card(action.card)
+        pile.append(Gone(card.name, card.types[0], "destroyed", owner, match.hand))
+    if action.kind == "restore":
+        pile[:] = [g for g in pile if not (g.card == action.card and g.how == "destroyed")]
+    if action.kind == "place":
+        assert action.side is not None
+        for target in targets:
+            card = match.deck.card(target)
+            pile.append(Gone(card.name, card.types[0], "destroyed", other(action.side), match.hand))
 
 
 def card_rule(card: Card) -> str:
@@ -297,6 +343,39 @@ def result_rule(match: Match) -> str:
     return "Battle Phase — The higher Force value wins the hand"
 
 
+RULES_VERSION = 3
+#: The setting of a match begun under rules version 2 that goes on under the current rules:
+#: the first hand played under them (``going_on``).
+V2_UNTIL = "current_rules_from_hand"
+NEVER = 10**9  # a hand no match reaches: every hand played under rules version 2
+
+
+def current_from(config: dict[str, Any]) -> int | None:
+    """The first hand ``config`` plays under the current rules (``V2_UNTIL``), if it names one
+    (a whole number from 1; anything else names none)."""
+    hand = config.get(V2_UNTIL)
+    return hand if type(hand) is int and hand >= 1 else None
+
+
+def going_on(state: Any, config: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A match begun under rules version 2, its log replayed as recorded, goes on under the
+    current rules from the next hand: the hand in play ends under the rules it began under (its
+    log, the guide's words included, was recorded under them). The settings that say so and
+    the sentence that tells the player; None when the settings already name the hand."""
+    if current_from(config) is not None:
+        return None
+    match: Match = state
+    first = match.hand + 1
+    said = (
+        f"This match was begun under earlier rules (version 2) and replays as it was recorded; hand "
+        f'{match.hand} ends under them ("End the hand" is offered, and a side that has passed may '
+        f"play again), and from hand {first} on it is played under the current rules (version "
+        f"{RULES_VERSION}): a side that has passed is offered nothing, both passes end the hand, and "
+        "the reshuffle and the Weapon's search are recorded."
+    )
+    return {**config, V2_UNTIL: first}, said
+
+
 class Simancas:
     """The Game interface for the Battle of Simancas."""
 
@@ -307,9 +386,23 @@ class Simancas:
     # 3: the discard pile is the rulebook's (the reshuffle and the Weapon's search recorded, a
     # card placed again leaves it, one destroyed and reshuffled back may be placed again); a
     # side that has passed is offered nothing; "End the hand" is gone: both passes end it.
-    rules_version = 3
+    rules_version = RULES_VERSION
     #: The one correction by hand: the guide on or off (guide.apply_guide).
     apply_edit = staticmethod(guide.apply_guide)
+
+    def __init__(self, rules_version: int = RULES_VERSION) -> None:
+        # ``rules_version`` 2: the game as it played a match begun under that version
+        # (``earlier_rules``); its hands before the setting ``V2_UNTIL`` are played under it.
+        self.rules_version = rules_version
+
+    def earlier_rules(self, version: int) -> EarlierRules | None:
+        """The match as rules version 2 played it, for the matches begun under it: its menus
+        (``actions_v2``) until the hand its settings name, then the current ones. Version 1
+        (passes and draw tactics not recorded) is not played: its matches replay as far as
+        their logs fit the current rules."""
+        if version != 2 or self.rules_version != RULES_VERSION:
+            return None
+        return EarlierRules(Simancas(2), going_on)
 
     @staticmethod
     def board_changes(now: Match, back: Match, *, undo: bool = True) -> list[str]:
@@ -329,6 +422,9 @@ class Simancas:
         match = new_match()
         match.guide = config.get("guide") is True
         match.setup = config.get("setup") is True
+        if self.rules_version == 2:
+            match.v2_until = current_from(config) or NEVER
+            match.v2_pile = []
         return match
 
     def _told(self, state: Match, tell: Tell) -> Procedure:
@@ -341,7 +437,10 @@ class Simancas:
         while state.winner is None:
             if state.opened != state.hand:
                 state.opened = state.hand
-                for tell in guide.preliminaries(state.hand, shuffle=state.setup and state.hand == 1):
+                opening = guide.preliminaries(
+                    state.hand, shuffle=state.setup and state.hand == 1, v2=under_v2(state)
+                )
+                for tell in opening:
                     if state.guide:  # read at each step: turned off, the rest are not told
                         yield from self._told(state, tell)
             menu = menu_of(state)
@@ -355,13 +454,18 @@ class Simancas:
             action = menu[picked]
             if action.kind in BATTLE_KINDS:
                 state.begun = True
+            if action.side in state.passed and action.kind != "pass":
+                # Only rules version 2 offered it: a side that passed and played again was
+                # back in the hand.
+                state.passed.remove(action.side)
             if action.kind == "pass":
                 assert action.side is not None
                 state.passed.append(action.side)
             state.to_play = to_play_after(state, action)
             table = state.table
-            if len(state.passed) == len(SIDES):
-                # "When both players have finished playing cards add up the Force value".
+            if action.kind == "end" or len(state.passed) == len(SIDES):
+                # "When both players have finished playing cards add up the Force value" (or
+                # "End the hand", offered under rules version 2).
                 said = end_hand(state)
                 yield Tell(said, topic=RESULT_TOPIC, data=result_data(state), rule=result_rule(state))
                 if state.winner is None:
@@ -370,12 +474,15 @@ class Simancas:
                     next_hand(state)
             elif action.kind == "restore":
                 table.restore(action.card)
+                keep_v2_pile(state, action)
             elif action.kind == "tactic":
                 assert action.side is not None
                 table.tactic(action.side, action.by, action.card)
+                keep_v2_pile(state, action)
             elif action.kind == "draw":
                 assert action.side is not None
                 table.discard(action.side, action.by, "tactic")
+                keep_v2_pile(state, action)
             elif action.kind == "reshuffle":
                 table.pile.reshuffle()
             elif action.kind == "search":
@@ -388,6 +495,7 @@ class Simancas:
                 targets = yield from self._targets(table, action.side, action.card)
                 for reminder in table.place_reminding(action.side, action.card, targets):
                     yield reminder_tell(state.deck.card(reminder.card), reminder)
+                keep_v2_pile(state, action, targets)
         return self.summary(state)
 
     def _targets(self, table: Table, side: Side, name: str) -> Procedure:
@@ -439,7 +547,11 @@ class Simancas:
             "totals": table.totals(),
             "winner": state.winner,
             "passed": list(state.passed),
-            "discard_pile": pile_of(state).to_json(),
+            "discard_pile": (
+                [g.to_json() for g in state.v2_pile]
+                if state.v2_pile is not None and under_v2(state)
+                else pile_of(state).to_json()
+            ),
             # Only when on: the picture of an unguided match is the one it has always been.
             **({"guide": True} if state.guide else {}),
         }

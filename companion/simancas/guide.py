@@ -90,11 +90,13 @@ def fate(hand: int, shuffle: bool = False) -> Tell:
     )
 
 
-def reserve(hand: int) -> Tell:
+def reserve(hand: int, v2: bool = False) -> Tell:
+    """The Reserve Phase (``v2``: as rules version 2 told it, which recorded no reshuffle)."""
+    said = "" if v2 else " (type reshuffle to record it)"
     return _tell(
         "reserve",
         f"Reserve Phase: each player may discard up to {RESERVE_MAX} cards and draw as many; "
-        "if the deck runs out, shuffle the discard pile and draw from it (type reshuffle to record it).",
+        f"if the deck runs out, shuffle the discard pile and draw from it{said}.",
         hand,
         "Reserve Phase — Each player may discard up to 4 cards and draw replacements",
         max_discard=RESERVE_MAX,
@@ -115,12 +117,17 @@ def strategy(hand: int) -> Tell:
     )
 
 
-def battle(hand: int) -> Tell:
+def battle(hand: int, v2: bool = False) -> Tell:
+    """The Battle Phase (``v2``: as rules version 2 told it, with "End the hand" on its menu)."""
+    passes = (
+        ""
+        if v2
+        else " A side that has finished, or has no card left, passes; the hand is scored when both have."
+    )
     return _tell(
         "battle",
         "Battle Phase: the players take turns, the Moors first, placing a card or discarding one "
-        "for its tactic; type each card as it lands. A side that has finished, or has no card left, "
-        "passes; the hand is scored when both have.",
+        f"for its tactic; type each card as it lands.{passes}",
         hand,
         "Battle Phase — Players take turns either",
         first="moors",
@@ -136,10 +143,10 @@ def retreat(hand: int) -> Tell:
     )
 
 
-def preliminaries(hand: int, shuffle: bool = False) -> tuple[Tell, ...]:
+def preliminaries(hand: int, shuffle: bool = False, v2: bool = False) -> tuple[Tell, ...]:
     """The instructions that open a hand, in the rulebook's order, up to the Battle's menu
-    (``shuffle``: the match's setup first)."""
-    return fate(hand, shuffle), reserve(hand), strategy(hand), battle(hand)
+    (``shuffle``: the match's setup first; ``v2``: a hand played under rules version 2)."""
+    return fate(hand, shuffle), reserve(hand, v2), strategy(hand), battle(hand, v2)
 
 
 def guide_change(on: bool) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from sqlmodel import create_engine
 from companion.dice import DICE_MODES, chosen_dice_mode
 from companion.driver import Driver, Record, Step, canonical, departure, fact_key, replay_fitting, step_key
 from companion.errors import ReplayDivergence, StoreError
-from companion.games import Game
+from companion.games import Game, under_rules
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow
@@ -638,6 +638,12 @@ class Store:
                 update(S).where(S.c.id == session_id).values(config=json.dumps(config), dice_mode=mode)
             )
 
+    def set_config(self, session_id: int, config: dict[str, Any]) -> None:
+        """Replace the session's settings (a session of earlier rules that goes on under the
+        current ones from a point its settings name: ``resume``)."""
+        with self._guard(), self.engine.begin() as con:
+            con.execute(update(S).where(S.c.id == session_id).values(config=json.dumps(config)))
+
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
 
@@ -654,6 +660,11 @@ class Store:
         lead to now (same answer, same source, same time), so that the log the session keeps
         replays under its rules version as every session's does. A session recorded under
         newer rules than the game's is not resumed (StoreError): this app cannot play it on.
+
+        Where the game still plays the earlier version (``Game.earlier_rules``), the session
+        replays whole under it, keeps its version, and goes on under the current rules from
+        the point its settings name; the first resume sets that point and ``Resumed.notice``
+        says so. A log that does not replay under them is taken as above.
         """
         info = self.session(session_id)
         log = self.log(session_id)
@@ -676,6 +687,23 @@ class Store:
                     f"Session {session_id}'s log is damaged at step {exc.step + 1} ({departure(exc)}); "
                     "it is left as it is."
                 ) from None
+        still = under_rules(game, info.rules_version)
+        if still is not None:
+            try:
+                config, notice = info.config, None
+                driver = Driver.resume(still.game, info.seed, config, log.steps, recorder)
+                carried = None if driver.finished else still.going_on(driver.state, config)
+                if carried is not None:
+                    config, notice = carried
+                    driver = Driver.resume(still.game, info.seed, config, log.steps, recorder)
+            except ReplayDivergence:
+                pass  # not as those rules asked it either: as far as it fits the current ones
+            else:
+                if config is not info.config:
+                    self.set_config(session_id, config)
+                driver.redo_groups = log.redo
+                driver.keep_ahead(log.ahead)
+                return Resumed(driver, notice)
         fit = replay_fitting(game, info.seed, info.config, log.steps)
         driver = fit.driver
         kept = len(driver.steps)

@@ -55,6 +55,7 @@ class Shifting:
 
     def __init__(self, rules_version: int, asks_again: bool = True, counts_twice: bool = False) -> None:
         self.rules_version = rules_version
+        self.earlier_rules = None  # it no longer plays version 1: its logs replay as far as they fit
         self.asks_again = asks_again and rules_version >= 2
         self.counts_twice = counts_twice
 
@@ -666,3 +667,30 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
         text = " ".join(line.text.strip() for line in panel.lines)
         assert Text(notice).plain in text
     assert store.session(sid).rules_version == recorded_under + 1
+
+
+async def test_history_steps_through_a_simancas_match_of_rules_version_2_to_its_end(
+    db: str, store: Store, clock: Any
+) -> None:
+    """A match written by the app at Simancas rules version 2 (tests/exports) is a game the
+    app still plays as recorded (docs/rules-notes.md, Simancas 28): History shows its table
+    at its last step, with no parting."""
+    import gzip
+
+    text = gzip.decompress((EXPORTS / "simancas-rules-2-finished.json.gz").read_bytes()).decode()
+    sid = import_session(store, text, "v2.json").session_id
+    count = store.session(sid).steps
+    app = CompanionApp(db_path=db, seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        app.push_screen(SessionLogScreen(sid))
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionLogScreen) and app.screen.loaded)
+        screen = app.screen
+        assert isinstance(screen, SessionLogScreen)
+        await wait_until(pilot, lambda: screen.at == 1)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: screen.at == count)
+        assert screen.driver is not None and len(screen.driver.steps) == count
+        assert screen.driver.finished
+        assert not screen.query_one("#log-parting", Static).display
+        assert screen.query_one("#log-state").border_title == f"After step {count} of {count}"
