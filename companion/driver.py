@@ -232,12 +232,14 @@ class Driver:
                 answer = step.prompt.check(step.answer)
             except BadAnswer as exc:
                 raise ReplayDivergence(i, f"Step {i + 1}: the logged answer does not fit: {exc}") from None
-            if step.prompt.legacy:
+            live = self.pending
+            if step.prompt.legacy or len(step.prompt.data) != len(live.data):
                 # Kept with the prompt as the game asks it now: a step logged before prompts
-                # carried topics gets the game's topic, data and rule (prompts.fits). Any other
-                # step is the prompt asked already; keeping the logged object spares a replay
-                # a Step a prompt (bench/replay.py: a 20-turn game's resume, 40 -> 25 ms).
-                step = Step(self.pending, step.answer, step.source)
+                # carried topics gets the game's topic, data and rule, one logged before the
+                # game gave some of its facts gets them (prompts.fits). Any other step is the
+                # prompt asked already; keeping the logged object spares a replay a Step a
+                # prompt (bench/replay.py: a 20-turn game's resume, 40 -> 25 ms).
+                step = Step(live, step.answer, step.source)
             self._send(answer)
             self.steps.append(step)
 

@@ -101,6 +101,13 @@ class Game(Protocol):
         rules). None: the game plays its current rules only."""
 
 
+def whole_setting(config: dict[str, Any], key: str) -> int | None:
+    """A session's setting ``key`` as a whole number from 1, or None (a session's settings are
+    read as hostile: a text, a bool, a fraction or a number below 1 is no setting)."""
+    value = config.get(key)
+    return value if type(value) is int and value >= 1 else None
+
+
 def under_rules(game: Game, version: int) -> EarlierRules | None:
     """``game`` as it played rules ``version``, when that is an earlier version it still plays."""
     if version >= game.rules_version or game.earlier_rules is None:

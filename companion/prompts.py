@@ -373,15 +373,20 @@ def _plain_key(key: Any) -> str:
 
 def fits(logged: Prompt, asked: Prompt) -> bool:
     """Whether a logged step answers the prompt the game asks now: the same prompt (wording,
-    topic and data, the data as JSON gives it back: a tuple is a list), or, for a step
-    logged before prompts carried topics (``legacy``), the same wording."""
+    topic and data, the data as JSON gives it back: a tuple is a list), or the same prompt
+    with facts the game has learnt to give since (``asked``'s data holds every fact of the
+    logged one, unchanged, and more: the movement menus' "done"), or, for a step logged before
+    prompts carried topics (``legacy``), the same wording."""
     if logged == asked:
         return True
     if isinstance(logged, Edit) or isinstance(asked, Edit) or type(logged) is not type(asked):
         return False
     if logged.legacy:
         return replace(logged, topic=asked.topic, data=asked.data) == asked
-    return plain_data(logged.data) == plain_data(asked.data) and replace(logged, data=asked.data) == asked
+    then, now = plain_data(logged.data), plain_data(asked.data)
+    return (
+        all(k in now and now[k] == v for k, v in then.items()) and replace(logged, data=asked.data) == asked
+    )
 
 
 def answer_text(answer: Answer, none: str = "") -> str:

@@ -170,7 +170,7 @@ def refusal(board: Board, state: CastellsState, player: Player, code: str) -> st
             return f"{name} holds no castle to announce as the source castle of an attack."
         if not player_targets(state, name):
             return "No other player holds a castle to attack."
-    elif code == "favour" and not player.favour:
+    elif code == "favour" and not (player.favour or name in state.bought_under_v2):
         # Buy favor cards: "It is stolen from the corresponding stack", the only way to get one.
         return f"{name} has bought no favour cards this game, and buying them is the only way to get one."
     return None
@@ -184,11 +184,49 @@ def refusals(board: Board, state: CastellsState, player: Player) -> dict[str, st
 
 def menu(board: Board, state: CastellsState, player: Player) -> list[tuple[str, str]]:
     """The (code, option) pairs offered now, in the rulebook's order; the end of the turn last."""
+    if state.under_v2():
+        return menu_v2(board, state, player)
     out = [(code, text) for code, text in OPTIONS.items() if refusal(board, state, player, code) is None]
     return [*out, ("end", end_turn_option(player.name))]
 
 
+def menu_v2(board: Board, state: CastellsState, player: Player) -> list[tuple[str, str]]:
+    """The menu of a turn played under rules version 2, as it offered it, so that a game begun
+    under them replays as recorded (docs/rules-notes.md, Castells 26): an estate token, token
+    attributes and favour cards to buy whenever an action is left, an attack whenever another
+    player holds a castle and none was won this turn, a favour card with T always."""
+    out: list[tuple[str, str]] = []
+    if len(state.actions) < MAX_ACTIONS:
+        if control_targets(board, state, player.name):
+            out.append(("control", CONTROL))
+        out += [("estate", ESTATE), ("attributes", ATTRIBUTES), ("buy", BUY)]
+        if not state.attack_won and player_targets(state, player.name):
+            out.append(("attack", ATTACK))
+    out += [("favour", FAVOUR), ("faith", FAITH), ("end", end_turn_option(player.name))]
+    return out
+
+
+def menu_reason_v2(board: Board, state: CastellsState, player: Player) -> str:
+    """The menu's reason in a turn played under rules version 2, in its words."""
+    left = MAX_ACTIONS - len(state.actions)
+    if not left:
+        return (
+            f"{player.name} has taken {MAX_ACTIONS} actions, the most a turn allows: a favour card "
+            "with T and the power of faith are not actions and are still offered"
+        )
+    parts = [f"{_plural(left, 'action')} of {MAX_ACTIONS} left"]
+    if state.attack_won:
+        parts.append(f"no attack: {player.name} won an attack this turn and cannot attack again")
+    elif not player_targets(state, player.name):
+        parts.append("no attack: no other player holds a castle")
+    if not control_targets(board, state, player.name):
+        parts.append(f"no castle to control: none is empty within two hexes of {player.name}'s castles")
+    return "; ".join(parts)
+
+
 def menu_reason(board: Board, state: CastellsState, player: Player) -> str:
+    if state.under_v2():
+        return menu_reason_v2(board, state, player)
     left = MAX_ACTIONS - len(state.actions)
     absent = refusals(board, state, player)
     if not left:
@@ -235,7 +273,7 @@ def actions(board: Board, state: CastellsState, player: Player) -> Proc:
         code = offered[options.index(picked)][0]
         if code == "end":
             return
-        why = refusal(board, state, player, code)
+        why = None if state.under_v2() else refusal(board, state, player, code)
         if why is not None:  # the table was corrected by hand while the menu was asked
             yield Tell(
                 f"{why.rstrip('.')}: the table was corrected by hand while the menu was asked.",
@@ -265,8 +303,13 @@ def told(state: CastellsState, player: Player, code: str) -> Proc:
     which = counted(state, code) if code in COUNTED else "not an action"
     if code == "buy":
         # From now on the player may play a card with T, and (a new game's setting) a battle
-        # asks whether a card with C changes it.
-        player.favour = True
+        # asks whether a card with C changes it. Rules version 2 kept it only with that setting
+        # (its pictures of the game, and the digests its logs hold, had it so): the purchase is
+        # kept apart, for the turns played under the current rules (``refusal``).
+        if state.favour_after_purchase or not state.under_v2():
+            player.favour = True
+        else:
+            state.bought_under_v2.add(player.name)
     facts: dict[str, Any] = {"player": player.name, "action": code, "taken": len(state.actions)}
     yield Tell(
         f"{player.name} ({which}): {what}.",

@@ -19,7 +19,7 @@ from companion.castells.actions import actions
 from companion.castells.battle import Proc, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
-from companion.games import Procedure, last_answer
+from companion.games import EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Choose, Enter, Tell
 
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely
@@ -375,6 +375,36 @@ def castles_line(state: CastellsState) -> str:
 ESTATES_COUNT = "Estate tokens in play count towards victory too: count each player's on the table."
 
 
+RULES_VERSION = 3
+#: The setting of a game begun under rules version 2 that goes on under the current rules: the
+#: first turn played under them (``CastellsState.turn_number``; ``going_on``).
+V2_UNTIL = "current_rules_from_turn"
+NEVER = 10**9  # a turn no game reaches: every turn played under rules version 2
+
+
+def going_on(state: Any, config: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A game begun under rules version 2, its log replayed as recorded, goes on under the
+    current rules from the next player's turn: the turn in play ends under the rules it began
+    under. The settings that say so and the sentence that tells the player; None when the
+    settings already name the turn."""
+    if whole_setting(config, V2_UNTIL) is not None:
+        return None
+    game: CastellsState = state
+    first = game.turn_number() + 1
+    if game.century < 0:
+        when = "from its first turn"
+    else:
+        player = game.players[game.active].name if game.active is not None else "this"
+        when = f"after {player}'s turn"
+    said = (
+        f"This game was begun under earlier rules (version 2) and replays as it was recorded; "
+        f"{when} it is played under the current rules (version {RULES_VERSION}): the actions menu "
+        "offers only what each action's rule allows (no attack without a castle of one's own, no "
+        "estate token with fewer than two castles, no favour card with T before one is bought)."
+    )
+    return {**config, V2_UNTIL: first}, said
+
+
 class Castells:
     """The Game interface for Terra de Castells; ``config`` may name a territories and a castles file."""
 
@@ -396,12 +426,22 @@ class Castells:
     #: 3: the actions menu offers only what each action's rule allows the player now (no attack
     #: without a source castle, no estate token with fewer than two castles, no favour card with
     #: T before one is bought), and an action a correction by hand has made impossible is refused.
-    rules_version = 3
+    rules_version = RULES_VERSION
     #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
 
-    #: Sessions of earlier rules replay as far as their logs fit the current ones.
-    earlier_rules = None
+    def __init__(self, rules_version: int = RULES_VERSION) -> None:
+        # ``rules_version`` 2: the game as it played a game begun under that version
+        # (``earlier_rules``); its turns before the setting ``V2_UNTIL`` are played under it.
+        self.rules_version = rules_version
+
+    def earlier_rules(self, version: int) -> EarlierRules | None:
+        """The game as rules version 2 played it, for the games begun under it: its actions menu
+        (actions.menu_v2) until the turn its settings name, then the current one. Version 1 (no
+        actions menu) is not played: its games replay as far as their logs fit the current rules."""
+        if version != 2 or self.rules_version != RULES_VERSION:
+            return None
+        return EarlierRules(Castells(2), going_on)
 
     @staticmethod
     def board_changes(now: CastellsState, back: CastellsState, *, undo: bool = True) -> list[str]:
@@ -416,6 +456,8 @@ class Castells:
         # A new game's setting (companion/games.py); a game recorded before it has none and
         # asks about favour cards in every battle, as it did.
         state.favour_after_purchase = config.get("favour_question") == "after_purchase"
+        if self.rules_version == 2:
+            state.v2_until = whole_setting(config, V2_UNTIL) or NEVER
         return state
 
     @staticmethod

@@ -117,6 +117,25 @@ class CastellsState:
     #: Ask whether a favour card with C changes a battle only once a player has bought favour
     #: cards (a new game's setting); off, every battle asks (games recorded before it).
     favour_after_purchase: bool = False
+    #: The turns numbered below this one (``turn_number``) are played under rules version 2: a
+    #: game begun under them replays as recorded and goes on under the current rules from a
+    #: later turn (game.going_on). 0 in a game of the current rules. Not in the snapshot.
+    v2_until: int = 0
+    #: The players who bought favour cards in a turn played under rules version 2 without the
+    #: setting above (their ``favour`` stayed False then). Not in the snapshot.
+    bought_under_v2: set[str] = field(default_factory=set)
+
+    def turn_number(self) -> int:
+        """The turn in play, counted from 1 over the centuries and the players; 0 at the setup."""
+        if self.century < 0:
+            return 0
+        if self.active is None:  # the game is over: after every turn
+            return (self.century + 1) * len(self.players) + 1
+        return self.century * len(self.players) + self.active + 1
+
+    def under_v2(self) -> bool:
+        """Whether the turn in play is one of a game begun under rules version 2 played under them."""
+        return self.turn_number() < self.v2_until
 
     def player(self, name: str) -> Player:
         for p in self.players:

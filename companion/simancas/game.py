@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.games import EarlierRules, Procedure
+from companion.games import EarlierRules, Procedure, whole_setting
 from companion.prompts import Choose, Tell
 from companion.simancas import guide
 from companion.simancas.actions import END as END  # the option that ended a hand before rules version 3
@@ -351,10 +351,8 @@ NEVER = 10**9  # a hand no match reaches: every hand played under rules version 
 
 
 def current_from(config: dict[str, Any]) -> int | None:
-    """The first hand ``config`` plays under the current rules (``V2_UNTIL``), if it names one
-    (a whole number from 1; anything else names none)."""
-    hand = config.get(V2_UNTIL)
-    return hand if type(hand) is int and hand >= 1 else None
+    """The first hand ``config`` plays under the current rules (``V2_UNTIL``), if it names one."""
+    return whole_setting(config, V2_UNTIL)
 
 
 def going_on(state: Any, config: dict[str, Any]) -> tuple[dict[str, Any], str] | None:

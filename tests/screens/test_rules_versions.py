@@ -669,6 +669,7 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
     assert store.session(sid).rules_version == recorded_under + 1
 
 
+@pytest.mark.slow  # 1.1 s of CPU: a 134-step match replayed
 async def test_history_steps_through_a_simancas_match_of_rules_version_2_to_its_end(
     db: str, store: Store, clock: Any
 ) -> None:

@@ -376,3 +376,19 @@ def test_a_logged_step_fits_the_prompt_asked_by_topic_and_data_or_if_legacy_by_w
     # A legacy step still needs the same wording.
     assert not fits(Choose(["a", "c"], "Which?", topic="g.legacy.choose", legacy=True), asked)
     assert not fits(Roll(1, 6, "Which?", topic="g.legacy.roll", legacy=True), asked)
+
+
+def test_a_logged_step_fits_a_prompt_that_gives_more_facts_but_none_other() -> None:
+    """A game that learns to give a fact more with a question (the Phase 4 menus' "done", so
+    that d finishes them) asks the same question: the steps logged before still answer it. A
+    fact changed or gone is another question."""
+    asked = Choose(["a", "b"], "Which?", topic="g.p.pick", data={"regions": ["A"], "done": True})
+    then = prompt_from_dict(
+        json.loads(
+            json.dumps(Choose(["a", "b"], "Which?", topic="g.p.pick", data={"regions": ("A",)}).to_dict())
+        )
+    )
+    assert fits(then, asked)
+    assert not fits(asked, then)  # a fact the game no longer gives
+    assert not fits(Choose(["a", "b"], "Which?", topic="g.p.pick", data={"regions": ["B"]}), asked)
+    assert not fits(Choose(["a", "c"], "Which?", topic="g.p.pick", data={"regions": ["A"]}), asked)

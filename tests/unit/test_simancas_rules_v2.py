@@ -1,5 +1,5 @@
 """Matches begun under the Battle of Simancas' rules version 2 (docs/design.md, "Rules versions";
-docs/rules-notes.md, Simancas entry 28): their logs replay as recorded, and they go on under
+docs/rules-notes.md, Simancas 28): their logs replay as recorded, and they go on under
 the current rules from the hand after the one in play.
 
 Version 3 took "End the hand" off the menu and a passed side's actions with it ("When both
