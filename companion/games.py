@@ -42,13 +42,15 @@ class EarlierRules:
     (docs/design.md, "Rules versions").
 
     ``game`` asks what that version asked, so such a session's log replays as recorded.
-    ``going_on(state, config)``: a session of it at ``state`` (its log replayed, not ended)
-    with its settings ``config`` goes on under the current rules from a clean point of the
-    game (the next hand): the settings that say so, and one sentence telling the player; None
-    when the settings already say it."""
+    ``going_on(state, config)``: the points from which a session of it at ``state`` (its log
+    replayed, not ended) with its settings ``config`` may go on under the current rules, the
+    earliest first (the turn in play, if nothing of it was asked under the old rules; the
+    next): each as the settings that say so and one sentence telling the player. The last is
+    always safe; the store takes an earlier one only where the whole log still replays to
+    the states it recorded under it. None when the settings already name the point."""
 
     game: Game
-    going_on: Callable[[Any, dict[str, Any]], tuple[dict[str, Any], str] | None]
+    going_on: Callable[[Any, dict[str, Any]], list[tuple[dict[str, Any], str]] | None]
 
 
 class Game(Protocol):

@@ -382,27 +382,29 @@ V2_UNTIL = "current_rules_from_turn"
 NEVER = 10**9  # a turn no game reaches: every turn played under rules version 2
 
 
-def going_on(state: Any, config: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
-    """A game begun under rules version 2, its log replayed as recorded, goes on under the
-    current rules from the next player's turn: the turn in play ends under the rules it began
-    under. The settings that say so and the sentence that tells the player; None when the
-    settings already name the turn."""
+def going_on(state: Any, config: dict[str, Any]) -> list[tuple[dict[str, Any], str]] | None:
+    """Where a game begun under rules version 2, its log replayed as recorded, goes on under the
+    current rules: from the turn in play if nothing of it has been asked under the old rules,
+    else from the next player's turn, the turn in play ending under them. Each as the settings
+    that say so and the sentence that tells the player; None when the settings already name
+    the turn."""
     if whole_setting(config, V2_UNTIL) is not None:
         return None
     game: CastellsState = state
-    first = game.turn_number() + 1
-    if game.century < 0:
-        when = "from its first turn"
-    else:
-        player = game.players[game.active].name if game.active is not None else "this"
-        when = f"after {player}'s turn"
-    said = (
-        f"This game was begun under earlier rules (version 2) and replays as it was recorded; "
-        f"{when} it is played under the current rules (version {RULES_VERSION}): the actions menu "
-        "offers only what each action's rule allows (no attack without a castle of one's own, no "
-        "estate token with fewer than two castles, no favour card with T before one is bought)."
+    turn = game.turn_number()
+    now = (
+        f"it is played under the current rules (version {RULES_VERSION}): the actions menu offers "
+        "only what each action's rule allows (no attack without a castle of one's own, no estate "
+        "token with fewer than two castles, no favour card with T before one is bought)."
     )
-    return {**config, V2_UNTIL: first}, said
+    begun = "This game was begun under earlier rules (version 2) and replays as it was recorded"
+    if game.century < 0 or game.active is None:
+        return [({**config, V2_UNTIL: max(turn, 1)}, f"{begun}; from its next turn on {now}")]
+    player = game.players[game.active].name
+    return [
+        ({**config, V2_UNTIL: turn}, f"{begun}; from this turn ({player}'s) on {now}"),
+        ({**config, V2_UNTIL: turn + 1}, f"{begun}; after {player}'s turn {now}"),
+    ]
 
 
 class Castells:

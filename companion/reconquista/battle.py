@@ -276,7 +276,11 @@ def engage(
                 reason=f"nobody is inside the {SIDE_NAMES[a.city]} city to give battle",
             )
         return None
-    if walls and defender != a.besieger and not combat.battle_or_siege(a.force(defender), True):
+    if (
+        walls
+        and defender != a.besieger
+        and not combat.battle_or_siege(a.force(defender), True, v2=state.under_v2())
+    ):
         a.besieger = side
         inside = a.force(defender)
         what = describe(defender, inside)
@@ -718,7 +722,7 @@ def _carry_out(
         # The attackers besieged these walls (a first attack ended in a siege) and have now
         # destroyed every defender inside: "this city is assumed captured [...] and the moving
         # force can continue moving": the siege is over, nobody is left to besiege.
-        took = a.besieger == attacker
+        took = a.besieger == attacker and not state.under_v2()  # rules version 2 kept the siege
         if took:
             a.besieger = None
         over = " The siege is over." if took else ""
@@ -762,7 +766,7 @@ def _carry_out(
                 else f"The {att_name} force is destroyed"
             )
             empty = "" if joined else "empty "
-            if besieges_walls_it_controls(a):
+            if besieges_walls_it_controls(a) and not state.under_v2():
                 # Nobody is left inside, and the walls are the besiegers' own: "A City without
                 # forces of either side is considered to be controlled by the religion of the
                 # city" (or a fortress alone). No side besieges walls it controls.
@@ -920,7 +924,9 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     inside = [s for s in a.sides() if s != besieger]
     defender = inside[0] if inside else city_controller(a) or "muslim"
     d_name = SIDE_NAMES[defender]
-    same_religion = city and a.city == besieger
+    v2 = state.under_v2()
+    # Rules version 2 took a lone fortress as of the besieger's religion.
+    same_religion = (not city or a.city == besieger) if v2 else (city and a.city == besieger)
     cid = state.el_cid_side if state.el_cid_area == area else None
     el_cid: combat.SiegeSide | None = (
         "besieger" if cid == besieger else "defender" if cid == defender else None
@@ -930,7 +936,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
     roll = 0
     while True:
         b_units, d_units = a.force(besieger), a.force(defender)
-        if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie):
+        if combat.surrenders(d_units, city=city, same_religion=same_religion, after_tie=after_tie, v2=v2):
             a.besieger = None
             yield Tell(
                 f"Nobody defends {place}: it surrenders to the {b_name} force "
@@ -977,6 +983,7 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
             after_tie=after_tie,
             besieger_die=dice[0],
             defender_die=dice[1],
+            v2=v2,
         )
         a.set_force(besieger, list(r.besieger_survivors))
         a.set_force(defender, list(r.defender_survivors))
@@ -1017,8 +1024,9 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
                 a.city = None
             eliminated = describe(defender, list(r.defender_losses)) if r.defender_losses else ""
             winners = f"{b_name} force ({describe(besieger, list(r.besieger_survivors))})"
-            total = r.besieger_total or 0
-            won = _siege_won(area, r, total, city, eliminated, winners)
+            # The result sacks or spares the city (rules version 2: the die alone).
+            total = dice[0] if v2 else r.besieger_total or 0
+            won = _siege_won(area, r, total, city, eliminated, winners, "die" if v2 else "result")
             parity = "even" if total % 2 == 0 else "odd"
             yield Tell(
                 f"Siege of {area}: {sums}. {won}",
@@ -1077,12 +1085,15 @@ def siege(board: Board, state: GameState, area: str) -> Proc:
         after_tie = True
 
 
-def _siege_won(area: str, r: combat.SiegeRoll, total: int, city: bool, losses: str, winners: str) -> str:
+def _siege_won(
+    area: str, r: combat.SiegeRoll, total: int, city: bool, losses: str, winners: str, what: str = "result"
+) -> str:
     """What a won siege roll leaves, told in order: "If the besieger beats the defender's
     roll, all defenders are eliminated, as well as any Fortress, if present. On an even
     result, the City is also eliminated (sacked and destroyed!)" (Phase 6). ``total``: the
     besiegers' result (die and modifiers); ``losses``: the defenders as counters ('' when
-    none were left); ``winners``: 'Christian force (...)'."""
+    none were left); ``winners``: 'Christian force (...)'; ``what``: 'result', or 'die' as rules
+    version 2 read it (``total`` the die then)."""
     removed = [f"{losses} (every defender is eliminated)"] if losses else []
     if r.fortress_destroyed:
         removed.append("the fortress (it is destroyed)")
@@ -1092,11 +1103,11 @@ def _siege_won(area: str, r: combat.SiegeRoll, total: int, city: bool, losses: s
     if r.sacked:
         gone = "no city and no fortress" if r.fortress_destroyed else "no city"
         return (
-            f"{text} Their result is even ({total}): the city is sacked and destroyed: remove the city of "
+            f"{text} Their {what} is even ({total}): the city is sacked and destroyed: remove the city of "
             f"{area}. {area} is left with {gone}; the {winners} stays there."
         )
     return (
-        f"{text} Their result is odd ({total}): the city is spared; the {winners} takes the city of {area}."
+        f"{text} Their {what} is odd ({total}): the city is spared; the {winners} takes the city of {area}."
     )
 
 

@@ -47,7 +47,7 @@ EL_CID_SIEGE = 2
 # -- battle ----------------------------------------------------------------------------------
 
 
-def battle_or_siege(defenders: Sequence[Kind], city_or_fortress: bool) -> bool:
+def battle_or_siege(defenders: Sequence[Kind], city_or_fortress: bool, *, v2: bool = False) -> bool:
     """True if entering the area gives battle, False if the movers stop to besiege.
 
     "If the enemy area has a City and / or Fortress, then there may be a battle - this
@@ -56,12 +56,14 @@ def battle_or_siege(defenders: Sequence[Kind], city_or_fortress: bool) -> bool:
     Fortress then there will be a battle." (Phase 4: Movement of Armies) Every unit counts
     towards "more than one"; only an army of some kind is "an army": not a Rebel, nor a
     Military Order, a counter of its own ("The Counters": Armies, Rebels, Military Orders)
-    (docs/rules-notes.md, battles reading 1)."""
+    (docs/rules-notes.md, battles reading 1). ``v2``: as rules version 2 read it, a Military
+    Order counting as an army."""
     if not city_or_fortress:
         if not defenders:
             raise ValueError("An area with no city, no fortress and no enemy unit holds no enemy to fight.")
         return True
-    return len(defenders) > 1 and any(kind in ARMY_KINDS for kind in defenders)
+    armies = ARMY_KINDS | {Kind.ORDER} if v2 else ARMY_KINDS
+    return len(defenders) > 1 and any(kind in armies for kind in defenders)
 
 
 def _check_dice(who: str, dice: Sequence[int]) -> None:
@@ -309,7 +311,9 @@ class SiegeRoll:
     defender_losses: tuple[Kind, ...]
 
 
-def surrenders(defenders: Sequence[Kind], *, city: bool, same_religion: bool, after_tie: bool) -> bool:
+def surrenders(
+    defenders: Sequence[Kind], *, city: bool, same_religion: bool, after_tie: bool, v2: bool = False
+) -> bool:
     """Whether the place gives itself up without (another) roll.
 
     "If the City / Fortress had no force inside, or if it is of the same religion as the
@@ -317,11 +321,12 @@ def surrenders(defenders: Sequence[Kind], *, city: bool, same_religion: bool, af
     present is kept)." (Phase 6: Resolve Sieges). Nobody inside at the start of the
     siege: it surrenders. Emptied by a tie: only a city of the besieger's religion
     surrenders; a city of the other religion, and a fortress with no city (it has no
-    religion), fight on alone ("the siege continues; roll the dice again").
+    religion), fight on alone ("the siege continues; roll the dice again"). ``v2``: as rules
+    version 2 read it, a fortress with no city surrendering too.
     """
     if defenders:
         return False
-    return not after_tie or (city and same_religion)
+    return not after_tie or (city and same_religion) or (v2 and not city)
 
 
 def _check_siege(besiegers: Sequence[Kind], city: bool, fortress: bool) -> None:
@@ -342,18 +347,20 @@ def siege_roll(
     after_tie: bool = False,
     besieger_die: int,
     defender_die: int,
+    v2: bool = False,
 ) -> SiegeRoll:
     """Resolve one siege roll (Phase 6: Resolve Sieges).
 
     ``same_religion``: the city is of the besieger's religion (it surrenders once a
     tie leaves it without units). ``after_tie``: this roll continues a siege after a
     tie, so an empty place no longer surrenders just for being empty. The dice are
-    ignored when the place surrenders without a roll.
+    ignored when the place surrenders without a roll. ``v2``: as rules version 2 played it
+    (``surrenders``; the city sacked on an even die, not an even result).
     """
     _check_siege(besiegers, city, fortress)
     mods = siege_modifiers(besiegers, defenders, city=city, fortress=fortress, el_cid=el_cid)
     kept_b, kept_d = tuple(besiegers), tuple(defenders)
-    if surrenders(defenders, city=city, same_religion=same_religion, after_tie=after_tie):
+    if surrenders(defenders, city=city, same_religion=same_religion, after_tie=after_tie, v2=v2):
         return SiegeRoll(
             None, None, None, None, "besieger", "surrendered", False, True, False, mods, kept_b, (), (), ()
         )
@@ -365,7 +372,7 @@ def siege_roll(
         # "all defenders are eliminated, as well as any Fortress [...] On an even result,
         # the City is also eliminated": the besieger's result, the die with its modifiers, as
         # "result" means in "If both sides roll the same result" (docs/design.md).
-        sacked = city and b_total % 2 == 0
+        sacked = city and (besieger_die if v2 else b_total) % 2 == 0
         return SiegeRoll(
             besieger_die, defender_die, b_total, d_total, "besieger", "sacked" if sacked else "captured",
             sacked, False, fortress, mods, kept_b, (), (), kept_d,
@@ -381,7 +388,7 @@ def siege_roll(
     left_d, lost_d = _split(defenders, 1)
     if not left_b:
         result: SiegeResult = "defender_holds"
-    elif surrenders(left_d, city=city, same_religion=same_religion, after_tie=True):
+    elif surrenders(left_d, city=city, same_religion=same_religion, after_tie=True, v2=v2):
         result = "surrendered"
     else:
         result = "continue"

@@ -383,7 +383,10 @@ def famine(board: Board, state: GameState) -> Proc:
     counted together: floor(all its units / 3) are lost there. Where two sides share the area
     (a siege), each loss falls on the side with more units left (on equal numbers, the side
     inside the walls, cut off), a side's losses by the casualty order (docs/design.md,
-    "Famine"). The region in revolt is spared."""
+    "Famine"). The region in revolt is spared. Under rules version 2 each side of an area was
+    counted apart (``_famine_v2``)."""
+    if state.under_v2():
+        return (yield from _famine_v2(board, state))
     title = EVENT_NAMES["famine"]
     removals: list[str] = []
     removed: list[dict[str, Any]] = []
@@ -423,6 +426,48 @@ def famine(board: Board, state: GameState) -> Proc:
             data=facts,
             rule=RULES["famine"],
             reason="no area holds 3 units",
+        )
+
+
+def _famine_v2(board: Board, state: GameState) -> Proc:
+    """Famine as rules version 2 played it, for a game begun under them: in each area, each
+    side loses floor(its units / 3), by the casualty order."""
+    title = EVENT_NAMES["famine"]
+    removals: list[str] = []
+    removed: list[dict[str, Any]] = []
+    for name in board.area_order:
+        if _in_revolt(board, state, name):
+            continue
+        a = state.areas[name]
+        for side in a.sides():
+            n = a.count(side) // 3
+            if not n:
+                continue
+            before = a.force(side)
+            survivors = combat.remove_casualties(before, n)
+            a.set_force(side, survivors)
+            gone = lost(before, survivors)
+            removals.append(f"{describe(side, gone)} from {name}")
+            removed.append({"area": name, "side": side, "units": _counts(gone)})
+    spared = f" ({_revolt_name(board, state)}, in revolt, is spared)" if state.revolt is not None else ""
+    facts = {"removed": removed, "spared": _revolt_or_none(board, state)}
+    if removals:
+        yield Tell(
+            f"{title}: each side loses 1 unit in 3 in every area{spared}: remove "
+            + "; remove ".join(removals)
+            + ".",
+            topic="reconquista.events.famine",
+            data=facts,
+            rule=RULES["famine"],
+            reason="each side loses a third of its units in an area, rounded down, the first by the casualty order",
+        )
+    else:
+        yield Tell(
+            f"{title}: no side has 3 units in one area{spared}, so nobody starves.",
+            topic="reconquista.events.famine",
+            data=facts,
+            rule=RULES["famine"],
+            reason="no side has 3 units in one area",
         )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games import Procedure, last_answer
+from companion.games import EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Prompt, Tell
 from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import (
@@ -121,9 +121,11 @@ def is_unoccupied_fortress(a: AreaState) -> bool:
 
 def phase_over(board: Board, state: GameState) -> Proc:
     """What is done as every phase ends, before the next looks at the board: sieges of walls
-    their besiegers now control are lifted, then unoccupied fortresses removed."""
-    for name in board.area_order:
-        yield from end_siege_of_own_walls(board, state, name)
+    their besiegers now control are lifted (not under rules version 2), then unoccupied
+    fortresses removed."""
+    if not state.under_v2():
+        for name in board.area_order:
+            yield from end_siege_of_own_walls(board, state, name)
     yield from remove_unoccupied_fortresses(board, state)
 
 
@@ -175,7 +177,7 @@ def end_of_turn(board: Board, state: GameState) -> Proc:
             rule=removal,
         )
         state.el_cid_area = state.el_cid_side = None
-    if state.revolt is not None:
+    if state.revolt is not None and not state.under_v2():  # version 2 ended it untold
         # Phase 1, 6 Regional Revolt: "This entire region is excluded from the game for this
         # entire turn": the turn ends, and the revolt with it.
         region = board.regions[state.revolt].name
@@ -305,6 +307,45 @@ def play_turn(board: Board, state: GameState) -> Proc:
     return (yield from end_of_turn(board, state))
 
 
+RULES_VERSION = 3
+#: The setting of a game begun under rules version 2 that goes on under the current rules: the
+#: first turn played under them (``going_on``).
+V2_UNTIL = "current_rules_from_turn"
+NEVER = 10**9  # a turn no game reaches: every turn played under rules version 2
+
+
+def going_on(state: Any, config: dict[str, Any]) -> list[tuple[dict[str, Any], str]] | None:
+    """Where a game begun under rules version 2, its log replayed as recorded, goes on under the
+    current rules: from the turn in play if nothing of it has been asked yet (its first
+    instruction waits), else from the next, the turn in play ending under the rules it began
+    under. Each as the settings that say so and the sentence that tells the player; None when
+    the settings already name the turn."""
+    if whole_setting(config, V2_UNTIL) is not None:
+        return None
+    game: GameState = state
+    now = (
+        "a march passes walls its side holds, a capture ends the siege, no side besieges walls it "
+        "controls, and the app says when to take the markers off."
+    )
+    begun = "This game was begun under earlier rules (version 2) and replays as it was recorded"
+    return [
+        (
+            {**config, V2_UNTIL: game.turn},
+            (
+                f"{begun}; from this turn (turn {game.turn}) on it is played under the current rules "
+                f"(version {RULES_VERSION}): {now}"
+            ),
+        ),
+        (
+            {**config, V2_UNTIL: game.turn + 1},
+            (
+                f"{begun}; turn {game.turn} ends under them, and from turn {game.turn + 1} on it is "
+                f"played under the current rules (version {RULES_VERSION}): {now}"
+            ),
+        ),
+    ]
+
+
 class Reconquista:
     """The Game interface for Reconquista; ``config`` may name a map and tables file."""
 
@@ -314,7 +355,7 @@ class Reconquista:
     #: force, relief battles, lone fortresses removed after every phase...).
     #: 3: the rules III changes (docs/rules-notes.md): a march passes walls its side holds, a
     #: capture ends the siege, no side besieges walls it controls, the markers are taken off.
-    rules_version = 3
+    rules_version = RULES_VERSION
 
     def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
         map_file, tables_file = config.get("map"), config.get("tables")
@@ -322,6 +363,8 @@ class Reconquista:
         state = initial_state(board)
         state.map_file, state.tables_file = map_file, tables_file
         state.checklist = config.get("setup") is True
+        if self.rules_version == 2:
+            state.v2_until = whole_setting(config, V2_UNTIL) or NEVER
         return state
 
     def procedure(self, state: GameState) -> Procedure:
@@ -345,8 +388,19 @@ class Reconquista:
         2D6): (result, its meaning) pairs, for the screen to show before the dice are typed."""
         return events.roll_faces(self.board_of(state), prompt)
 
-    #: Sessions of earlier rules replay as far as their logs fit the current ones.
-    earlier_rules = None
+    def __init__(self, rules_version: int = RULES_VERSION) -> None:
+        # ``rules_version`` 2: the game as it played a game begun under that version
+        # (``earlier_rules``); its turns before the setting ``V2_UNTIL`` are played under it.
+        self.rules_version = rules_version
+
+    def earlier_rules(self, version: int) -> EarlierRules | None:
+        """The game as rules version 2 played it, for the games begun under it: its marches,
+        battles, sieges, famine and markers (``GameState.under_v2`` in each) until the turn its
+        settings name, then the current ones. Version 1 is not played: its games replay as far
+        as their logs fit the current rules."""
+        if version != 2 or self.rules_version != RULES_VERSION:
+            return None
+        return EarlierRules(Reconquista(2), going_on)
 
     @staticmethod
     def board_changes(now: GameState, back: GameState, *, undo: bool = True) -> list[str]:

@@ -420,7 +420,13 @@ def march(
     fight = is_target(state.areas[here], side, len(force))  # an enemy where the force stands or came in
     if start_enemy is not None:
         fight = fight and start_enemy
+    # Rules version 2 (a game begun under them) judged the area again, the whole force counted
+    # as come, at its start and after every move, and took a road from the area it stood in.
+    v2 = state.under_v2()
+    fresh = True
     while True:
+        if v2:
+            fight, fresh = fresh and is_target(state.areas[here], side, len(force)), False
         if fight:
             fight = False
             steps += 1
@@ -493,7 +499,7 @@ def march(
             )
             forced = None
         else:
-            step = router(board, state, side, here, came_in)
+            step = router(board, state, side, here, came_in or v2)
         if step is None:
             yield _stop(
                 f"No enemy can be reached from {here}: the {fname} ({describe(side, force)}) stays there.",
@@ -508,7 +514,7 @@ def march(
         # "repeating the process until reaching an area where there is a road": the way round
         # the region may come back to the area of the road it started from, once.
         back_to_the_road = step.how == "toward_road" and list(step.facts.get("road", ()))[:1] == [dest]
-        if dest in visited and not back_to_the_road:
+        if dest in visited and (v2 or not back_to_the_road):
             yield _stop(
                 f"The {fname} would enter {dest} a second time without meeting an enemy: it stops in "
                 f"{here} ({describe(side, force)}).",
@@ -561,7 +567,7 @@ def march(
         )
         prev, here = here, dest
         visited.add(here)
-        came_in = True
+        came_in = fresh = True
         a = state.areas[here]
         if is_target(a, side, len(force)):
             yield Tell(

@@ -267,4 +267,5 @@ def _move(board: Board, state: GameState, origin: str, dest: str, units: list[Ki
         # The movers, apart from the Christians already there: a garrison holding walls that
         # others besiege "would join the battle" (Complex Battle 1) as walls relieved, whatever
         # the city's religion ("It does not matter whether the City itself is Muslim or Christian").
-        yield from engage(board, state, dest, SIDE, [origin], units)
+        # (Rules version 2 handed the battle every Christian unit there.)
+        yield from engage(board, state, dest, SIDE, [origin], None if state.under_v2() else units)

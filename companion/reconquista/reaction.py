@@ -571,6 +571,11 @@ def phase(board: Board, state: GameState) -> Proc:
                 reason="each army result of the two table rolls is a force, and they march in the order rolled",
             )
         yield from march(
-            board, state, MUSLIM, start, landed=region == NORTH_AFRICA, start_enemy=enemy_before[start]
+            board,
+            state,
+            MUSLIM,
+            start,
+            landed=region == NORTH_AFRICA,
+            start_enemy=None if state.under_v2() else enemy_before[start],
         )
     return None

@@ -95,7 +95,7 @@ def phase(board: Board, state: GameState) -> Proc:
     for n in range(2 if double else 1):
         which = "" if not double else (" (first of two results)" if n == 0 else " (second of two results)")
         yield from _table(board, state, region, which, double=double, second=n == 1)
-    if double:
+    if double and not state.under_v2():  # rules version 2 never told it
         # "Double Result - Can be used to remember a result that has a double effect": once
         # both results stand, there is nothing left to remember.
         yield Tell(

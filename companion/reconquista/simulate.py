@@ -108,19 +108,28 @@ class Watch(Protocol):
     def phase_over(self, board: Board, driver: Driver, turn: int, phase: str, first: int) -> None: ...
 
 
-def play(seed: int, *, check: bool = False, answers: Answers = "bot", watch: Watch | None = None) -> Driver:
+def play(
+    seed: int,
+    *,
+    check: bool = False,
+    answers: Answers = "bot",
+    watch: Watch | None = None,
+    driver: Driver | None = None,
+) -> Driver:
     """One whole game, its driver at the end; with ``check``, the invariants are checked after
     every phase (when the game has gone on to the next one; a phase that asks nothing has
     changed nothing, since every board change is told), and a broken one raises
     BrokenInvariant naming the phase. ``answers``: the bot's choices, or random ones among the
     options offered. ``watch`` sees every prompt before it is answered and every phase as it
-    ends (``first``: the index of the phase's first step), after the invariants."""
+    ends (``first``: the index of the phase's first step), after the invariants. ``driver``: a
+    game under way to play on (a resumed session) instead of a new one of ``seed``."""
     if answers not in ANSWERS:
         raise ValueError(f"answers must be one of {', '.join(ANSWERS)}, not {answers!r}")
-    driver = Driver(GAME, seed)
+    if driver is None:
+        driver = Driver(GAME, seed)
     player = Bot(seed) if answers == "bot" else RandomPlayer(seed)
     board = GAME.board_of(driver.state)
-    turn, phase, first = driver.state.turn, driver.state.phase, 0
+    turn, phase, first = driver.state.turn, driver.state.phase, len(driver.steps)
     while driver.pending is not None:
         if len(driver.steps) >= MAX_PROMPTS:
             raise RuntimeError(f"game {seed} asked more than {MAX_PROMPTS} prompts")

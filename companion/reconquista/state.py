@@ -168,6 +168,15 @@ class GameState:
     # Whether the game opens with the setup as a checklist (a new game's config "setup";
     # games recorded before it have none). Not part of the snapshot: it does not change.
     checklist: bool = field(default=False, compare=False)
+    # The turns numbered below this one are played under rules version 2: a game begun under
+    # them replays as recorded and goes on under the current rules from a later turn
+    # (game.going_on). 0 in a game of the current rules. Not part of the snapshot.
+    v2_until: int = field(default=0, compare=False)
+
+    def under_v2(self) -> bool:
+        """Whether the turn in play is one of a game begun under rules version 2 played under
+        them (docs/rules-notes.md, "Reconquista: the turn, the end of the game and headless play", reading 8)."""
+        return self.turn < self.v2_until
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -355,23 +355,34 @@ def current_from(config: dict[str, Any]) -> int | None:
     return whole_setting(config, V2_UNTIL)
 
 
-def going_on(state: Any, config: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
-    """A match begun under rules version 2, its log replayed as recorded, goes on under the
-    current rules from the next hand: the hand in play ends under the rules it began under (its
-    log, the guide's words included, was recorded under them). The settings that say so and
-    the sentence that tells the player; None when the settings already name the hand."""
+def going_on(state: Any, config: dict[str, Any]) -> list[tuple[dict[str, Any], str]] | None:
+    """Where a match begun under rules version 2, its log replayed as recorded, goes on under the
+    current rules: from the hand in play if nothing of it was asked under the old rules (the
+    store checks it: the whole log must still replay to the states it recorded), else from the
+    next hand, the hand in play ending under the rules it began under. Each as the settings
+    that say so and the sentence that tells the player; None when the settings already name
+    the hand."""
     if current_from(config) is not None:
         return None
     match: Match = state
-    first = match.hand + 1
-    said = (
-        f"This match was begun under earlier rules (version 2) and replays as it was recorded; hand "
-        f'{match.hand} ends under them ("End the hand" is offered, and a side that has passed may '
-        f"play again), and from hand {first} on it is played under the current rules (version "
-        f"{RULES_VERSION}): a side that has passed is offered nothing, both passes end the hand, and "
-        "the reshuffle and the Weapon's search are recorded."
+    now = (
+        f"the current rules (version {RULES_VERSION}): a side that has passed is offered nothing, "
+        "both passes end the hand, and the reshuffle and the Weapon's search are recorded."
     )
-    return {**config, V2_UNTIL: first}, said
+    begun = "This match was begun under earlier rules (version 2) and replays as it was recorded"
+    return [
+        (
+            {**config, V2_UNTIL: match.hand},
+            f"{begun}; from this hand (hand {match.hand}) on it is played under {now}",
+        ),
+        (
+            {**config, V2_UNTIL: match.hand + 1},
+            (
+                f'{begun}; hand {match.hand} ends under them ("End the hand" is offered, and a side that '
+                f"has passed may play again), and from hand {match.hand + 1} on it is played under {now}"
+            ),
+        ),
+    ]
 
 
 class Simancas:

@@ -692,10 +692,20 @@ class Store:
             try:
                 config, notice = info.config, None
                 driver = Driver.resume(still.game, info.seed, config, log.steps, recorder)
-                carried = None if driver.finished else still.going_on(driver.state, config)
-                if carried is not None:
-                    config, notice = carried
-                    driver = Driver.resume(still.game, info.seed, config, log.steps, recorder)
+                points = (None if driver.finished else still.going_on(driver.state, config)) or []
+                for k, (wanted, said) in enumerate(points):
+                    if k < len(points) - 1:
+                        # An earlier point only where every logged step is asked and leads as
+                        # recorded; the last point is always safe.
+                        fit = replay_fitting(still.game, info.seed, wanted, log.steps)
+                        if fit.divergence is not None or fit.digests != log.digests:
+                            continue
+                        driver = fit.driver
+                        driver.recorder = recorder
+                    else:
+                        driver = Driver.resume(still.game, info.seed, wanted, log.steps, recorder)
+                    config, notice = wanted, said
+                    break
             except ReplayDivergence:
                 pass  # not as those rules asked it either: as far as it fits the current ones
             else:

@@ -405,3 +405,25 @@ async def test_a_table_roll_says_what_each_result_means_before_it_is_typed(
         assert isinstance(app.screen, MessageDialog)
         body = " ".join(str(app.screen.body).split())
         assert "The table it is rolled on" in body and all(row in body for row in rows)
+
+
+async def test_the_event_drawn_is_named_with_its_total_in_the_log(tmp_path: Path, clock: Any) -> None:
+    """Issue #32: "the event drawn in Phase 2 is named with its total": once the 2D6 are in,
+    the log's line of the roll says the total and the event it drew, from the session's
+    tables, before the event's own steps (El Cid's first is a die of its own)."""
+    from companion.reconquista.events import EVENT_NAMES
+    from screens.shell.entry_log import EntryLog
+
+    db = tmp_path / "c.db"
+    sid = recorded_game(db, clock, 9, at("reconquista.events.roll"))
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_game(pilot, sid)
+        d = driver_of(app)
+        table = GAME.board_of(d.state).tables.events
+        await pilot.press("3", "space", "5", "enter")
+        await pilot.pause()
+        assert d.steps[-1].answer == [3, 5]
+        log = app.screen.query_one("#rq-log", EntryLog)
+        line = next(str(e) for e in reversed(log.entries) if "the total picks the event" in str(e))
+        assert line.endswith(f"3 5 → 8: {EVENT_NAMES[table[8]]} (table)"), line

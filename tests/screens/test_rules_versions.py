@@ -630,7 +630,6 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
     from rich.text import Text
     from textual.widgets import RichLog
 
-    from companion.reconquista.game import Reconquista
     from screens.reconquista.game_screen import ReconquistaScreen
 
     game = games.load("reconquista")
@@ -646,8 +645,8 @@ async def test_the_reconquista_screen_writes_it_to_its_log(
             driver.submit(driver.pending.options[0], "player")
     k = next(i for i, step in enumerate(driver.steps) if i >= 2 and isinstance(step.prompt, Tell))
     spoil_prompt(db, sid, k, Tell("An instruction of the earlier rules."))
-    recorded_under = Reconquista.rules_version
-    monkeypatch.setattr(Reconquista, "rules_version", recorded_under + 1)
+    recorded_under = game.rules_version
+    monkeypatch.setattr(game, "rules_version", recorded_under + 1)
     app = CompanionApp(db_path=db, seed=1, clock=clock)
     async with app.run_test(size=WIDE) as pilot:
         shown = notes_of(app)

@@ -11,7 +11,6 @@ stopped at an actions menu of the fifth century."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Generator
 from pathlib import Path
@@ -19,11 +18,14 @@ from random import Random
 
 import pytest
 from castells_helpers import random_answer
+from rules_v2_helpers import check_going_on, resume_cut
+from rules_v2_helpers import unzipped as recorded
 from test_castells_game import PHASE_3, forbidden
 
 from companion import games
 from companion.castells.actions import menu_v2
 from companion.castells.game import GAME, V2_UNTIL
+from companion.castells.state import CastellsState
 from companion.cli import main
 from companion.driver import Driver, replay_fitting, verify
 from companion.errors import EXIT_OK
@@ -31,17 +33,12 @@ from companion.prompts import Choose, Edit
 from companion.review.exchange import import_session
 from companion.store.db import Store
 
-EXPORTS = Path(__file__).resolve().parents[1] / "exports"
 FILES = ("castells-rules-2-finished.json.gz", "castells-rules-2-unfinished.json.gz")
 MENU = "castells.actions.next"
 
 
-def recorded(name: str) -> str:
-    return gzip.decompress((EXPORTS / name).read_bytes()).decode()
-
-
 @pytest.fixture
-def store(tmp_path: Path) -> Generator[Store]:
+def store(tmp_path: Path) -> Generator[Store, None, None]:
     s = Store(str(tmp_path / "c.db"))
     yield s
     s.close()
@@ -86,27 +83,47 @@ def test_companion_replay_checks_a_version_2_game_as_recorded(
     assert "the state is the stored one" in capsys.readouterr().out
 
 
-def test_an_unfinished_game_of_version_2_ends_its_turn_under_it_then_plays_the_current_rules(
+def turn_of(state: CastellsState) -> int:
+    return state.turn_number()
+
+
+@pytest.mark.slow  # 26 sessions imported and resumed: 5 s of CPU
+def test_a_game_put_away_at_any_step_goes_on_under_the_current_rules_from_the_first_turn_it_can(
     store: Store,
 ) -> None:
-    """Resumed, the log stands whole; the turn in play ends with version 2's menu, and from the
-    next turn every actions menu offers exactly what the rules allow (``forbidden``, worked out
-    from the table and the log: a player who bought favour cards under version 2 may play one
-    with T). One sentence says so, once; the session keeps its version."""
-    sid = import_session(store, recorded(FILES[1])).session_id
-    steps = store.session(sid).steps
-    resumed = store.resume(sid, GAME)
-    d = resumed.driver
-    turn = d.state.turn_number()
-    player = d.state.players[d.state.active].name
-    assert len(d.steps) == steps and not d.finished
-    assert resumed.notice is not None and f"after {player}'s turn" in resumed.notice
-    info = store.session(sid)
-    assert info.config[V2_UNTIL] == turn + 1 and info.rules_version == 2
-    again = store.resume(sid, GAME)
-    assert again.notice is None and len(again.driver.steps) == steps
+    """Cut after every tenth step of a whole game of version 2, each resumes whole and goes on
+    under the current rules from the player's turn in play where the log still replays to its
+    recorded states with that, else from the next turn (``check_going_on``); the actions menu
+    waiting is version 2's exactly in a turn played under it."""
+    text = recorded(FILES[0])
+    steps = len(json.loads(text)["steps"])
+    seen = set()
+    for n in range(5, steps, 10):
+        sid, resumed = resume_cut(store, text, n)
+        d = resumed.driver
+        if store.session(sid).rules_version == 3:
+            assert resumed.notice is None and len(d.steps) == n  # the current rules ask it as it is
+            continue
+        point = check_going_on(store, sid, resumed, V2_UNTIL, turn_of, "turn")
+        seen.add(point - d.state.turn_number())
+        p = d.pending
+        if isinstance(p, Choose) and p.topic == MENU:
+            state = d.state
+            old = [c for c, _ in menu_v2(GAME.board_of(state), state, state.player(p.data["player"]))]
+            if state.turn_number() < point:
+                assert p.data["options"] == old
+    assert seen == {0, 1}
 
-    d = again.driver
+
+def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(store: Store) -> None:
+    """Resumed, the log stands whole; from the point its settings name, every actions menu
+    offers exactly what the rules allow (``forbidden``, worked out from the table and the log:
+    a player who bought favour cards under version 2 may play one with T); before it, version
+    2's menu. The whole log then replays and verifies as recorded."""
+    sid = import_session(store, recorded(FILES[1])).session_id
+    resumed = store.resume(sid, GAME)
+    point = check_going_on(store, sid, resumed, V2_UNTIL, turn_of, "turn")
+    d = store.resume(sid, GAME).driver
     picks = Random(3)
     old_menus = new_menus = 0
     while not d.finished:
@@ -114,7 +131,7 @@ def test_an_unfinished_game_of_version_2_ends_its_turn_under_it_then_plays_the_c
         if isinstance(p, Choose) and p.topic == MENU:
             state = d.state
             name = p.data["player"]
-            if state.turn_number() == turn:
+            if state.turn_number() < point:
                 old_menus += 1
                 board = GAME.board_of(state)
                 assert p.data["options"] == [c for c, _ in menu_v2(board, state, state.player(name))]
@@ -123,7 +140,7 @@ def test_an_unfinished_game_of_version_2_ends_its_turn_under_it_then_plays_the_c
                 allowed = [c for c in PHASE_3 if not forbidden(d, name, c, bought(d))]
                 assert p.data["options"] == [*allowed, "end"], (name, state.owners)
         random_answer(d, picks)
-    assert old_menus >= 1 and new_menus >= 1
+    assert new_menus >= 1
     final = store.resume(sid, GAME)
     assert final.driver.finished and final.notice is None
     assert final.driver.snapshot() == d.snapshot()

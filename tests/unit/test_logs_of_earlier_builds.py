@@ -28,7 +28,7 @@ FILES = sorted(p.name for p in EXPORTS.glob("*-rules-*-at-*.json.gz"))
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Generator[Store]:
+def store(tmp_path: Path) -> Generator[Store, None, None]:
     s = Store(str(tmp_path / "c.db"))
     yield s
     s.close()

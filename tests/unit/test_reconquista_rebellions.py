@@ -738,6 +738,7 @@ def test_the_trial_copy_carries_every_field(state: GameState) -> None:
     state.map_file, state.tables_file = "my_map.toml", "my_tables.toml"
     state.effects = Effects(jihad=True)
     state.checklist = True
+    state.v2_until = 9
     trial = rebellions.trial_copy(state)
     for f in dataclasses.fields(GameState):
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default

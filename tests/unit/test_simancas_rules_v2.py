@@ -11,12 +11,14 @@ player kept from that version, not a log made by the code under test."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from rules_v2_helpers import check_going_on, resume_cut
+from rules_v2_helpers import unzipped as recorded
 from test_simancas_game import check_menu, check_where_the_cards_are, random_answer
 
 from companion import games
@@ -29,16 +31,11 @@ from companion.simancas.actions import END, Action, action_of
 from companion.simancas.game import ACTION_TOPIC, GAME, RESULT_TOPIC, V2_UNTIL, Match, menu_of
 from companion.store.db import Store
 
-EXPORTS = Path(__file__).resolve().parents[1] / "exports"
 FILES = ("simancas-rules-2-finished.json.gz", "simancas-rules-2-unfinished.json.gz")
 
 
-def recorded(name: str) -> str:
-    return gzip.decompress((EXPORTS / name).read_bytes()).decode()
-
-
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Generator[Store, None, None]:
     s = Store(str(tmp_path / "c.db"))
     yield s
     s.close()
@@ -88,32 +85,59 @@ def test_a_finished_match_of_version_2_resumes_whole_and_ended(store: Store) -> 
     assert V2_UNTIL not in store.session(sid).config
 
 
-def test_an_unfinished_match_of_version_2_ends_its_hand_under_it_then_plays_the_current_rules(
+def hand_of(state: Match) -> int:
+    return state.hand
+
+
+@pytest.mark.slow  # 22 sessions imported and resumed: 4 s of CPU
+def test_a_match_put_away_at_any_step_goes_on_under_the_current_rules_from_the_first_hand_it_can(
     store: Store,
 ) -> None:
-    """Resumed, the log stands whole; the hand in play ends under the rules it began under (its
-    menu offers "End the hand", as they did), and from the next hand the menus are the current
-    rules' (no "End the hand", nothing of a side that has passed: ``check_menu``). One sentence
-    says so, once; the session keeps its version and its settings name the hand."""
-    sid = import_session(store, recorded(FILES[1])).session_id
-    steps = store.session(sid).steps
-    game = games.load("simancas")
-    resumed = store.resume(sid, game)
-    d = resumed.driver
-    state: Match = d.state
-    hand = state.hand
-    assert len(d.steps) == steps and not d.finished
-    assert resumed.notice is not None
-    assert f"hand {hand} ends under them" in resumed.notice and f"from hand {hand + 1} on" in resumed.notice
-    info = store.session(sid)
-    assert info.config[V2_UNTIL] == hand + 1 and info.rules_version == 2
-    assert isinstance(d.pending, Choose) and END in d.pending.options
-    again = store.resume(sid, game)
-    assert again.notice is None and len(again.driver.steps) == steps
+    """Cut after every sixth step of a whole match of version 2 (guided: the guide's words changed
+    too), each resumes whole and goes on under the current rules from the hand in play where
+    the log still replays to its recorded states with that, else from the next hand
+    (``check_going_on``); the menu waiting offers "End the hand" exactly in a hand played under
+    version 2."""
+    text = recorded(FILES[0])
+    steps = len(json.loads(text)["steps"])
+    seen = set()
+    for n in range(1, steps, 6):
+        sid, resumed = resume_cut(store, text, n)
+        d = resumed.driver
+        if store.session(sid).rules_version == 3:
+            # A log the current rules ask as it is (the guide's first words) is a session of
+            # them from its import.
+            assert resumed.notice is None and len(d.steps) == n and n < 5
+            continue
+        point = check_going_on(store, sid, resumed, V2_UNTIL, hand_of, "hand")
+        seen.add(point - d.state.hand)
+        if isinstance(d.pending, Choose) and d.pending.topic == ACTION_TOPIC:
+            assert (END in d.pending.options) == (d.state.hand < point)
+    assert seen == {0, 1}  # both ways are met
 
-    # Play the match out by random legal answers, through the store, checking every step.
+
+@pytest.mark.slow  # a match played out: 2 s of CPU
+def test_an_unfinished_match_of_version_2_is_played_out_under_the_current_rules(store: Store) -> None:
+    """Cut in the middle of a hand (a card on the table: that hand goes on under version 2), the
+    match is played out by random legal answers through the store: "End the hand" is offered
+    in that hand, and from the next the menus are the current rules' (``check_menu``: nothing of
+    a side that has passed, no "End the hand") and every card is in one place. The whole log,
+    both rules' hands, then replays and verifies as recorded."""
+    text = recorded(FILES[1])
+    doc = json.loads(text)
+    n = next(
+        i + 1
+        for i, st in enumerate(doc["steps"])
+        if st["prompt"].get("topic") == ACTION_TOPIC and " place " in str(st["answer"]) and st["turn"] == 3
+    )
+    sid, resumed = resume_cut(store, text, n)
+    hand = resumed.driver.state.hand
+    assert check_going_on(store, sid, resumed, V2_UNTIL, hand_of, "hand") == hand + 1
+    assert f"hand {hand} ends under them" in (resumed.notice or "")
+    game = games.load("simancas")
+    d = store.resume(sid, game).driver
     rng = random.Random(5)
-    d = again.driver
+    state: Match = d.state
     while not d.finished:
         assert len(d.steps) < 3000
         state = d.state
@@ -132,26 +156,31 @@ def test_an_unfinished_match_of_version_2_ends_its_hand_under_it_then_plays_the_
         if state.hand > hand:
             check_where_the_cards_are(state, reshuffled=True)
     assert state.hand > hand
-    # The whole log, both rules' hands, replays and resumes as recorded.
     final = store.resume(sid, game)
     assert final.driver.finished and final.notice is None
     assert final.driver.snapshot() == d.snapshot()
-    info = store.session(sid)
-    log = store.log(sid)
+    info, log = store.session(sid), store.log(sid)
     verify(games.playing("simancas", 2), info.seed, info.config, log.steps, log.digests, store.state(sid))
 
 
 def test_ending_the_hand_of_version_2_scores_it(store: Store) -> None:
-    """In the hand played under rules version 2, "End the hand" scores it as those rules did;
-    the result is told and the next hand, under the current rules, opens without it."""
-    sid = import_session(store, recorded(FILES[1])).session_id
-    d = store.resume(sid, games.load("simancas")).driver
+    """In a hand played under rules version 2, "End the hand" scores it as those rules did; the
+    result is told and the next hand, under the current rules, opens without it."""
+    text = recorded(FILES[1])
+    doc = json.loads(text)
+    n = next(
+        i + 1
+        for i, st in enumerate(doc["steps"])
+        if st["prompt"].get("topic") == ACTION_TOPIC and " place " in str(st["answer"]) and st["turn"] == 2
+    )
+    _, resumed = resume_cut(store, text, n)
+    d = resumed.driver
     hand = d.state.hand
+    assert isinstance(d.pending, Choose) and END in d.pending.options
     assert action_of(END) == Action("end")
     d.submit(END, "player")
     assert isinstance(d.pending, Tell) and d.pending.topic == RESULT_TOPIC
     assert d.pending.data["hand"] == hand
-    d.ack()
     while isinstance(d.pending, Tell):
         d.ack()
     assert d.state.hand == hand + 1
@@ -175,3 +204,21 @@ def test_a_hostile_setting_plays_every_hand_under_version_2() -> None:
         assert isinstance(d.pending, Choose) and END in d.pending.options
     d = Driver(older, 1, {V2_UNTIL: 1})
     assert isinstance(d.pending, Choose) and END not in d.pending.options
+
+
+def test_a_version_2_log_that_does_not_replay_under_version_2_is_taken_as_far_as_it_fits(
+    store: Store,
+) -> None:
+    """A log of version 2 that those rules do not ask either (here a question given a fact no
+    build gave) is not damage to refuse: it is imported as recorded and resumed as any log the
+    current rules part from, as far as it fits them, and the rest withdrawn with one sentence."""
+    doc = json.loads(recorded(FILES[1]))
+    doc["steps"][-1]["prompt"].setdefault("data", {})["tampered"] = True
+    done = import_session(store, json.dumps(doc), "tampered.json")
+    assert done.note is not None and "kept as recorded" in done.note
+    resumed = store.resume(done.session_id, games.load("simancas"))
+    assert resumed.notice is not None and resumed.notice.startswith(
+        "This game was recorded under earlier rules"
+    )
+    assert len(resumed.driver.steps) < len(doc["steps"])
+    assert store.session(done.session_id).rules_version == 3

@@ -107,9 +107,15 @@ def test_the_migrated_sessions_resume_with_the_topics_the_games_ask_now(old_db: 
                 # Recorded under rules changed since, and its log fits the rules of now whole
                 # (docs/design.md, "Rules versions"): every step resumes, nothing to say.
                 assert len(steps) == info.steps, info.id
+            elif games.under_rules(game, info.rules_version) is not None:
+                # Recorded under rules the game still plays (Terra de Castells' and Reconquista's
+                # version 2): it replays whole under them and goes on under the current ones
+                # from a point it names.
+                assert "begun under earlier rules" in resumed.notice, info.id
+                assert len(steps) == info.steps, info.id
             else:
-                # Recorded under rules changed since (Terra de Castells' version 2, Reconquista's
-                # 3) and parting from them: it resumes as far as it fits, and says so.
+                # Recorded under rules changed since and no longer played, and parting from
+                # them: it resumes as far as it fits, and says so.
                 assert "earlier rules" in resumed.notice, info.id
                 assert 0 < len(steps) < info.steps
             # In memory each step has the prompt as the game asks it now: no legacy topic left.
