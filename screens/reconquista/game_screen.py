@@ -369,14 +369,15 @@ class ReconquistaScreen(GameScreen):
             line = Text.assemble((where, "dim"), ("✓ ", tone(self, "success")), step.prompt.text)
         elif isinstance(step.prompt, Roll):
             who = "app" if step.source == "app" else "table"
+            dice = answer if isinstance(answer, list) else []
             # A table roll names what its total drew ("3 5 → 8: El Cid"), as its question listed.
-            drew = dict(roll_faces(self.board, step.prompt)).get(str(sum(answer or [])))
+            drew = dict(roll_faces(self.board, step.prompt)).get(str(sum(dice)))
             line = Text.assemble(
                 (where, "dim"),
                 step.prompt.why,
                 ": ",
-                (" ".join(map(str, answer or [])), "bold"),
-                (f" → {sum(answer or [])}: {drew}" if drew else "", "bold"),
+                (" ".join(map(str, dice)), "bold"),
+                (f" → {sum(dice)}: {drew}" if drew else "", "bold"),
                 (f" ({who})", "dim"),
             )
         else:
