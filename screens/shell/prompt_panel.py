@@ -129,37 +129,47 @@ class Checklist(Static):
     """The instructions confirmed, and the one waiting (``▸``) under them. The waiting one is
     always shown whole, wrapped to the width: when the room is short the oldest confirmed
     lines give way, never the waiting one (a cut "▸ The French force marches from" says
-    nothing)."""
+    nothing), nor the newest confirmed: no line is cut, and a line above says how many more
+    are in the log."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.done: list[Text] = []
         self.pending: Text | None = None
 
-    def set_lines(self, done: list[Text], pending: Text | None) -> None:
+    def set_lines(self, done: list[Text], pending: Text | None, *, fill: bool = False) -> None:
+        """``fill``: the list takes the rows the panel leaves (a roll or an instruction waits,
+        nothing else needs them) and shows what fits of it, the newest first served."""
         self.done, self.pending = done, pending
-        self.set_class(pending is not None, "-pending")
+        self.set_class(pending is not None or fill, "-fill")
         self.refresh(layout=True)
 
     def _wrapped(self, line: Text, width: int) -> int:
         return len(line.wrap(self.app.console, max(width, 1)))
 
     def _fitted(self, height: int | None) -> Text:
-        """The lines that fit in ``height`` rows (None: all), the waiting one first served."""
+        """The lines that fit in ``height`` rows (None: all), the waiting one first served, then
+        the confirmed ones from the newest; when some give way, a line saying how many."""
         width = self.content_size.width or 1_000
-        lines = [self.pending] if self.pending is not None else []
-        room = None if height is None else height - sum(self._wrapped(t, width) for t in lines)
-        for line in reversed(self.done):
-            if room is not None:
-                room -= self._wrapped(line, width)
-                if room < 0:
-                    break
-            lines.insert(0, line)
-        return Text("\n").join(lines)
+        pending = [self.pending] if self.pending is not None else []
+        rows = [self._wrapped(t, width) for t in self.done]
+        room = None if height is None else height - sum(self._wrapped(t, width) for t in pending)
+        if room is None or sum(rows) <= room:
+            return Text("\n").join([*self.done, *pending])
+        if room < 2:  # no row for the confirmed ones: the waiting one alone
+            return Text("\n").join(pending)
+        room -= 1  # the line that says how many gave way
+        kept = 0
+        while kept < len(rows) and rows[-1 - kept] <= room:
+            room -= rows[-1 - kept]
+            kept += 1
+        more = len(rows) - kept
+        mark = Text(f"✓ {more} more done above: see the log", style="dim")
+        return Text("\n").join([mark, *self.done[len(rows) - kept :], *pending])
 
     def render(self) -> Text:
-        # Fitted when drawn, to the rows the panel leaves it (it fills them while one waits).
-        return self._fitted(self.content_size.height if self.pending is not None else None)
+        # Fitted when drawn, to the rows the panel leaves it (it fills them when it may).
+        return self._fitted(self.content_size.height if self.has_class("-fill") else None)
 
 
 class PromptPanel(Vertical):
@@ -173,7 +183,7 @@ class PromptPanel(Vertical):
     PromptPanel #pp-options { height: 1fr; border: none; background: transparent; }
     PromptPanel #pp-more { height: auto; color: $text-muted; }
     PromptPanel #pp-checklist { height: auto; max-height: 9; }
-    PromptPanel #pp-checklist.-pending { height: 1fr; max-height: 100%; }
+    PromptPanel #pp-checklist.-fill { height: 1fr; max-height: 100%; }
     PromptPanel #pp-message { height: auto; }
     PromptPanel #pp-dice { width: 100%; }
     """
@@ -420,6 +430,7 @@ class PromptPanel(Vertical):
             Text.assemble(("▸ ", tone(self, "warning", "bold")), (prompt.text, "bold"))
             if isinstance(prompt, Tell)
             else None,
+            fill=not isinstance(prompt, Choose),
         )
 
     def show_search(

@@ -39,10 +39,11 @@ async def at_the_board(
 # -- every session its own dice ----------------------------------------------------------
 
 
-async def start(app: CompanionApp, pilot: Any, game: str) -> int:
-    """Start a new session of ``game`` as the home screen does; its number."""
+async def start(app: CompanionApp, pilot: Any, game: str, config: dict[str, Any] | None = None) -> int:
+    """Start a new session of ``game`` as the home screen does (``config``: its settings, as its
+    dialog gives them); its number."""
     before = len(app.store().sessions())
-    app.start_game(game, {})
+    app.start_game(game, config or {})
     await wait_until(pilot, lambda: len(app.store().sessions()) == before + 1)
     return max(s.id for s in app.store().sessions())
 
@@ -348,3 +349,34 @@ async def test_a_dice_tray_label_typed_fast_arrives_whole(tmp_path: Path, clock:
         steps = app.screen.driver.steps  # type: ignore[attr-defined]
         assert steps[-1].prompt.why == "Marta Ferrer, parry" and steps[-1].answer == [5, 6]
         assert all(s.source != "app" for s in steps)  # no r typed rolled the app's dice
+
+
+async def test_after_all_done_the_newest_instruction_is_in_view_and_no_line_is_cut(
+    tmp_path: Path, clock: Any
+) -> None:
+    """Issue #32: "No line on any panel is cut mid-sentence: a line that does not fit wraps or
+    folds with a mark that more is there. After `a` (all done) the newest instruction is in
+    view." At 80x24 the setup's ten instructions, confirmed at once by a, leave a roll waiting:
+    the Now panel shows the newest of them whole, the older give way under a line saying how
+    many, and nothing runs past the rows the list has."""
+    from screens.shell.prompt_panel import Checklist
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await store_ready(pilot)
+        sid = await start(app, pilot, "reconquista", {"dice": "mixed", "setup": True})
+        await wait_until(pilot, lambda: driver_of(app) is not None and app.store().session(sid) is not None)
+        d = driver_of(app)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: d.pending is not None and d.pending.kind == "roll")
+        await pilot.pause()
+        checklist = app.screen.query_one("#pp-checklist", Checklist)
+        shown = checklist.render()
+        rows = shown.wrap(app.console, checklist.content_size.width)
+        assert len(rows) <= checklist.content_size.height
+        newest = d.steps[-1].prompt.text  # type: ignore[union-attr]
+        entries = shown.plain.splitlines()  # one a line given; wrapping adds none
+        assert entries[-1] == f"✓ {newest}"
+        assert entries[0].startswith("✓ ") and entries[0].endswith("more done above: see the log")
+        more = int(entries[0].split()[1])
+        assert more + len(entries) - 1 == min(6, sum(1 for s in d.steps if s.prompt.kind == "tell"))

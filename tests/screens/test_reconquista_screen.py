@@ -222,7 +222,7 @@ async def test_correcting_an_earlier_die(tmp_path: Path, clock: Any) -> None:
         entries = [str(e) for e in app.screen.query_one("#rq-log").entries]
         assert entries[-1] == f"✎ corrected step {event_roll + 1}"
         logged = [e for e in entries if e.split(" ", 1)[-1].startswith("Events")]
-        assert logged and logged[-1].split(": ")[-1].startswith(" ".join(map(str, new)))
+        assert logged and f"the event: {' '.join(map(str, new))} → {sum(new)}: " in logged[-1]
     assert Store(str(db)).log(sid).steps[event_roll].answer == new
 
 
