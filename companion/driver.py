@@ -214,7 +214,8 @@ class Driver:
                     ) from None
                 self.steps.append(step)
                 continue
-            if self.pending is None or not fits(step.prompt, self.pending):
+            same = step.prompt == self.pending  # as logged: the common case, compared once
+            if self.pending is None or not (same or fits(step.prompt, self.pending)):
                 asked = self.pending.describe() if self.pending else "nothing (the session had ended)"
                 logged = step.prompt.describe()
                 said = (
@@ -232,14 +233,13 @@ class Driver:
                 answer = step.prompt.check(step.answer)
             except BadAnswer as exc:
                 raise ReplayDivergence(i, f"Step {i + 1}: the logged answer does not fit: {exc}") from None
-            live = self.pending
-            if step.prompt.legacy or len(step.prompt.data) != len(live.data):
+            if not same:
                 # Kept with the prompt as the game asks it now: a step logged before prompts
                 # carried topics gets the game's topic, data and rule, one logged before the
-                # game gave some of its facts gets them (prompts.fits). Any other step is the
-                # prompt asked already; keeping the logged object spares a replay a Step a
-                # prompt (bench/replay.py: a 20-turn game's resume, 40 -> 25 ms).
-                step = Step(live, step.answer, step.source)
+                # game gave some of its facts or reworded it gets them (prompts.fits). A step
+                # logged as asked keeps its object: that spares a replay a Step a prompt
+                # (bench/replay.py: a 20-turn game's resume, 40 -> 25 ms).
+                step = Step(self.pending, step.answer, step.source)
             self._send(answer)
             self.steps.append(step)
 

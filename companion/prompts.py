@@ -16,7 +16,8 @@ Besides its wording, every prompt says what it is, for the code that reads it:
   the unit counts), plain JSON.
 - ``rule`` and ``reason``: for a step the robot takes, the rulebook section it follows
   and why it acts so. They explain; they are logged but not compared on replay, so a
-  better citation never makes a recorded game diverge.
+  better citation never makes a recorded game diverge. Nor is the wording of a prompt with
+  a topic (``fits``, ``WORDING``): it is known by its topic, facts and answers.
 - ``legacy``: the topic and data were derived from the wording of a step logged before
   prompts carried them (companion/store/legacy.py). Such a step fits the game's prompt
   when the wording is the same.
@@ -371,12 +372,25 @@ def _plain_key(key: Any) -> str:
     raise TypeError(f"a prompt's data has a {type(key).__name__} key, which JSON does not")
 
 
+#: The fields of each kind of prompt that are its wording: a prompt with a topic is known by
+#: its topic, its facts and what its answer must be (a choice's options, the dice, a text's
+#: pattern), not by these.
+WORDING: dict[str, tuple[str, ...]] = {
+    "roll": ("why",),
+    "choose": ("why",),
+    "tell": ("text",),
+    "enter": ("why", "hint"),
+}
+
+
 def fits(logged: Prompt, asked: Prompt) -> bool:
-    """Whether a logged step answers the prompt the game asks now: the same prompt (wording,
-    topic and data, the data as JSON gives it back: a tuple is a list), or the same prompt
-    with facts the game has learnt to give since (``asked``'s data holds every fact of the
-    logged one, unchanged, and more: the movement menus' "done"), or, for a step logged before
-    prompts carried topics (``legacy``), the same wording."""
+    """Whether a logged step answers the prompt the game asks now: the same question, known by
+    its topic, its facts (``data``, as JSON gives it back: a tuple is a list) and what its
+    answer must be, whatever its wording (an engine may reword any sentence: docs/design.md,
+    "Prompts"); ``asked`` may give facts the logged one did not (the game has learnt to give
+    them since: the movement menus' "done"), never another value of one it gave nor fewer.
+    A prompt without a topic is known by its wording too, and a step logged before prompts
+    carried topics (``legacy``) by its wording alone."""
     if logged == asked:
         return True
     if isinstance(logged, Edit) or isinstance(asked, Edit) or type(logged) is not type(asked):
@@ -384,9 +398,10 @@ def fits(logged: Prompt, asked: Prompt) -> bool:
     if logged.legacy:
         return replace(logged, topic=asked.topic, data=asked.data) == asked
     then, now = plain_data(logged.data), plain_data(asked.data)
-    return (
-        all(k in now and now[k] == v for k, v in then.items()) and replace(logged, data=asked.data) == asked
-    )
+    if not all(k in now and now[k] == v for k, v in then.items()):
+        return False
+    words = {f: getattr(asked, f) for f in WORDING[asked.kind]} if asked.topic else {}
+    return replace(logged, data=asked.data, **words) == asked
 
 
 def answer_text(answer: Answer, none: str = "") -> str:

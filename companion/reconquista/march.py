@@ -172,6 +172,40 @@ def _hops(board: Board, state: GameState, side: str, exclude: str | None = None)
     return hops
 
 
+def _road_out(board: Board, hops: dict[int, int], here: str, d: int, arrived: bool) -> tuple[str, str] | None:
+    """Where a force in ``here`` (its region ``d`` roads from the enemy) leaves its region: the
+    first area, from ``here`` if it has ``arrived`` there, else from the next, with a road to a
+    region one road nearer (the first such road in map order), passing to the next
+    higher-numbered area until one has it; (that area, the road's end), or None if none has."""
+
+    def road_from(area: str) -> str | None:
+        return next(
+            (x for x in board.roads_in_map_order[area] if hops.get(board.areas[x].region) == d - 1),
+            None,
+        )
+
+    exit_area, road = here, road_from(here) if arrived else None
+    while road is None:
+        exit_area = board.next_area(exit_area)
+        road = road_from(exit_area)
+        if exit_area == here and road is None:
+            return None
+    return exit_area, road
+
+
+def _leads_to(board: Board, hops: dict[int, int], area: str) -> int:
+    """The region with an enemy that a force coming into ``area`` reaches by ``route``'s rule,
+    region after region (none of those it passes holds an enemy, so nothing else turns it)."""
+    here = area
+    for _ in range(len(board.regions)):
+        d = hops[board.areas[here].region]
+        found = _road_out(board, hops, here, d, True) if d > 0 else None
+        if found is None:
+            break
+        here = found[1]
+    return board.areas[here].region
+
+
 def route(board: Board, state: GameState, side: str, here: str, arrived: bool = True) -> Step | None:
     """The next move of a force in ``here`` and why, or None when no enemy can be reached.
 
@@ -206,27 +240,32 @@ def route(board: Board, state: GameState, side: str, here: str, arrived: bool = 
     if d <= 0:  # no region with an enemy can be reached
         return None
 
-    def road_from(area: str) -> str | None:
-        # The first road in map order to a region one road nearer the enemy.
-        return next(
-            (x for x in board.roads_in_map_order[area] if hops.get(board.areas[x].region) == d - 1),
-            None,
-        )
-
-    exit_area, road = here, road_from(here) if arrived else None
-    while road is None:
-        exit_area = board.next_area(exit_area)
-        road = road_from(exit_area)
-        if exit_area == here and road is None:
-            return None  # no road out of this region leads on (cannot happen when d > 0)
+    found_road = _road_out(board, hops, here, d, arrived)
+    if found_road is None:
+        return None  # no road out of this region leads on (cannot happen when d > 0)
+    exit_area, road = found_road
     nreg = board.areas[road].region
+    # ``goal``, ``enemy``: a region one road nearer at each step, the first of the region's links
+    # (the facts logged since rules II, kept so that logs still fit); the way the march then
+    # takes, road after road by this rule, is ``leads_to``'s, and the sentence names that one.
     goal = nreg
     while hops[goal] > 0:
         goal = next(s for s in links[goal] if hops.get(s) == hops[goal] - 1)
     enemy = _targets(board, state, side, goal, here)
-    where = f"{board.regions[goal].name}, where the enemy is in {', '.join(enemy)}"
-    towards = where if nreg == goal else f"{board.regions[nreg].name}, on the way to {where}"
-    facts = {"goal": board.regions[goal].name, "enemy": enemy, "road": [exit_area, road], "roads_away": d}
+    # Rules version 2 named the first region of the links (its logs, some of them from before
+    # prompts had topics and so known by their words, keep replaying).
+    leads = goal if state.under_v2() else _leads_to(board, hops, road)
+    reached = _targets(board, state, side, leads, here)
+    where = f"{board.regions[leads].name}, where the enemy is in {', '.join(reached)}"
+    towards = where if nreg == leads else f"{board.regions[nreg].name}, on the way to {where}"
+    facts = {
+        "goal": board.regions[goal].name,
+        "enemy": enemy,
+        "road": [exit_area, road],
+        "roads_away": d,
+        "leads_to": board.regions[leads].name,
+        "leads_to_enemy": reached,
+    }
     if exit_area == here and arrived:
         return Step(road, f"no enemy in {rname}: by the road to {towards}", "road", facts)
     return Step(

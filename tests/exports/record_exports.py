@@ -15,8 +15,8 @@ searches and reshuffles to hand 5), which ``test_logs_of_earlier_builds.py`` res
 
 For Reconquista it writes ``reconquista-rules-2-corpus.json.gz``: whole games of the bot and of
 random answers, each as its seed, its answers and their sources, and for every step a short
-hash of the question asked (``question_hash``: its words, options and topic; not its rule and
-reason, which ``prompts.fits`` leaves out, nor its facts), its facts (``data``, which a later
+hash of the question asked (``question_hash``: its topic and what its answer must be; not its
+rule, reason and wording, which ``prompts.fits`` leaves out, nor its facts), its facts (``data``, which a later
 build may add to: ``prompts.fits``) and a short hash of the state it led to (the log's
 digest): what a replay under another build must meet, in a file a fifth of the games' exports. Beside it, two exports of sessions recorded
 through the store (a bot game to turn 7, a random game to its end). For the card games it
@@ -38,9 +38,13 @@ sys.path.insert(0, "tests")
 
 
 def question_hash(prompt: dict[str, Any]) -> str:
-    """12 hex digits of the SHA-256 of the question as the log holds it, without its rule and
-    reason (``prompts.fits`` leaves them out) and its facts (kept apart)."""
-    asked = {k: v for k, v in prompt.items() if k not in ("rule", "reason", "data")}
+    """12 hex digits of the SHA-256 of the question as the log holds it, without what
+    ``prompts.fits`` leaves out (its rule, its reason, and the wording of a question with a
+    topic) and its facts (kept apart)."""
+    # The wording as prompts.WORDING names it: a question is known by its topic, facts and answers.
+    wording = {"roll": ("why",), "choose": ("why",), "tell": ("text",), "enter": ("why", "hint")}
+    left_out = ("rule", "reason", "data", *(wording[prompt["kind"]] if prompt.get("topic") else ()))
+    asked = {k: v for k, v in prompt.items() if k not in left_out}
     text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -38,8 +38,12 @@ FILES = ("reconquista-rules-2-finished.json.gz", "reconquista-rules-2-unfinished
 
 
 def question_hash(prompt: dict[str, Any]) -> str:
-    """As record_exports.py hashed each question: its words, options and topic."""
-    asked = {k: v for k, v in prompt.items() if k not in ("rule", "reason", "data")}
+    """As record_exports.py hashed each question: its topic and what its answer must be (and
+    its words, for a question without a topic)."""
+    # The wording as prompts.WORDING names it: a question is known by its topic, facts and answers.
+    wording = {"roll": ("why",), "choose": ("why",), "tell": ("text",), "enter": ("why", "hint")}
+    left_out = ("rule", "reason", "data", *(wording[prompt["kind"]] if prompt.get("topic") else ()))
+    asked = {k: v for k, v in prompt.items() if k not in left_out}
     text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -43,18 +43,18 @@ BLOCK = 25
 #: (answers, first seed of the block) -> blake2b of the steps' wording, dice and choices; and
 #: blake2b of the steps' topic, data, rule and reason.
 GOLDEN: dict[tuple[str, int], tuple[str, str]] = {
-    ("bot", 1): ("a088c40c26b9bdd8bc04c6d2b57574f4", "b1b118b9f4b6f5d430d1c7fdd066ffd7"),
-    ("bot", 26): ("7f9bd0875a86cdc2684bcb0efb854b3d", "115a5e35ca9706df6eca403bad060b68"),
-    ("bot", 51): ("74de3214638248dc8b3557ccad1918c1", "2a3f71227552fcbc7b368c460d8f3464"),
-    ("bot", 76): ("c21ee7453d1c079925a18d5fd1017bdc", "128b32c4139c3feecf38a8404c182109"),
-    ("bot", 101): ("488afee203c3e39d40792adb77b33f6f", "aa302de90f93bafe0904fee18ec85ed4"),
-    ("bot", 126): ("70d58ae46a24053f2839e9b11815428d", "0fab31e1ea95ca84da95db5a5b0e1cc7"),
-    ("random", 1): ("f478c6139fa89c0ae4d142914aff42e3", "f87337474b456f67a0e1a011119acd73"),
-    ("random", 26): ("08a32791ad65299b060f5f63e32dbb4c", "05ec5445128abb25fb74b598659821f9"),
-    ("random", 51): ("9661ba5de32326f2dff6a594d1a38af6", "a6d13a6ab58e7f32ef491ef5c4afcdc7"),
-    ("random", 76): ("c4e0b712bf3cac61f1f4a18a8511f6a5", "8ce6df1879ab64bb859963f278573ab0"),
-    ("random", 101): ("5f1ee9be48b8cec091d98dd75cd7e7b7", "6c50f534dad93b031b4cb9485779c03d"),
-    ("random", 126): ("144dd92c6fbd6118670e1808d91e4cb2", "8aa172d20952437f83f777cbc49f5ab7"),
+    ("bot", 1): ("6bdb2b0eadc0a961601dae8a4ac692fb", "0e6a79aab061dc5a9cd7a0ab4e117889"),
+    ("bot", 26): ("876fe5780d77f712397b4e62f44e45be", "1b356847ffb00ff55b2806e9e3e15967"),
+    ("bot", 51): ("86ab1e6e7120605f3c57e4a1ecb537cb", "69d30992cb9b514baa62750388ff6fbf"),
+    ("bot", 76): ("8cffefeb91b3e9a8fd2e3163804ef707", "2b907b3ef56795b68e81045f87df92a8"),
+    ("bot", 101): ("0cd027b6737d73dedbadab6062a0885e", "ce1143d1f8c5512397c842e54a95455c"),
+    ("bot", 126): ("28cf2d749614e9d1d565c18d2aa4ea91", "cd2dba9705877499e126d8e515a2f973"),
+    ("random", 1): ("d49c5a1737abf98d6641437db242cf3d", "e2ec12b39435220319906facdda4b317"),
+    ("random", 26): ("1934ba226b63dae8587e25ea61d4900a", "f4e2c8420bc378847a1b99e178d1e821"),
+    ("random", 51): ("7cd39a1fdb9d39ec6a368005d32e8089", "66bff1dc27e37b0bf4bfe03f5679d55c"),
+    ("random", 76): ("a42b4d3dbc7f46757eb48fa64007655a", "64ddced52768fc4982062e59c55da2b3"),
+    ("random", 101): ("36d44b72ada4d1ec62126f0e0c8e2fa8", "f35ccb8bc94015b8a15dceefef0d34b9"),
+    ("random", 126): ("fb063283c9245801273f2d0509286085", "a76efb044efbe8831984a6bafd983b13"),
 }
 
 #: What a prompt is (companion.prompts): left out of the first hash, which holds what the games

@@ -1042,3 +1042,26 @@ def test_a_correction_is_undone_whole_until_the_player_answers_again() -> None:
     assert pending is not None and not isinstance(pending, Roll)
     driver.type(pending.options[0] if isinstance(pending, Choose) else "")
     assert driver.correction_to_undo() is None  # the player answered since
+
+
+def test_a_log_written_before_a_rewording_resumes_with_the_words_of_now() -> None:
+    """docs/design.md, "Prompts": a step is known by its topic, facts and answers, so a log
+    whose sentences an engine has since reworded still resumes, to the same state, and each
+    step then carries the question as it is asked now."""
+    from companion.prompts import prompt_from_dict
+    from companion.reconquista.game import GAME as RECONQUISTA
+    from companion.reconquista.simulate import play
+
+    live = play(3)
+    old = []
+    for step in live.steps[:200]:
+        said = step.prompt.to_dict()
+        for key in ("text", "why"):
+            if key in said:
+                said[key] = "Older words: " + said[key][::-1]
+        old.append(dataclasses.replace(step, prompt=prompt_from_dict(said)))
+    resumed = Driver.resume(RECONQUISTA, 3, None, old)
+    again = Driver.resume(RECONQUISTA, 3, None, live.steps[:200])
+    assert resumed.snapshot() == again.snapshot()
+    assert [s.prompt for s in resumed.steps] == [s.prompt for s in again.steps]
+    assert all("Older words" not in s.prompt.describe() for s in resumed.steps)

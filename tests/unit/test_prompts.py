@@ -392,3 +392,27 @@ def test_a_logged_step_fits_a_prompt_that_gives_more_facts_but_none_other() -> N
     assert not fits(asked, then)  # a fact the game no longer gives
     assert not fits(Choose(["a", "b"], "Which?", topic="g.p.pick", data={"regions": ["B"]}), asked)
     assert not fits(Choose(["a", "c"], "Which?", topic="g.p.pick", data={"regions": ["A"]}), asked)
+
+
+def test_a_question_is_known_by_its_topic_facts_and_answers_not_its_wording() -> None:
+    """Issue #34, part 5: "Replay compares a step's topic and data, not its English text, so an
+    engine may reword any sentence without a rules-version bump." What the answer must be stays
+    part of the question: a choice's options, the dice, a text's pattern and default."""
+    tell = Tell("Move the army.", topic="g.p.move", data={"to": "León"})
+    assert fits(tell, Tell("Now move the army to León.", topic="g.p.move", data={"to": "León"}))
+    assert not fits(tell, Tell("Move the army.", topic="g.p.move", data={"to": "Toledo"}))
+    roll = Roll(2, 6, "Siege of León", topic="g.p.siege", data={"area": "León"})
+    assert fits(
+        roll,
+        Roll(2, 6, "León: the besieger's die, then the defender's", topic="g.p.siege", data={"area": "León"}),
+    )
+    assert not fits(roll, Roll(1, 6, "Siege of León", topic="g.p.siege", data={"area": "León"}))
+    choose = Choose(["Asturias", "Aragón"], "Which region?", topic="g.p.region")
+    assert fits(choose, Choose(["Asturias", "Aragón"], "Phase 4: which region moves?", topic="g.p.region"))
+    assert not fits(choose, Choose(["Aragón", "Asturias"], "Which region?", topic="g.p.region"))
+    enter = Enter("Army points?", r"\d+", "a number", default="3", topic="g.p.army")
+    assert fits(enter, Enter("How many army points?", r"\d+", "whole points", default="3", topic="g.p.army"))
+    assert not fits(enter, Enter("Army points?", r"\d+", "a number", default="4", topic="g.p.army"))
+    # Without a topic, the wording is all there is to know a question by.
+    assert not fits(Tell("Move the army."), Tell("Now move the army."))
+    assert not fits(Roll(1, 6, "roll 1"), Roll(1, 6, "roll 2"))

@@ -1839,3 +1839,43 @@ def test_move_force_refuses_other_sides(board: Board, state: GameState) -> None:
     """move_force moves the French or the Rebel armies only."""
     with pytest.raises(ValueError):
         next(robot_march.move_force(board, state, "muslim", "Córdoba"))
+
+
+@pytest.mark.slow  # three whole games: 2 s of CPU
+@pytest.mark.parametrize(("seed", "answers"), [(3, "random"), (6, "random"), (7, "bot")])
+def test_a_march_names_the_region_it_goes_on_to(seed: int, answers: str) -> None:
+    """Phase 5: "If there is still none, then move to the first road that leads to a Region that
+    then leads to another Region with an enemy-controlled area." Two regions with an enemy may
+    lie a road beyond the one the force takes; the sentence names the one the march goes on to
+    by the same rule, road after road ('on the way to Aragón'), not the first of the region's
+    links (in these games it said Asturias, and the force went to Aragón). Until it comes into
+    the region named, the march enters no region but its own and the one its road leads to."""
+    from companion.reconquista.game import GAME as RECONQUISTA
+    from companion.reconquista.simulate import play
+
+    d = play(seed, answers=answers)  # type: ignore[arg-type]
+    board = RECONQUISTA.board_of(d.state)
+    steps = d.steps
+    checked = 0
+    for i, step in enumerate(steps):
+        p = step.prompt
+        if p.topic != "reconquista.march.move" or p.data["how"] not in ("road", "toward_road"):
+            continue
+        goal = p.data["leads_to"]
+        assert f"{goal}, where the enemy is in {', '.join(p.data['leads_to_enemy'])}" in p.text
+        way = {board.region_of(p.data["from"]).name, board.region_of(p.data["road"][1]).name, goal}
+        went = []
+        for later in steps[i + 1 :]:
+            q = later.prompt
+            if q.topic == "reconquista.march.start" or not q.topic.startswith(
+                ("reconquista.march.", "reconquista.battle.", "reconquista.sieges.")
+            ):
+                break
+            if q.topic == "reconquista.march.move":
+                went.append(q.data["to_region"])
+        # Until it comes into the region named (where it fights, and may march on anew).
+        before = went[: went.index(goal)] if goal in went else went
+        if p.data["roads_away"] <= 2:
+            assert set(before) <= way, (i, p.text, went)
+            checked += 1
+    assert checked
