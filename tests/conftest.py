@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 import pytest_textual_snapshot
-from suite_clock import SuiteClock
+from suite_clock import CACHE_KEY, SuiteClock
 from syrupy.location import PyTestLocation
-from tiers import mark_screen_tests
+from tiers import mark_screen_tests, mark_slow_by_time
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "snapshots"
@@ -92,10 +92,13 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Marks by what a test does, wherever its file is (tests/tiers.py); before the suite clock's
-    schedule, which reads them."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks by what a test does, wherever its file is, and by the time it took when last run
+    (tests/tiers.py); before ``-m`` selects and the suite clock's schedule, which read them."""
     mark_screen_tests(items)
+    cache = getattr(config, "cache", None)
+    kept = cache.get(CACHE_KEY, {}) if cache is not None else {}
+    mark_slow_by_time(items, kept if isinstance(kept, dict) else {})
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -36,6 +36,8 @@ from companion.store.db import Store
 
 FILES = ("reconquista-rules-2-finished.json.gz", "reconquista-rules-2-unfinished.json.gz")
 
+pytestmark = pytest.mark.slow  # whole games and their logs replayed: 1 to 7 s each
+
 
 def question_hash(prompt: dict[str, Any]) -> str:
     """As record_exports.py hashed each question: its topic and what its answer must be (and
