@@ -69,6 +69,10 @@ def _count(text: str) -> int:
     return int(text)
 
 
+#: ``companion serve``'s port when none is given (the one definition: serve takes it as given).
+DEFAULT_PORT = 8000
+
+
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 0 < int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port number from 1 to 65535")
@@ -149,7 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
-    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+    )
     p.add_argument(
         "--token",
         help="the token a browser must bring (default: a new random one, printed in the address to open)",
@@ -552,9 +558,9 @@ def _luck(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from companion import settings
+    from companion import settings, settings_model
 
-    found, file = settings.load()  # a mistake in the file: one sentence, exit 2
+    found, file = settings_model.load()  # a mistake in the file: one sentence, exit 2
     data = settings.report(file, found)
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field, field_validator
 
 from companion.datafiles import load_shipped
-from companion.games import Procedure
+from companion.interface import Procedure
 from companion.prompts import BadAnswer, Enter, Roll
 
 if TYPE_CHECKING:
-    from companion.driver import Step
+    from companion.interface import Step
 
 MAX_DICE = 20
 MAX_SIDES = 100

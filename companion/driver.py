@@ -21,7 +21,8 @@ from typing import Any, Protocol
 
 from companion.dice import app_roll
 from companion.errors import CompanionError, ReplayDivergence
-from companion.games import Game
+from companion.interface import Game
+from companion.interface import Step as Step  # the step the driver logs, importable with it
 from companion.prompts import Answer, BadAnswer, Edit, Prompt, Roll, Tell, fits
 
 #: Where an answer came from: dice typed from the table, dice the app rolled,
@@ -31,15 +32,6 @@ SOURCES = ("physical", "app", "player", "ack", "edit")
 
 class EngineFault(CompanionError):
     """The game engine failed on an answer; nothing was recorded."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One answered prompt; never changed once logged."""
-
-    prompt: Prompt
-    answer: Answer
-    source: str
 
 
 @dataclass(frozen=True)
@@ -242,11 +234,6 @@ class Driver:
                 step = Step(self.pending, step.answer, step.source)
             self._send(answer)
             self.steps.append(step)
-
-    def feed(self, steps: Iterable[Step]) -> None:
-        """Replay further logged steps onto this session, as resume does (they are not recorded
-        again); ReplayDivergence if the game asks otherwise."""
-        self._feed(steps)
 
     def feed_fitting(self, steps: Iterable[Step]) -> ReplayDivergence | None:
         """Replay further logged steps as far as they fit the game's rules: the driver is left

@@ -1,144 +1,21 @@
-"""What the driver needs from a game, and the registry of games the app knows.
+"""The registry of the games the app knows (``GAMES``, ``entry``, ``load``).
 
-A game is a state factory plus a procedure: a generator over that state that
-yields prompts. Game modules are imported only when a game is played, so the
-first screen does not pay for engines it does not show.
+A game's engine is imported only when the game is played, so the first screen does not pay
+for engines it does not show. What a game must offer the driver is companion/interface.py.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from companion.errors import CompanionError
-from companion.prompts import Edit, Prompt
-
-if TYPE_CHECKING:  # the driver imports this module
-    from companion.driver import Step
-
-#: A game's procedure: it yields prompts and is sent their answers. The answer's type
-#: follows the prompt (a Roll's is list[int], a Choose's or an Enter's str, a Tell's None),
-#: which a generator's send type cannot say: Any.
-Procedure = Generator[Prompt, Any, Any]
+from companion.interface import Game, under_rules
 
 
 class GameNotAvailable(CompanionError):
     """The game asked for is unknown, or not playable in this version."""
-
-
-class BoardChanges(Protocol):
-    """What to change on the physical table to go from the state ``now`` to ``then``, one line
-    a change. ``undo``: ``then`` is where the table was before (an undo: "put back", "back
-    to"); otherwise it is new (a correction, a redo: "put", "to")."""
-
-    def __call__(self, now: Any, then: Any, *, undo: bool = True) -> list[str]: ...
-
-
-@dataclass(frozen=True)
-class EarlierRules:
-    """A game as it played an earlier version of its rules, for the sessions recorded under it
-    (docs/design.md, "Rules versions").
-
-    ``game`` asks what that version asked, so such a session's log replays as recorded.
-    ``going_on(state, config)``: the points from which a session of it at ``state`` (its log
-    replayed, not ended) with its settings ``config`` may go on under the current rules, the
-    earliest first (the turn in play, if nothing of it was asked under the old rules; the
-    next): each as the settings that say so and one sentence telling the player. The last is
-    always safe; the store takes an earlier one only where the whole log still replays to
-    the states it recorded under it. None when the settings already name the point."""
-
-    game: Game
-    going_on: Callable[[Any, dict[str, Any]], list[tuple[dict[str, Any], str]] | None]
-
-
-class Game(Protocol):
-    """The interface every game module offers to the driver."""
-
-    id: str
-    title: str
-    #: The version of the game's rules: raised whenever a change to them may make a game
-    #: recorded before it ask something else on replay. A session records the version it
-    #: was played under (docs/design.md, "The store").
-    rules_version: int
-
-    def new_state(self, seed: int, config: dict[str, Any]) -> Any:
-        """The state a new session starts from."""
-
-    def procedure(self, state: Any) -> Procedure:
-        """The whole session as one generator; it changes ``state`` as answers come in."""
-
-    def snapshot(self, state: Any) -> dict[str, Any]:
-        """A JSON-serialisable picture of ``state``; equal states give equal pictures."""
-
-    def where(self, state: Any) -> tuple[int | None, str | None]:
-        """The turn and phase ``state`` is in, for the log (None where the game has none)."""
-
-    def summary(self, state: Any) -> str:
-        """One line saying where the session stands or how it ended."""
-
-    def undo_from(self, steps: Sequence[Step], automatic_dice: bool) -> int | None:
-        """The game's undo rule: the first of the logged ``steps`` one ctrl+z takes back (it and
-        every later step), None when there is nothing to take back. ``automatic_dice``: the app
-        rolls every die without being asked (such dice go with the answer before them).
-        ``last_answer`` is the rule most games follow."""
-
-    # -- optional capabilities: None for a game without them ---------------------------
-
-    @property
-    def apply_edit(self) -> Callable[[Any, dict[str, Any]], None] | None:
-        """A correction by hand (an Edit's change) applied to the state; ValueError with one
-        sentence when it cannot be. None: the game takes no corrections by hand."""
-
-    @property
-    def board_changes(self) -> BoardChanges | None:
-        """What to change on the physical table to go from one state (now) to another (after
-        an undo, a correction or a redo), one line a change. None: the game does not tell."""
-
-    @property
-    def earlier_rules(self) -> Callable[[int], EarlierRules | None] | None:
-        """The game as it played an earlier rules version, where it still can (None for a
-        version it no longer plays: such a session replays as far as its log fits the current
-        rules). None: the game plays its current rules only."""
-
-
-def whole_setting(config: dict[str, Any], key: str) -> int | None:
-    """A session's setting ``key`` as a whole number from 1, or None (a session's settings are
-    read as hostile: a text, a bool, a fraction or a number below 1 is no setting)."""
-    value = config.get(key)
-    return value if type(value) is int and value >= 1 else None
-
-
-def under_rules(game: Game, version: int) -> EarlierRules | None:
-    """``game`` as it played rules ``version``, when that is an earlier version it still plays."""
-    if version >= game.rules_version or game.earlier_rules is None:
-        return None
-    return game.earlier_rules(version)
-
-
-def playing(game_id: str, version: int) -> Game:
-    """The game that replays a session of ``game_id`` recorded under rules ``version``: the
-    game as it played them where it still can, else the game as it plays now."""
-    game = load(game_id)
-    earlier = under_rules(game, version)
-    return game if earlier is None else earlier.game
-
-
-def last_answer(steps: Sequence[Step], automatic_dice: bool) -> int | None:
-    """The undo rule of most games: back to before the last answer the player gave (a choice,
-    typed text or dice, a correction by hand, or dice the app rolled when asked), with the
-    instructions confirmed and the automatic dice after it. A log of acknowledgements alone
-    is taken back whole."""
-    if not steps:
-        return None
-    for i in range(len(steps) - 1, -1, -1):
-        s = steps[i]
-        if s.source in ("player", "physical") or isinstance(s.prompt, Edit):
-            return i
-        if s.source == "app" and not automatic_dice:
-            return i
-    return 0
 
 
 @dataclass(frozen=True)
@@ -292,3 +169,11 @@ def load(game_id: str) -> Game:
         raise GameNotAvailable(f"{e.title} is not playable in this version yet.")
     game: Game = importlib.import_module(e.module).GAME
     return game
+
+
+def playing(game_id: str, version: int) -> Game:
+    """The game that replays a session of ``game_id`` recorded under rules ``version``: the
+    game as it played them where it still can, else the game as it plays now."""
+    game = load(game_id)
+    earlier = under_rules(game, version)
+    return game if earlier is None else earlier.game

@@ -35,7 +35,6 @@ from companion.errors import CompanionError
 from companion.text import visible
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
 DEFAULT_MAX_SESSIONS = 8
 
 #: What a browser may ask for: a terminal of at most 500 x 200 cells (a 4K screen at a small

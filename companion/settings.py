@@ -7,9 +7,10 @@ does not validate) is named in one sentence, file and field: ``companion config`
 with it, and the app starts on the defaults and shows it.
 
 Reading the file needs the standard library alone (tomllib, imported only when there is a
-file to read: this module is on the way to the first screen), and is done before it; validating it imports pydantic (companion.settings_model), which costs as much as a
-fifth of the start-up, so the app does that in the background, where the store is opened
-(and SQLModel imports pydantic anyway).
+file to read: this module is on the way to the first screen), and is done before it; validating it
+(``companion.settings_model.validate``) imports pydantic, which costs as much as a fifth of the
+start-up, so the app does that in the background, where the store is opened (and SQLModel
+imports pydantic anyway). This module never imports that one.
 
 The app writes one setting back: the theme, when the user picks one in the command palette.
 The file is changed on its ``theme`` line alone, so the user's other settings and comments
@@ -123,23 +124,6 @@ def read(path: Path) -> SettingsFile:
     except RecursionError:
         return SettingsFile(path, error=f"{path} is nested too deeply to be a settings file.")
     return SettingsFile(path, raw=raw)
-
-
-def validate(file: SettingsFile) -> Settings:
-    """The settings ``file`` holds; SettingsError (one sentence, file and field) for a mistake."""
-    if file.error is not None:
-        raise SettingsError(file.error)
-    if not file.raw:
-        return DEFAULTS
-    from companion.settings_model import settings_of  # pydantic: only for a file that has settings
-
-    return settings_of(file.raw, file.path)
-
-
-def load(path: Path | None = None) -> tuple[Settings, SettingsFile]:
-    """Read and validate the settings file (``path``, else ``default_path()``)."""
-    file = read(default_path() if path is None else path)
-    return validate(file), file
 
 
 # -- what ``companion config`` prints ----------------------------------------------------

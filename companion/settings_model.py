@@ -1,7 +1,8 @@
 """The settings file's validation (pydantic): every setting's type and values, unknown ones refused.
 
-Imported only to validate a settings file that holds something (companion.settings.validate):
-pydantic costs a fifth of the app's start-up, which must not wait for it. A mistake is one
+Imported only to validate a settings file (``validate``, ``load``): pydantic costs a fifth of the
+app's start-up, which must not wait for it (companion.settings reads the file; this module
+checks what it holds). A mistake is one
 sentence naming the file and the field: ``/x/settings.toml: theme: 'neon' is not a theme; one
 of ...``.
 """
@@ -15,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from companion import dice, keymap
-from companion.settings import DEFAULTS, FIELDS, Settings, SettingsError
+from companion.settings import DEFAULTS, FIELDS, Settings, SettingsError, SettingsFile, default_path, read
 
 
 def _refuse(why: str) -> PydanticCustomError:
@@ -135,3 +136,18 @@ def settings_of(raw: dict[str, Any], path: Path) -> Settings:
         simancas_guide=model.simancas_guide,
         keys=dict(model.keys),
     )
+
+
+def validate(file: SettingsFile) -> Settings:
+    """The settings ``file`` holds; SettingsError (one sentence, file and field) for a mistake."""
+    if file.error is not None:
+        raise SettingsError(file.error)
+    if not file.raw:
+        return DEFAULTS
+    return settings_of(file.raw, file.path)
+
+
+def load(path: Path | None = None) -> tuple[Settings, SettingsFile]:
+    """Read and validate the settings file (``path``, else ``companion.settings.default_path()``)."""
+    file = read(default_path() if path is None else path)
+    return validate(file), file

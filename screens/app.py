@@ -89,8 +89,10 @@ class CompanionApp(App[None]):
 
     def _open_store_in_background(self) -> None:
         if self._settings_file is not None:
+            from companion.settings_model import validate  # pydantic: off the way to the first paint
+
             try:
-                checked, error = user_settings.validate(self._settings_file), None
+                checked, error = validate(self._settings_file), None
             except SettingsError as exc:
                 checked, error = user_settings.DEFAULTS, str(exc)
             self.call_from_thread(self._settings_checked, checked, error)

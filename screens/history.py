@@ -32,6 +32,7 @@ from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
 from screens.plain import notify_plain, plain
+from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
@@ -59,7 +60,6 @@ COLUMN_ORDER = {
     "game": "game",
     "status": "status",
 }
-STATUS_SHOWN = {"active": "unfinished", "finished": "finished", "abandoned": "abandoned"}
 
 
 #: Longer questions are cut in the log table, so that the answer column stays on screen: at
@@ -101,10 +101,6 @@ LOG_COLUMNS = [
     ("Time", "time"),
 ]
 LOG_NARROW = 90
-
-
-def local_time(dt: Any, short: bool = False) -> str:
-    return str(dt.astimezone().strftime("%d %b %H:%M" if short else "%Y-%m-%d %H:%M"))
 
 
 #: The sessions table's columns: (label, key, width; 0 for the result, which takes the rest).

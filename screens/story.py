@@ -25,8 +25,8 @@ from companion.games import title as game_title
 from companion.review.story import Story, side_name
 from screens.charts import cities_chart, vp_chart
 from screens.colours import tone
-from screens.history import STATUS_SHOWN, local_time
 from screens.plain import plain
+from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.footer import KeysFooter
 
 #: The one game whose sessions have a story chart.

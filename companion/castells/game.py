@@ -19,7 +19,7 @@ from companion.castells.actions import actions
 from companion.castells.battle import Proc, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
-from companion.games import EarlierRules, Procedure, last_answer, whole_setting
+from companion.interface import EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Choose, Enter, Tell
 
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely

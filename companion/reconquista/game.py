@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games import EarlierRules, Procedure, last_answer, whole_setting
+from companion.interface import EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Prompt, Tell
 from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import (

@@ -409,10 +409,10 @@ def _replay_earlier(doc: ExportModel, game: Any, steps: list[Any], name: str) ->
     """The Driver at the end of a log recorded under earlier rules that the game still plays
     (``Game.earlier_rules``), replayed to the exported game under them; None when the game no
     longer plays them or the log does not replay under them either."""
-    from companion import games
     from companion.errors import ReplayDivergence
+    from companion.interface import under_rules
 
-    earlier = games.under_rules(game, doc.session.rules_version)
+    earlier = under_rules(game, doc.session.rules_version)
     if earlier is None:
         return None
     try:

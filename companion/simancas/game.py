@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.games import EarlierRules, Procedure, whole_setting
+from companion.interface import EarlierRules, Procedure, whole_setting
 from companion.prompts import Choose, Tell
 from companion.simancas import guide
 from companion.simancas.actions import END as END  # the option that ended a hand before rules version 3
@@ -45,7 +45,7 @@ HANDS_TO_WIN = 5  # "The first player to win 5 hands is the winner."
 # The topics of the match's prompts (companion/prompts.py): code outside the engine tells
 # the prompts apart by these, never by their wording.
 if TYPE_CHECKING:
-    from companion.driver import Step
+    from companion.interface import Step
 
 ACTION_TOPIC = "simancas.turn.action"
 ROUT_TOPIC = "simancas.placement.rout_target"

@@ -40,7 +40,7 @@ from sqlmodel import create_engine
 from companion.dice import DICE_MODES, chosen_dice_mode
 from companion.driver import Driver, Record, Step, canonical, departure, fact_key, replay_fitting, step_key
 from companion.errors import ReplayDivergence, StoreError
-from companion.games import Game, under_rules
+from companion.interface import Game, under_rules
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow

@@ -11,7 +11,7 @@ from textual.screen import Screen
 
 from companion.driver import Driver
 from companion.errors import CompanionError
-from companion.games import Game
+from companion.interface import Game
 from companion.prompts import BadAnswer, Roll
 from screens.plain import notify_plain
 from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_text

@@ -22,7 +22,7 @@ import pytest
 from reconquista_checks import PhaseChecks
 from rules_v2_helpers import check_going_on, resume_cut, unzipped
 
-from companion import games
+from companion import games, interface
 from companion.cli import main
 from companion.driver import Driver, digest, replay_fitting, verify
 from companion.errors import EXIT_OK
@@ -177,7 +177,7 @@ def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(s
 
 
 def test_version_1_is_not_played_and_a_hostile_setting_plays_every_turn_under_version_2() -> None:
-    assert games.under_rules(GAME, 1) is None and games.under_rules(GAME, 3) is None
+    assert interface.under_rules(GAME, 1) is None and interface.under_rules(GAME, 3) is None
     older = games.playing("reconquista", 2)
     assert older.rules_version == 2
     for bad in ("4", 0, -3, True, 4.0, None, {"turn": 4}):

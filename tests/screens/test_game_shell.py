@@ -15,7 +15,8 @@ from textual.widgets import Static
 
 from companion import games
 from companion.driver import Driver, Step
-from companion.games import GAMES, last_answer
+from companion.games import GAMES
+from companion.interface import last_answer
 from companion.prompts import Choose, Edit, Roll, Tell, edit_prompt
 from companion.reconquista.bot import Bot
 from companion.reconquista.edits import area_text, board_changes

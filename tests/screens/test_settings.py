@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from companion import __version__, keymap
+from companion import __version__, keymap, settings_model
 from companion import settings as S
 from companion.cli import main
 from companion.errors import EXIT_OK, EXIT_USAGE
@@ -211,7 +211,7 @@ async def test_the_app_starts_on_the_defaults_and_shows_the_mistake(
         tmp_path / "settings.toml", ('theme = "nord"\n' if "theme" not in str(text) else "") + str(text)
     )
     with pytest.raises(S.SettingsError) as refused:
-        S.load(path)
+        settings_model.load(path)
     app = app_on(path, tmp_path, clock)
     async with app.run_test(size=SIZE) as pilot:
         await settings_ready(pilot)
@@ -473,7 +473,7 @@ def test_the_readmes_example_file_is_right(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```toml\n(# ~/.config/tabletop-companion/settings.toml\n.*?)```", readme, re.S)
     assert example is not None
-    found, _file = S.load(write(tmp_path / "settings.toml", example[1]))
+    found, _file = settings_model.load(write(tmp_path / "settings.toml", example[1]))
     assert found.theme == "textual-light" and found.dice_mode == "physical" and not found.simancas_guide
     assert found.keys["reconquista.dice_mode"] == "ctrl+t" and found.keys["game.undo"] == "u"
 

@@ -22,7 +22,7 @@ from rules_v2_helpers import check_going_on, resume_cut
 from rules_v2_helpers import unzipped as recorded
 from test_castells_game import PHASE_3, forbidden
 
-from companion import games
+from companion import games, interface
 from companion.castells.actions import menu_v2
 from companion.castells.game import GAME, V2_UNTIL
 from companion.castells.state import CastellsState
@@ -165,7 +165,7 @@ def test_the_turn_number_never_goes_back() -> None:
 
 
 def test_version_1_is_not_played_and_a_hostile_setting_plays_every_turn_under_version_2() -> None:
-    assert games.under_rules(GAME, 1) is None and games.under_rules(GAME, 3) is None
+    assert interface.under_rules(GAME, 1) is None and interface.under_rules(GAME, 3) is None
     older = games.playing("castells", 2)
     assert older.rules_version == 2
     for bad in ("7", 0, -1, False, 3.5, None):

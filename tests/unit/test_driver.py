@@ -26,7 +26,7 @@ from companion.driver import (
     verify,
 )
 from companion.errors import ReplayDivergence
-from companion.games import Procedure
+from companion.interface import Procedure
 from companion.prompts import BadAnswer, Choose, Roll, Tell
 
 TRAY = dicetray.GAME

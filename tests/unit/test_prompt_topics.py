@@ -23,7 +23,7 @@ from test_review_helpers import castells_chooser
 
 from companion import games
 from companion.driver import Driver
-from companion.games import Procedure
+from companion.interface import Procedure
 from companion.prompts import Choose, Edit, Enter, Prompt, Roll, Tell
 from companion.reconquista.bot import Bot
 from companion.reconquista.simulate import MAX_PROMPTS, bot_answer

@@ -21,7 +21,7 @@ from rules_v2_helpers import check_going_on, resume_cut
 from rules_v2_helpers import unzipped as recorded
 from test_simancas_game import check_menu, check_where_the_cards_are, random_answer
 
-from companion import games
+from companion import games, interface
 from companion.cli import main
 from companion.driver import Driver, replay_fitting, verify
 from companion.errors import EXIT_OK
@@ -189,9 +189,9 @@ def test_ending_the_hand_of_version_2_scores_it(store: Store) -> None:
 
 def test_a_session_of_version_1_still_replays_as_far_as_it_fits() -> None:
     """Version 1 (passes not recorded) is not played any more: no earlier game for it."""
-    assert games.under_rules(GAME, 1) is None
-    assert games.under_rules(GAME, 3) is None
-    earlier = games.under_rules(GAME, 2)
+    assert interface.under_rules(GAME, 1) is None
+    assert interface.under_rules(GAME, 3) is None
+    earlier = interface.under_rules(GAME, 2)
     assert earlier is not None and earlier.game.rules_version == 2
 
 

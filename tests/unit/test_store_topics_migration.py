@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from companion import games
+from companion import games, interface
 from companion.review.luck import luck
 from companion.review.stats import statistics
 from companion.store import preflight
@@ -107,7 +107,7 @@ def test_the_migrated_sessions_resume_with_the_topics_the_games_ask_now(old_db: 
                 # Recorded under rules changed since, and its log fits the rules of now whole
                 # (docs/design.md, "Rules versions"): every step resumes, nothing to say.
                 assert len(steps) == info.steps, info.id
-            elif games.under_rules(game, info.rules_version) is not None:
+            elif interface.under_rules(game, info.rules_version) is not None:
                 # Recorded under rules the game still plays (Terra de Castells' and Reconquista's
                 # version 2): it replays whole under them and goes on under the current ones
                 # from a point it names.
