@@ -5,7 +5,7 @@ recorded into a fresh database through the driver and the store, as the app does
 
   replay   ``companion replay``'s check: every step re-run, every state digested and
            compared with the log;
-  resume   Store.resume, as opening the session does;
+  resume   companion.sessions.resume_session, as opening the session does;
   export   the JSON export;
   import   the import of that export into another database (replayed and checked).
 
@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion import games
 from companion.driver import Driver, verify
 from companion.review.exchange import export_session, import_session
+from companion.sessions import resume_session
 from companion.store.db import Store
 
 TARGET_S = 3.0
@@ -66,7 +67,7 @@ def main() -> int:
         over += timed(
             "replay", lambda: verify(game, info.seed, info.config, log.steps, log.digests, store.state(sid))
         )
-        over += timed("resume", lambda: store.resume(sid, game))
+        over += timed("resume", lambda: resume_session(store, sid, game))
         text = ""
 
         def export() -> None:

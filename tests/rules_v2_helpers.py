@@ -14,7 +14,8 @@ from typing import Any
 from companion import games
 from companion.driver import replay_fitting
 from companion.review.exchange import import_session
-from companion.store.db import Resumed, Store
+from companion.sessions import Resumed, resume_session
+from companion.store.db import Store
 
 EXPORTS = Path(__file__).resolve().parent / "exports"
 
@@ -36,7 +37,7 @@ def cut(text: str, steps: int) -> str:
 def resume_cut(store: Store, text: str, steps: int) -> tuple[int, Resumed]:
     """Import the first ``steps`` steps of ``text`` and resume them: (session, what resume gave)."""
     sid = import_session(store, cut(text, steps), f"cut-{steps}.json").session_id
-    return sid, store.resume(sid, games.load(store.session(sid).game))
+    return sid, resume_session(store, sid, games.load(store.session(sid).game))
 
 
 def check_going_on(
@@ -61,7 +62,7 @@ def check_going_on(
     fits_now = fit.divergence is None and fit.digests == log.digests
     assert (point == now) == fits_now
     assert (f"from this {unit}" in notice) == (point == now), notice
-    again = store.resume(sid, games.load(info.game))
+    again = resume_session(store, sid, games.load(info.game))
     assert again.notice is None and len(again.driver.steps) == len(log.steps)
     assert store.session(sid).config[key] == point
     return int(point)

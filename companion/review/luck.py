@@ -250,7 +250,7 @@ ORDER BY effective.session_id, effective.step LIMIT 1
 """
     )
     out: dict[tuple[int, str], list[int]] = {}
-    with store._guard(), store.engine.connect() as con:
+    with store.reading() as con:
         damaged = con.execute(text(damaged_sql), scope.params()).first()
         if damaged is not None:
             raise StoreError(

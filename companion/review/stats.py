@@ -193,7 +193,7 @@ def _parse_dt(value: Any) -> datetime:
 
 
 def _rows(store: Store, sql: str, params: dict[str, Any]) -> list[Any]:
-    with store._guard(), store.engine.connect() as con:
+    with store.reading() as con:
         return list(con.execute(text(sql), params).all())
 
 

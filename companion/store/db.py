@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import (
     URL,
+    Connection,
     CursorResult,
     Engine,
     bindparam,
@@ -38,9 +39,8 @@ from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
 from companion.dice import DICE_MODES, chosen_dice_mode
-from companion.driver import Driver, Record, Step, canonical, departure, fact_key, replay_fitting, step_key
-from companion.errors import ReplayDivergence, StoreError
-from companion.interface import Game, under_rules
+from companion.driver import Record, Step, fact_key, step_key
+from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow
@@ -423,6 +423,13 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection to read with (statistics, the luck ledger: their queries in SQL), its
+        failures one sentence as the store's own (a database changed under it, a damaged file)."""
+        with self._guard(), self.engine.connect() as con:
+            yield con
+
     # -- sessions -----------------------------------------------------------
 
     def create_session(
@@ -647,110 +654,6 @@ class Store:
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
 
-    def resume(self, session_id: int, game: Game) -> Resumed:
-        """The session as it stands after its logged steps, its next answers committed here.
-
-        A session recorded under the game's current rules must replay as logged: a log that
-        does not is damaged: StoreError (one sentence naming the step) leaves it as it is. One recorded
-        under earlier rules replays as far as its log fits the current ones: the steps from the
-        first that does not are withdrawn (a rewind event: nothing is deleted), the session is
-        marked with the current rules version, and ``Resumed.notice`` tells the player in one
-        sentence where and why it goes on from there. Steps that are still asked as logged but
-        lead to another state under the current rules are recorded again with the state they
-        lead to now (same answer, same source, same time), so that the log the session keeps
-        replays under its rules version as every session's does. A session recorded under
-        newer rules than the game's is not resumed (StoreError): this app cannot play it on.
-
-        Where the game still plays the earlier version (``Game.earlier_rules``), the session
-        replays whole under it, keeps its version, and goes on under the current rules from
-        the point its settings name; the first resume sets that point and ``Resumed.notice``
-        says so. A log that does not replay under them is taken as above.
-        """
-        info = self.session(session_id)
-        log = self.log(session_id)
-        current = game.rules_version
-        if info.rules_version > current:
-            raise StoreError(
-                f"Session {session_id} was recorded under newer rules of {game.title} (version "
-                f"{info.rules_version}) than this Tabletop Companion plays (version {current}); "
-                "update the app to resume it."
-            )
-        recorder = self.recorder(session_id)
-        if info.rules_version == current:
-            try:
-                driver = Driver.resume(game, info.seed, info.config, log.steps, recorder)
-                driver.redo_groups = log.redo
-                driver.keep_ahead(log.ahead)
-                return Resumed(driver)
-            except ReplayDivergence as exc:
-                raise StoreError(
-                    f"Session {session_id}'s log is damaged at step {exc.step + 1} ({departure(exc)}); "
-                    "it is left as it is."
-                ) from None
-        still = under_rules(game, info.rules_version)
-        if still is not None:
-            try:
-                config, notice = info.config, None
-                driver = Driver.resume(still.game, info.seed, config, log.steps, recorder)
-                points = (None if driver.finished else still.going_on(driver.state, config)) or []
-                for k, (wanted, said) in enumerate(points):
-                    if k < len(points) - 1:
-                        # An earlier point only where every logged step is asked and leads as
-                        # recorded; the last point is always safe.
-                        fit = replay_fitting(still.game, info.seed, wanted, log.steps)
-                        if fit.divergence is not None or fit.digests != log.digests:
-                            continue
-                        driver = fit.driver
-                        driver.recorder = recorder
-                    else:
-                        driver = Driver.resume(still.game, info.seed, wanted, log.steps, recorder)
-                    config, notice = wanted, said
-                    break
-            except ReplayDivergence:
-                pass  # not as those rules asked it either: as far as it fits the current ones
-            else:
-                if config is not info.config:
-                    self.set_config(session_id, config)
-                driver.redo_groups = log.redo
-                driver.keep_ahead(log.ahead)
-                return Resumed(driver, notice)
-        fit = replay_fitting(game, info.seed, info.config, log.steps)
-        driver = fit.driver
-        kept = len(driver.steps)
-        # From the first step whose state differs, the kept steps are recorded again.
-        again = next((j for j in range(kept) if fit.digests[j] != log.digests[j]), kept)
-        if again == len(log.steps):  # every step fits and leads where it did: only the version is new
-            recorder.refit(current)
-            driver.recorder = recorder
-            return Resumed(driver)
-        summary = game.summary(driver.state)
-        recorder.refit(
-            current,
-            again,
-            [(log.events[j], fit.digests[j]) for j in range(again, kept)],
-            canonical(driver.snapshot()),
-            driver.finished,
-            summary,
-        )
-        driver.recorder = recorder
-        earlier = f"This game was recorded under earlier rules (version {info.rules_version})"
-        divergence = fit.divergence
-        if divergence is None:
-            notice = (
-                f"{earlier}: every step still fits the current rules (version {current}), which from "
-                f"step {again + 1} lead to a different state of the game; it goes on under them."
-            )
-        elif driver.finished:
-            notice = (
-                f"{earlier}: at step {kept + 1} {departure(divergence)}, so under them it ended "
-                f"after step {kept}."
-            )
-        else:
-            notice = (
-                f"{earlier}: from step {kept + 1} {departure(divergence)}; it goes on from step {kept + 1}."
-            )
-        return Resumed(driver, notice)
-
     def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.
 
@@ -764,16 +667,6 @@ class Store:
             if events:
                 con.execute(INSERT_EVENT, [{"session_id": session_id, **ev} for ev in events])
         return session_id
-
-
-@dataclass(frozen=True)
-class Resumed:
-    """A session opened for play by ``Store.resume``: its driver, and, when its log was
-    recorded under earlier rules of the game and the current ones changed it, one sentence
-    for the player saying from which step and why it goes on (None otherwise)."""
-
-    driver: Driver
-    notice: str | None = None
 
 
 def _rewind_event(index: int, t: datetime) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from screens.plain import notify_plain
 from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_text
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
-    from companion.store.db import Resumed
+    from companion.sessions import Resumed
     from screens.shell.game_screen import GameScreen
 
 #: How long the notice of a game recorded under earlier rules stays on screen: long enough to read.
@@ -25,13 +25,15 @@ NOTICE_SECONDS = 30
 
 
 def resume(screen: Screen[Any], session_id: int, game: Game) -> Resumed | None:
-    """The session resumed from the app's store (``Store.resume``), its next answers committed
+    """The session resumed from the app's store (``resume_session``), its next answers committed
     there; None when it cannot be opened, after saying why in one sentence and leaving
     ``screen``. A game recorded under earlier rules that goes on from an earlier step than its
     log says so in a notification (``Resumed.notice``), on screen for NOTICE_SECONDS."""
+    from companion.sessions import resume_session  # the store is open by now
+
     app: Any = screen.app
     try:
-        resumed: Resumed = app.store().resume(session_id, game)
+        resumed: Resumed = resume_session(app.store(), session_id, game)
     except CompanionError as exc:
         notify_plain(app, str(exc), severity="error")
         app.pop_screen()

@@ -18,6 +18,7 @@ from test_kill_resume import TerminalApp, committed, wait_for
 
 from companion.castells.game import GAME as CASTELLS
 from companion.driver import Driver
+from companion.sessions import resume_session
 from companion.simancas.game import GAME as SIMANCAS
 from companion.store.db import Store
 
@@ -42,7 +43,7 @@ def replayed(db: Path, game: object) -> Driver:
     """The session as the store resumes it: its log replayed."""
     store = Store(str(db))
     try:
-        return store.resume(1, game).driver  # type: ignore[arg-type]
+        return resume_session(store, 1, game).driver  # type: ignore[arg-type]
     finally:
         store.close()
 

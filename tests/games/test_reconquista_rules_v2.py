@@ -32,6 +32,7 @@ from companion.reconquista.game import GAME, V2_UNTIL
 from companion.reconquista.simulate import bot_answer, play
 from companion.reconquista.state import GameState
 from companion.review.exchange import import_session
+from companion.sessions import resume_session
 from companion.store.db import Store
 
 FILES = ("reconquista-rules-2-finished.json.gz", "reconquista-rules-2-unfinished.json.gz")
@@ -117,7 +118,7 @@ def test_a_game_of_version_2_imports_and_replays_as_recorded(
 
 def test_a_finished_game_of_version_2_resumes_whole_and_over(store: Store) -> None:
     sid = import_session(store, unzipped(FILES[0])).session_id
-    resumed = store.resume(sid, GAME)
+    resumed = resume_session(store, sid, GAME)
     assert resumed.driver.finished and resumed.notice is None
     assert len(resumed.driver.steps) == store.session(sid).steps
 
@@ -159,7 +160,7 @@ def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(s
     else:
         raise AssertionError("no cut of the game keeps its turn under version 2")
     assert f"turn {turn} ends under them" in (resumed.notice or "")
-    d = store.resume(sid, GAME).driver
+    d = resume_session(store, sid, GAME).driver
     info = store.session(sid)
     bot, board = Bot(info.seed), GAME.board_of(d.state)
     while d.state.turn == turn and not d.finished:
@@ -169,7 +170,7 @@ def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(s
     watch = PhaseChecks()
     play(info.seed, check=True, watch=watch, driver=d)
     assert d.finished and watch.phases
-    final = store.resume(sid, GAME)
+    final = resume_session(store, sid, GAME)
     assert final.driver.finished and final.notice is None
     assert final.driver.snapshot() == d.snapshot()
     info, log = store.session(sid), store.log(sid)

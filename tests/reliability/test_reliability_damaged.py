@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.driver import Driver
 from companion.errors import EXIT_OK, EXIT_USAGE
 from companion.games import load
+from companion.sessions import resume_session
 from companion.store.db import Store
 
 #: (column, damaged value, the words the sentence names it by)
@@ -176,7 +177,7 @@ def test_resuming_a_log_that_no_longer_replays_names_the_step(tmp_path: Path, fi
     store = Store(str(db))
     try:
         with pytest.raises(StoreError) as err:
-            store.resume(bad, load("dice"))
+            resume_session(store, bad, load("dice"))
         assert str(err.value).startswith(f"Session {bad}'s log is damaged at step 2 (")
         assert "\n" not in str(err.value)
     finally:

@@ -54,6 +54,7 @@ from companion.reconquista.edits import parse_area_text
 from companion.reconquista.game import GAME as RECONQUISTA
 from companion.reconquista.units import MAX_FORCE, SpecError, parse_spec
 from companion.review.exchange import ImportRefused, export_data, import_session
+from companion.sessions import resume_session
 from companion.store.db import Store
 from companion.text import visible
 from screens.app import CompanionApp
@@ -165,7 +166,7 @@ async def test_dice_tray_labels_with_markup_are_shown_as_written_and_resume(
     # The session left with a roll asked and not yet rolled (as the crash left it): its label is
     # in the question when the session resumes.
     store = Store(str(db))
-    store.resume(1, dicetray.GAME).driver.type("2d6 Siege [/]")
+    resume_session(store, 1, dicetray.GAME).driver.type("2d6 Siege [/]")
     store.close()
 
     again = CompanionApp(db_path=str(db), seed=5)

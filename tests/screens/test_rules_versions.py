@@ -29,6 +29,7 @@ from companion.driver import Driver, digest
 from companion.errors import EXIT_DIVERGED, EXIT_OK, StoreError
 from companion.prompts import Choose, Prompt, Roll, Tell
 from companion.review.exchange import ImportRefused, export_data, import_session
+from companion.sessions import resume_session
 from companion.store import preflight
 from companion.store.db import Store
 from screens.app import CompanionApp
@@ -234,7 +235,7 @@ def test_resume_goes_on_from_the_step_where_the_log_parts_from_the_rules(
     sid = recorded(store, rules, [1, 2, 3, 4, 5, 6])
     events, session_before = rows(db, "event"), rows(db, "session")
     rules.now = 2
-    resumed = store.resume(sid, rules.game)
+    resumed = resume_session(store, sid, rules.game)
     driver = resumed.driver
     assert [s.answer for s in driver.steps] == [[1], [2], [3]]
     assert driver.pending == Choose(["left", "right"], NEW_QUESTION)
@@ -263,7 +264,7 @@ def test_resume_goes_on_from_the_step_where_the_log_parts_from_the_rules(
     assert store.log(sid).steps == driver.steps
     # Opened again it replays as logged, and nothing more is written.
     written = rows(db, "event")
-    again = store.resume(sid, rules.game)
+    again = resume_session(store, sid, rules.game)
     assert again.notice is None and again.driver.snapshot() == driver.snapshot()
     assert rows(db, "event") == written
 
@@ -273,7 +274,7 @@ def test_a_log_that_fits_the_new_rules_only_takes_their_version(db: str, store: 
     events, state = rows(db, "event"), store.state(sid)
     last_activity = store.session(sid).last_activity
     rules.now = 2
-    resumed = store.resume(sid, rules.game)
+    resumed = resume_session(store, sid, rules.game)
     assert resumed.notice is None
     assert len(resumed.driver.steps) == 3 and resumed.driver.pending == Choose(
         ["left", "right"], NEW_QUESTION
@@ -296,7 +297,7 @@ def test_steps_asked_alike_that_lead_elsewhere_are_recorded_again(
     logged = store.log(sid)
     rules.versions[2] = Shifting(2, asks_again=False, counts_twice=True)
     rules.now = 2
-    resumed = store.resume(sid, rules.game)
+    resumed = resume_session(store, sid, rules.game)
     assert resumed.notice is not None
     assert_one_sentence(resumed.notice)
     assert "every step still fits the current rules (version 2)" in resumed.notice
@@ -324,7 +325,7 @@ def test_a_log_that_diverges_under_its_own_rules_is_damage(db: str, store: Store
     con.close()
     events, sessions = rows(db, "event"), rows(db, "session")
     with pytest.raises(StoreError) as info:
-        store.resume(sid, rules.game)
+        resume_session(store, sid, rules.game)
     assert_one_sentence(str(info.value))
     assert str(info.value).startswith(f"Session {sid}'s log is damaged at step 3 (the current rules ask ")
     assert rows(db, "event") == events and rows(db, "session") == sessions
@@ -336,7 +337,7 @@ def test_a_session_of_newer_rules_is_not_resumed(db: str, store: Store, rules: R
     events, sessions = rows(db, "event"), rows(db, "session")
     rules.now = 1
     with pytest.raises(StoreError) as info:
-        store.resume(sid, rules.game)
+        resume_session(store, sid, rules.game)
     assert_one_sentence(str(info.value))
     assert "newer rules" in str(info.value) and "version 2" in str(info.value)
     assert rows(db, "event") == events and rows(db, "session") == sessions
@@ -348,7 +349,7 @@ def test_resume_ended_by_the_new_rules(store: Store, rules: Rules) -> None:
     Driver.resume(rules.game, 7, None, store.log(sid).steps, store.recorder(sid)).ack()
     rules.versions[2] = Shortened(2)
     rules.now = 2
-    resumed = store.resume(sid, rules.game)
+    resumed = resume_session(store, sid, rules.game)
     assert resumed.driver.finished and len(resumed.driver.steps) == 7
     assert resumed.notice is not None
     assert "at step 8 the current rules end the game where the log goes on with “Put the dice away.”" in (
@@ -448,7 +449,7 @@ def test_an_export_written_before_rules_versions_imports(store: Store) -> None:
     # The tray's version 2 stores other snapshots, so the states part from the log at once:
     # the file is kept as recorded; every step still asks the same, so it resumes whole.
     assert (done.note is None) == (game.rules_version == 1)
-    resumed = store.resume(done.session_id, game)
+    resumed = resume_session(store, done.session_id, game)
     assert len(resumed.driver.steps) == 4
     assert resumed.notice is not None and "every step still fits the current rules" in resumed.notice
     assert store.session(done.session_id).rules_version == game.rules_version
@@ -464,7 +465,7 @@ def test_an_old_reconquista_export_still_imports_and_resumes(store: Store) -> No
     assert info.steps == 60 and info.status == "active"
     game = games.load("reconquista")
     assert (info.rules_version == game.rules_version) == (done.note is None)
-    resumed = store.resume(done.session_id, game)
+    resumed = resume_session(store, done.session_id, game)
     assert resumed.driver.pending is not None
     assert store.session(done.session_id).rules_version == game.rules_version
     assert (resumed.notice is None) == (len(resumed.driver.steps) == 60)
@@ -497,7 +498,7 @@ def test_an_old_export_that_diverges_is_imported_as_recorded(
         events = to.events(done.session_id)
         assert [e.seq for e in events] == list(range(6)) and all(e.kind == "answer" for e in events)
         # Resuming it goes as for any game recorded under earlier rules.
-        resumed = to.resume(done.session_id, rules.game)
+        resumed = resume_session(to, done.session_id, rules.game)
         assert len(resumed.driver.steps) == 3 and resumed.notice is not None
         assert to.session(done.session_id).rules_version == 2
     finally:

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from companion.driver import Driver
 from companion.prompts import Choose, Tell, edit_prompt
+from companion.sessions import resume_session
 from companion.simancas.game import ACTION_TOPIC, GAME, RESULT_TOPIC
 from companion.simancas.guide import GUIDE_TOPICS, guide_change, guide_what
 from companion.store.db import Store
@@ -111,14 +112,14 @@ def test_the_setting_survives_a_resume(tmp_path: Path, clock: Any) -> None:
     d.ack()
     store.close()
     store = Store(db, clock=clock)
-    resumed = store.resume(sid, GAME)
+    resumed = resume_session(store, sid, GAME)
     d = resumed.driver
     assert d.pending is not None and d.pending.topic == GUIDE_TOPICS["reserve"]
     # Turned off by hand: logged, so that the resumed match stays unguided.
     d.edit(edit_prompt(guide_what(False), guide_change(False)))
     store.close()
     store = Store(db, clock=clock)
-    resumed = store.resume(sid, GAME)
+    resumed = resume_session(store, sid, GAME)
     d = resumed.driver
     assert d.state.guide is False
     d.ack()  # the Reserve, asked before the guide went off

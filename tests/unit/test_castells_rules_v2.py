@@ -31,6 +31,7 @@ from companion.driver import Driver, replay_fitting, verify
 from companion.errors import EXIT_OK
 from companion.prompts import Choose, Edit
 from companion.review.exchange import import_session
+from companion.sessions import resume_session
 from companion.store.db import Store
 
 FILES = ("castells-rules-2-finished.json.gz", "castells-rules-2-unfinished.json.gz")
@@ -121,9 +122,9 @@ def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(s
     a player who bought favour cards under version 2 may play one with T); before it, version
     2's menu. The whole log then replays and verifies as recorded."""
     sid = import_session(store, recorded(FILES[1])).session_id
-    resumed = store.resume(sid, GAME)
+    resumed = resume_session(store, sid, GAME)
     point = check_going_on(store, sid, resumed, V2_UNTIL, turn_of, "turn")
-    d = store.resume(sid, GAME).driver
+    d = resume_session(store, sid, GAME).driver
     picks = Random(3)
     old_menus = new_menus = 0
     while not d.finished:
@@ -141,7 +142,7 @@ def test_an_unfinished_game_of_version_2_is_played_out_under_the_current_rules(s
                 assert p.data["options"] == [*allowed, "end"], (name, state.owners)
         random_answer(d, picks)
     assert new_menus >= 1
-    final = store.resume(sid, GAME)
+    final = resume_session(store, sid, GAME)
     assert final.driver.finished and final.notice is None
     assert final.driver.snapshot() == d.snapshot()
     info = store.session(sid)

@@ -21,6 +21,7 @@ import pytest
 from companion import games
 from companion.driver import verify
 from companion.review.exchange import import_session
+from companion.sessions import resume_session
 from companion.store.db import Store
 
 EXPORTS = Path(__file__).resolve().parents[1] / "exports"
@@ -50,7 +51,7 @@ def test_a_log_of_an_earlier_build_imports_and_resumes_whole(store: Store, name:
     assert info.rules_version == doc["session"]["rules_version"] == game.rules_version
     log = store.log(done.session_id)
     verify(game, info.seed, info.config, log.steps, log.digests, store.state(done.session_id))
-    resumed = store.resume(done.session_id, game)
+    resumed = resume_session(store, done.session_id, game)
     assert resumed.notice is None and len(resumed.driver.steps) == len(doc["steps"])
     # Going on from there works: one more answer is recorded.
     d = resumed.driver

@@ -27,6 +27,7 @@ from companion.driver import Driver, replay_fitting, verify
 from companion.errors import EXIT_OK
 from companion.prompts import Choose, Tell
 from companion.review.exchange import import_session
+from companion.sessions import resume_session
 from companion.simancas.actions import END, Action, action_of
 from companion.simancas.game import ACTION_TOPIC, GAME, RESULT_TOPIC, V2_UNTIL, Match, menu_of
 from companion.store.db import Store
@@ -79,7 +80,7 @@ def test_companion_replay_checks_a_version_2_session_as_recorded(
 def test_a_finished_match_of_version_2_resumes_whole_and_ended(store: Store) -> None:
     sid = import_session(store, recorded(FILES[0])).session_id
     steps = store.session(sid).steps
-    resumed = store.resume(sid, games.load("simancas"))
+    resumed = resume_session(store, sid, games.load("simancas"))
     assert resumed.driver.finished and len(resumed.driver.steps) == steps
     assert resumed.notice is None
     assert V2_UNTIL not in store.session(sid).config
@@ -135,7 +136,7 @@ def test_an_unfinished_match_of_version_2_is_played_out_under_the_current_rules(
     assert check_going_on(store, sid, resumed, V2_UNTIL, hand_of, "hand") == hand + 1
     assert f"hand {hand} ends under them" in (resumed.notice or "")
     game = games.load("simancas")
-    d = store.resume(sid, game).driver
+    d = resume_session(store, sid, game).driver
     rng = random.Random(5)
     state: Match = d.state
     while not d.finished:
@@ -156,7 +157,7 @@ def test_an_unfinished_match_of_version_2_is_played_out_under_the_current_rules(
         if state.hand > hand:
             check_where_the_cards_are(state, reshuffled=True)
     assert state.hand > hand
-    final = store.resume(sid, game)
+    final = resume_session(store, sid, game)
     assert final.driver.finished and final.notice is None
     assert final.driver.snapshot() == d.snapshot()
     info, log = store.session(sid), store.log(sid)
@@ -216,7 +217,7 @@ def test_a_version_2_log_that_does_not_replay_under_version_2_is_taken_as_far_as
     doc["steps"][-1]["prompt"].setdefault("data", {})["tampered"] = True
     done = import_session(store, json.dumps(doc), "tampered.json")
     assert done.note is not None and "kept as recorded" in done.note
-    resumed = store.resume(done.session_id, games.load("simancas"))
+    resumed = resume_session(store, done.session_id, games.load("simancas"))
     assert resumed.notice is not None and resumed.notice.startswith(
         "This game was recorded under earlier rules"
     )

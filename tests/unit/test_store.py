@@ -23,6 +23,7 @@ from companion import dicetray
 from companion.driver import Driver, step_key
 from companion.errors import StoreError
 from companion.prompts import Roll
+from companion.sessions import resume_session
 from companion.store import preflight
 from companion.store.db import Store
 
@@ -366,7 +367,7 @@ def test_what_can_be_redone_reads_back_from_the_log_as_the_driver_has_it(store: 
             driver.correct(index, [rng.randint(1, roll.sides) for _ in range(roll.n)], "physical")
         assert _keys(store.log(sid).redo) == _keys(driver.redo_groups)
     assert redone > 0  # the order drawn did redo
-    resumed = store.resume(sid, TRAY).driver
+    resumed = resume_session(store, sid, TRAY).driver
     assert _keys(resumed.redo_groups) == _keys(driver.redo_groups)
     driver.recorder = None  # the resumed one records its redos: the log stays one session's
     while driver.redo_groups:
@@ -415,7 +416,7 @@ def test_what_a_correction_keeps_ahead_reads_back_from_the_log_as_the_driver_has
         assert _keys(log.redo) == _keys(driver.redo_groups)
         ahead += bool(driver.ahead)
     assert corrected > 0 and ahead > 0
-    resumed = store.resume(sid, game).driver
+    resumed = resume_session(store, sid, game).driver
     assert _keys([resumed.ahead]) == _keys([driver.ahead])
 
 

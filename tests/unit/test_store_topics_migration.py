@@ -22,6 +22,7 @@ import pytest
 from companion import games, interface
 from companion.review.luck import luck
 from companion.review.stats import statistics
+from companion.sessions import resume_session
 from companion.store import preflight
 from companion.store.db import Store
 from companion.store.legacy import derive
@@ -98,7 +99,7 @@ def test_the_migrated_sessions_resume_with_the_topics_the_games_ask_now(old_db: 
     try:
         for info in store.sessions():
             game = games.load(info.game)
-            resumed = store.resume(info.id, game)
+            resumed = resume_session(store, info.id, game)
             steps = resumed.driver.steps
             if info.rules_version == game.rules_version:
                 assert resumed.notice is None, info.id
