@@ -270,6 +270,8 @@ Answer = list[int] | str | None
 
 def prompt_from_dict(data: dict[str, Any]) -> Prompt:
     """Rebuild a prompt from its logged form; raise ValueError on anything else."""
+    if not isinstance(data, dict):
+        raise ValueError("a question that is not one")  # noqa: TRY004 -- callers read ValueError as "cannot be read"
     kind = data.get("kind")
     try:
         if kind == "edit":

@@ -62,7 +62,8 @@ EVENTS_OF = (
         E.c.answer,
         E.c.source,
         E.c.digest,
-        E.c.at,
+        # As stored: a time that is not one (damaged by hand) is found here, not in SQLAlchemy.
+        type_coerce(E.c.at, NullType()),
     )
     .where(E.c.session_id == bindparam("session"))
     .order_by(E.c.seq)
@@ -263,9 +264,22 @@ def _time_or_none(v: Any) -> bool:
 
 
 def _when(v: Any) -> datetime | None:
-    if v is None or isinstance(v, datetime):
-        return v
-    return datetime.fromisoformat(v)  # ValueError for a date that is not one
+    """A stored time; ValueError for one that is not a time a session can have: not a date, or
+    a year no game was played in (year 1 has no local time to show: the screens' would fail)."""
+    if v is None:
+        return None
+    when = v if isinstance(v, datetime) else datetime.fromisoformat(v)  # ValueError: not a date
+    if not 1970 <= when.year <= 9999:
+        raise ValueError(f"a time in the year {when.year}")
+    return when
+
+
+def _event_time(v: Any) -> datetime:
+    """An event's time as stored; ValueError for a time that is not one ('', 'yesterday')."""
+    when = _when(v) if isinstance(v, (str, datetime)) else None
+    if when is None:
+        raise ValueError("not a time")
+    return when
 
 
 def _config(v: Any) -> dict[str, Any]:
@@ -285,7 +299,7 @@ def _session_info(row: Any) -> SessionInfo:
         try:
             if ok(value):
                 return convert(value)
-        except (ValueError, TypeError, OverflowError):
+        except (ValueError, TypeError, OverflowError, RecursionError):  # RecursionError: JSON too deep
             pass
         broken.append(name)
         return default
@@ -521,7 +535,7 @@ class Store:
         damaged = StoreError(f"Session {session_id} is damaged (its stored state cannot be read).")
         try:
             state: Any = json.loads(text)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested too deep
             raise damaged from None
         if not isinstance(state, dict):
             raise damaged
@@ -536,14 +550,22 @@ class Store:
         loads = json.loads
         try:
             # Positional: a long game's log is read when its History page opens.
-            return [
-                EventInfo(r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8], r[9])
+            events = [
+                EventInfo(
+                    r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8], _event_time(r[9])
+                )
                 for r in rows
             ]
-        except (ValueError, TypeError, RecursionError):  # ValueError: JSON, or a number of 4300+ digits
+        except (ValueError, TypeError, OverflowError, RecursionError):  # JSON, 4300+ digits, a time
             raise StoreError(
-                f"Session {session_id} has a damaged log entry (an event is not valid JSON)."
+                f"Session {session_id} has a damaged log entry (an event's question, answer or time "
+                "cannot be read)."
             ) from None
+        if any(e.prompt is not None and not isinstance(e.prompt, dict) for e in events):
+            raise StoreError(
+                f"Session {session_id} has a damaged log entry (an event's question is not one)."
+            )
+        return events
 
     def log(self, session_id: int) -> Log:
         """The effective log: the answers that stand after every rewind."""

@@ -30,6 +30,10 @@ DAMAGE = [
     ("summary", b"\x00\xff", "summary"),
     ("status", "exploded", "status"),
     ("rules_version", 0, "rules version"),
+    # Issue #33 item 4: JSON nested thousands deep, a start in year 1 (no local time to show).
+    ("config", "[" * 5000 + "]" * 5000, "settings"),
+    ("config", '{"a":' * 3000 + "1" + "}" * 3000, "settings"),
+    ("started", "0001-01-01 00:00:00", "start time"),
 ]
 
 
@@ -91,13 +95,17 @@ def test_a_damaged_session_is_named_and_the_others_still_list_and_open(
     figures["damaged_rows"] += 1
 
 
-def test_a_damaged_stored_state_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("state", ["{not json", '{"a":' * 3000 + "1" + "}" * 3000], ids=["not JSON", "deep"])
+def test_a_damaged_stored_state_is_one_sentence(
+    state: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "c.db"
     bad, _good = two_sessions(db)
-    damage(db, bad, "state", "{not json")
-    assert main(["--db", str(db), "replay", str(bad)]) == EXIT_USAGE
-    err = capsys.readouterr().err
-    assert err == f"companion: Session {bad} is damaged (its stored state cannot be read).\n"
+    damage(db, bad, "state", state)
+    for command in (["replay", str(bad)], ["export", str(bad)]):
+        assert main(["--db", str(db), *command]) == EXIT_USAGE
+        err = capsys.readouterr().err
+        assert err == f"companion: Session {bad} is damaged (its stored state cannot be read).\n"
 
 
 @pytest.mark.slow
@@ -219,7 +227,46 @@ def test_an_event_python_cannot_read_is_one_sentence(
     for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
         assert main(["--db", str(db), *command]) == EXIT_USAGE, command
         err = capsys.readouterr().err
-        assert err == f"companion: Session {bad} has a damaged log entry (an event is not valid JSON).\n", err
+        assert err == (
+            f"companion: Session {bad} has a damaged log entry (an event's question, answer or time "
+            "cannot be read).\n"
+        ), err
     assert main(["--db", str(db), "show", str(good)]) == EXIT_OK
+    capsys.readouterr()
+    figures["damaged_rows"] += 1
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "why"),
+    [
+        ("prompt", "5", "an event's question is not one"),
+        ("prompt", "[1, 2]", "an event's question is not one"),
+        ("at", "", "an event's question, answer or time cannot be read"),
+        ("at", "yesterday", "an event's question, answer or time cannot be read"),
+        ("at", "0001-01-01 00:00:00", "an event's question, answer or time cannot be read"),
+    ],
+)
+def test_an_event_row_damaged_by_hand_is_one_sentence(
+    column: str,
+    value: str,
+    why: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    figures: Counter[str],
+) -> None:
+    """Issue #33 item 4: "an event time of '' or 'yesterday' ... a prompt that is a number or a
+    list — today give tracebacks in `history`, `show`, `replay`, `export`". The session is named
+    in one sentence by each, History still lists both, and the other still opens."""
+    db = tmp_path / "c.db"
+    bad, good = two_sessions(db)
+    write(db, f"UPDATE event SET {column} = ? WHERE session_id = ? AND step = 1", (value, bad))
+    assert main(["--db", str(db), "history"]) == EXIT_OK
+    assert {line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]} == {str(bad), str(good)}
+    for command in (["show", str(bad)], ["replay", str(bad)], ["export", str(bad)]):
+        assert main(["--db", str(db), *command]) == EXIT_USAGE, command
+        err = capsys.readouterr().err
+        assert err == f"companion: Session {bad} has a damaged log entry ({why}).\n", err
+    for command in (["show", str(good)], ["replay", str(good)], ["export", str(good)]):
+        assert main(["--db", str(db), *command]) == EXIT_OK, command
     capsys.readouterr()
     figures["damaged_rows"] += 1
