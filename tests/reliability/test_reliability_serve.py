@@ -292,3 +292,30 @@ def test_the_server_log_is_one_line_with_no_traceback_and_no_token() -> None:
         )
     line = serve.OneLine().format(record)
     assert line == "companion serve: Error handling request (ValueError)"
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc, which only Linux has")
+async def test_the_process_a_tab_starts_is_the_app_and_ending_it_ends_the_app(tmp_path: Path) -> None:
+    """Issue #33 item 6: "Every app process a tab starts ends when its tab closes and when the
+    server stops ... (today the server ends the `/bin/sh` wrapper, and the app lives on)".
+    textual-serve starts the command with a shell and kills the process it started: that
+    process must be the app itself, so that killing it leaves nothing running."""
+    from companion.serve import app_command
+
+    command = app_command(str(tmp_path / "c.db"), None)
+    process = await asyncio.create_subprocess_shell(
+        command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        argv: list[bytes] = []
+        for _ in range(50):  # the shell execs at once; wait for /proc to show it
+            argv = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+            if argv and argv[0] == sys.executable.encode():
+                break
+            await asyncio.sleep(0.02)
+        assert argv[:3] == [sys.executable.encode(), b"-m", b"companion"], argv
+    finally:
+        process.kill()
+        await process.wait()
+    children = Path(f"/proc/{process.pid}")
+    assert not children.exists()  # no process of that number is left: the app itself was ended

@@ -103,8 +103,8 @@ def test_db_from_the_environment_and_the_seed_reach_the_served_command(
     # Made absolute: the served processes get the very file, whatever their folder.
     assert path == str(tmp_path / "rel" / "env.db")
     argv = shlex.split(serve.app_command(path, seed))
-    assert argv[0] == sys.executable
-    assert argv[1:] == ["-m", "companion", "--db", path, "--seed", "12"]
+    assert argv[:2] == ["exec", sys.executable]
+    assert argv[2:] == ["-m", "companion", "--db", path, "--seed", "12"]
     assert "--seed" not in shlex.split(serve.app_command(path, None))
 
 
