@@ -51,6 +51,10 @@ def _key(keys: str) -> str:
     return keys
 
 
+#: The most parts a key id of ``[keys]`` has ("game.undo": 2); deeper tables are a mistake.
+KEY_PARTS = 8
+
+
 class SettingsModel(BaseModel):
     """The settings file: the four settings, nothing else; strict types (TOML has its own)."""
 
@@ -87,15 +91,18 @@ class SettingsModel(BaseModel):
         if not isinstance(keys, dict):
             return keys
         flat: dict[str, Any] = {}
-
-        def walk(prefix: str, table: dict[str, Any]) -> None:
+        # Walked with a list, not by recursion: a key dotted thousands of times deep is a
+        # mistake to name, not a RecursionError.
+        tables: list[tuple[str, dict[str, Any]]] = [("", keys)]
+        while tables:
+            prefix, table = tables.pop()
+            if prefix.count(".") >= KEY_PARTS:
+                raise ValueError(f"'{prefix[:40]}…' is not a key: a key id has at most {KEY_PARTS} parts")
             for name, value in table.items():
                 if isinstance(value, dict):
-                    walk(f"{prefix}{name}.", value)
+                    tables.append((f"{prefix}{name}.", value))
                 else:
                     flat[f"{prefix}{name}"] = value
-
-        walk("", keys)
         return flat
 
 

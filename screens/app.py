@@ -95,6 +95,9 @@ class CompanionApp(App[None]):
                 checked, error = validate(self._settings_file), None
             except SettingsError as exc:
                 checked, error = user_settings.DEFAULTS, str(exc)
+            except Exception as exc:  # noqa: BLE001 -- a check that fails must not stop the store opening
+                checked = user_settings.DEFAULTS
+                error = f"{self._settings_file.path} could not be checked ({type(exc).__name__}): the defaults are in force."
             self.call_from_thread(self._settings_checked, checked, error)
         with contextlib.suppress(CompanionError):  # kept in _store_error; the home screen shows it
             self.store()

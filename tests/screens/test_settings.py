@@ -175,6 +175,9 @@ MISTAKES = {
     "unknown binding id": ('[keys]\n"game.undoo" = "u"\n', ": keys.game.undoo: no binding has the id"),
     "bad key": ('[keys]\n"game.undo" = "ctrl+neon"\n', ": keys.game.undo: 'ctrl+neon' is not a key"),
     "bad dice mode": ('dice_mode = "robot"\n', ": dice_mode: 'robot' is not a dice mode; one of mixed"),
+    # Issue #33 item 5: a key dotted 2000 deep was a RecursionError in `companion config`, and
+    # the app stayed on "Opening the database..." for ever.
+    "keys too deep": ("[keys]\n" + ".".join(["a"] * 2000) + ' = "x"\n', ": keys: 'a.a.a.a"),
 }
 
 
@@ -201,7 +204,9 @@ def test_a_folder_or_a_device_is_no_settings_file(
     assert capsys.readouterr().err == f"companion: {settings_file} is a folder, not a settings file.\n"
 
 
-@pytest.mark.parametrize("kind", ["not TOML", "unknown theme", "unknown binding id", "wrong type"])
+@pytest.mark.parametrize(
+    "kind", ["not TOML", "unknown theme", "unknown binding id", "wrong type", "keys too deep"]
+)
 async def test_the_app_starts_on_the_defaults_and_shows_the_mistake(
     kind: str, tmp_path: Path, clock: Any
 ) -> None:
