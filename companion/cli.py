@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="json",
         help="json (default), csv, md (Markdown) or bbcode (a BoardGameGeek session report)",
     )
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout ('-': stdout)")
     p.set_defaults(handler=_export)
 
     p = sub.add_parser(
@@ -458,14 +458,15 @@ def _export(args: argparse.Namespace) -> int:
     from companion.review.exchange import export_session
 
     store = _open_store(args)
-    if args.output is not None:
-        refuse_database(args.output, store.path)
+    output = None if args.output == "-" else args.output  # "-": standard output, as with no -o
+    if output is not None:
+        refuse_database(output, store.path)
     text = export_session(store, args.id, args.format)
-    if args.output is None:
+    if output is None:
         sys.stdout.write(text)
         return EXIT_OK
-    write_atomic(args.output, text)
-    print(f"Session {args.id} written to {args.output} ({args.format}).", file=sys.stderr)
+    write_atomic(output, text)
+    print(f"Session {args.id} written to {output} ({args.format}).", file=sys.stderr)
     return EXIT_OK
 
 

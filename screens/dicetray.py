@@ -21,7 +21,7 @@ from companion.driver import Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
-from screens.plain import plain
+from screens.plain import TYPED_MAX, plain
 from screens.shell.dialogs import ConfirmDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
@@ -72,9 +72,9 @@ class DiceTrayScreen(GameScreen):
             with Vertical(id="tray-main"):
                 with Horizontal(id="tray-form"):
                     yield Label("Dice", classes="field-label")
-                    yield Input(placeholder="2d6", id="dice")
+                    yield Input(placeholder="2d6", id="dice", max_length=TYPED_MAX)
                     yield Label("Label", classes="field-label")
-                    yield Input(placeholder="what the roll is for", id="label")
+                    yield Input(placeholder="what the roll is for", id="label", max_length=TYPED_MAX)
                 # The roll the fields above describe, and the field its values are typed in.
                 yield PromptPanel(id="tray-prompt")
                 yield DataTable(id="rolls", cursor_type="row", zebra_stripes=True)

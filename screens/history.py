@@ -31,7 +31,7 @@ from companion.games import GAMES
 from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
-from screens.plain import notify_plain, plain
+from screens.plain import TYPED_MAX, notify_plain, plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
@@ -185,7 +185,7 @@ class HistoryScreen(Screen[None]):
                 allow_blank=False,
                 id="filter-status",
             )
-            yield Input(placeholder="search, or #number", id="filter-search")
+            yield Input(placeholder="search, or #number", id="filter-search", max_length=TYPED_MAX)
         yield Static(id="history-help")
         yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-status")
@@ -534,7 +534,9 @@ class SessionLogScreen(Screen[None]):
         with Horizontal(id="log-body"):
             with Vertical(id="log-left"):
                 yield LogTable(id="log-table", cursor_type="row", zebra_stripes=True)
-                yield Input(placeholder="turn (or hand) number, Enter to go", id="log-jump")
+                yield Input(
+                    placeholder="turn (or hand) number, Enter to go", id="log-jump", max_length=TYPED_MAX
+                )
             yield VerticalScroll(id="log-state", can_focus=False)
         yield Static(id="log-status")
         yield KeysFooter()

@@ -21,6 +21,10 @@ from textual.widget import Widget
 
 from companion.text import visible
 
+#: The most characters a text field of the screens takes (a label, a name, a search, a line of
+#: a correction): a sentence is enough, and a paste of 200,000 characters is not stored whole.
+TYPED_MAX = 200
+
 
 def plain(text: object, style: str | Style = "") -> Text:
     """``text`` (anything, as ``str()`` writes it) to show as written, in ``style``."""

@@ -282,14 +282,17 @@ def _siege_odds(args: argparse.Namespace) -> int:
     besiegers = _force("--besiegers", args.besiegers)
     defenders = _force("--defenders", args.defenders, may_be_empty=True)
     _check_place(args)
-    result = odds.siege_odds(
-        besiegers,
-        defenders,
-        city=args.city,
-        fortress=args.fortress,
-        el_cid=args.el_cid,
-        same_religion=args.same_religion,
-    )
+    try:
+        result = odds.siege_odds(
+            besiegers,
+            defenders,
+            city=args.city,
+            fortress=args.fortress,
+            el_cid=args.el_cid,
+            same_religion=args.same_religion,
+        )
+    except ValueError as exc:  # "0A": a siege needs a besieger
+        raise UsageError(str(exc)) from None
     held = f"held by {format_spec(defenders)}" if defenders else "with nobody inside"
     lines = [
         f"Siege odds: {format_spec(besiegers)} besiege {_place(args.city, args.fortress)} {held}.",
@@ -379,9 +382,12 @@ def _battle_odds(args: argparse.Namespace) -> int:
 
     attackers = _force("--attackers", args.attackers)
     defenders = _force("--defenders", args.defenders)
-    result = odds.battle_odds(
-        attackers, defenders, city=args.city, mountain=args.mountain, el_cid=args.el_cid
-    )
+    try:
+        result = odds.battle_odds(
+            attackers, defenders, city=args.city, mountain=args.mountain, el_cid=args.el_cid
+        )
+    except ValueError as exc:  # "0A": a battle needs a unit on each side
+        raise UsageError(str(exc)) from None
     where = " by a city" if args.city else ""
     where += " in the mountains" if args.mountain else ""
     cid = f"; El Cid with the {args.el_cid}s" if args.el_cid else ""

@@ -200,17 +200,27 @@ def export_csv(store: Store, session_id: int) -> str:
             [
                 s["step"],
                 "" if s["turn"] is None else s["turn"],
-                s["phase"] or "",
+                _cell(s["phase"] or ""),
                 kind,
                 f"{p.get('n')}d{p.get('sides')}" if kind == "roll" else "",
-                question(p),
-                " / ".join(p.get("options", [])) if kind == "choose" else "",
-                answer_text(s["answer"]),
-                s["source"] or "",
+                _cell(question(p)),
+                _cell(" / ".join(p.get("options", [])) if kind == "choose" else ""),
+                _cell(answer_text(s["answer"])),
+                _cell(s["source"] or ""),
                 s["at"],
             ]
         )
     return visible(out.getvalue())
+
+
+#: What a spreadsheet takes as the start of a formula in a cell (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula (a Dice tray label
+    '=HYPERLINK(...)', an imported session's answer) gets a leading apostrophe."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _md(text: str) -> str:

@@ -275,11 +275,12 @@ def _when(v: Any) -> datetime | None:
 
 
 def _event_time(v: Any) -> datetime:
-    """An event's time as stored; ValueError for a time that is not one ('', 'yesterday')."""
+    """An event's time as stored, in UTC as the column's type reads it (UTCDateTime); ValueError
+    for a time that is not one ('', 'yesterday', the year 1)."""
     when = _when(v) if isinstance(v, (str, datetime)) else None
     if when is None:
         raise ValueError("not a time")
-    return when
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def _config(v: Any) -> dict[str, Any]:

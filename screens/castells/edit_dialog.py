@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from screens.plain import plain
+from screens.plain import TYPED_MAX, plain
 from screens.shell.dialogs import DIALOG_CSS
 
 
@@ -57,7 +57,9 @@ class EditDialog(ModalScreen[str | None]):
                 )
             )
             # HELP is longer than the field at 80 columns: the examples above say it whole.
-            yield Input(placeholder="castle …, army … or saracen …, as above", id="ed-line")
+            yield Input(
+                placeholder="castle …, army … or saracen …, as above", id="ed-line", max_length=TYPED_MAX
+            )
             yield Static(id="ed-error")
             yield Static(
                 "Enter applies it (logged as a step of its own); escape cancels.", classes="dialog-hint"

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from companion import dice
 from companion.settings import DEFAULTS, Settings
 from screens.colours import tone
-from screens.plain import plain
+from screens.plain import TYPED_MAX, plain
 from screens.shell.dialogs import DIALOG_CSS
 
 #: What each dice mode means (the modes themselves, and their order, are companion.dice's).
@@ -130,7 +130,7 @@ class EditAreaDialog(ModalScreen[str | None]):
                 *(Option(Text.assemble((a, "bold"), f"  {t}"), id=a) for a, t in self.areas.items()),
                 id="edit-areas",
             )
-            yield Input(id="edit-text")
+            yield Input(id="edit-text", max_length=TYPED_MAX)
             yield Static(self.HINT, id="edit-message", classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from companion.driver import Correction, Driver, Step
 from companion.prompts import BadAnswer, Choose, Edit, Roll, Tell, answer_text
 from screens.colours import tone
-from screens.plain import plain
+from screens.plain import TYPED_MAX, plain
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -86,7 +86,7 @@ class CorrectionDialog(ModalScreen[tuple[int, list[int]] | None]):
                 ),
                 id="corr-rolls",
             )
-            yield Input(placeholder="the right dice, e.g. 4 2", id="corr-dice")
+            yield Input(placeholder="the right dice, e.g. 4 2", id="corr-dice", max_length=TYPED_MAX)
             yield Static(id="corr-message", classes="dialog-hint")
 
     def on_mount(self) -> None:

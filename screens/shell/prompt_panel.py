@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 
 from companion.prompts import Choose, Enter, Prompt, Roll, Tell
 from screens.colours import tone
-from screens.plain import plain
+from screens.plain import TYPED_MAX, plain
 
 #: What a die field takes as typed: digits and the separators Roll.parse reads. Any other key
 #: goes on to the screen, so the letters the footer shows (r, c, e, w...) act there too.
@@ -45,6 +45,10 @@ class DiceInput(Input):
     it takes text (a player's name) every letter is a letter: no key of the screen fires."""
 
     dice_only = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", TYPED_MAX)
+        super().__init__(*args, **kwargs)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         # What the footer shows: a key this field does not type is the screen's.

@@ -363,3 +363,42 @@ def test_every_prompt_refuses_bad_answers_and_changes_nothing(
     store.close()
     figures["inputs"] += tried["inputs"]
     assert tried["refused"] > tried["inputs"] // 3, tried
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["reconquista", "odds", "battle", "--attackers", "0A", "--defenders", "1A"], "at least one unit"),
+        (["reconquista", "odds", "battle", "--attackers", "1A", "--defenders", "0A"], "at least one unit"),
+        (
+            ["reconquista", "odds", "siege", "--besiegers", "0A", "--defenders", "1G", "--city"],
+            "besieging unit",
+        ),
+    ],
+)
+def test_an_empty_force_for_the_odds_is_one_sentence(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #33 item 13: "`reconquista odds battle --attackers 0A` is one sentence" (it was a
+    ValueError's traceback)."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion: ") and err.count("\n") == 1 and said in err and "Traceback" not in err
+
+
+def test_export_to_a_dash_writes_to_standard_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #33 item 13: "`export -o -` writes to standard output" (it wrote a file named '-')."""
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "c.db")
+    store = Store(db)
+    try:
+        sid = store.create_session("dice", 1, {})
+        Driver(games.load("dice"), 1, recorder=store.recorder(sid)).type("2d6 Attack")
+    finally:
+        store.close()
+    assert main(["--db", db, "export", str(sid), "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("{") and '"format": "tabletop-companion/session"' in out
+    assert not (tmp_path / "-").exists()

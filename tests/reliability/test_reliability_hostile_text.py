@@ -666,3 +666,39 @@ async def test_the_dice_tray_refuses_a_die_of_thousands_of_digits(
         assert app.is_running and app.screen.query_one("#rolls", DataTable).row_count == 0
     assert not [s for s in Store(str(db)).log(1).steps if isinstance(s.prompt, Roll)]
     figures["inputs"] += 1
+
+
+async def test_a_label_of_200000_characters_is_not_taken_whole(
+    tmp_path: Path, clock: Any, figures: Counter[str]
+) -> None:
+    """Issue #33 item 11: "Text fields are bounded (a Dice tray label of 200,000 characters is
+    stored whole today)". Every text field of the screens takes at most TYPED_MAX characters: a
+    paste that would make it longer is refused (the field keeps what it had), and a roll is
+    logged under a label of at most that many."""
+    from textual import events
+
+    from screens.plain import TYPED_MAX
+    from screens.shell.prompt_panel import DiceInput
+
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+    async with app.run_test(size=WIDE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: app.screen.query("#label").first() is not None)
+        await pilot.pause()
+        label = app.screen.query_one("#label", Input)
+        label.focus()
+        label.value = ""
+        label.post_message(events.Paste("x" * 200_000))
+        await pilot.pause()
+        assert label.value == ""
+        label.post_message(events.Paste("y" * TYPED_MAX))
+        await pilot.pause()
+        assert label.value == "y" * TYPED_MAX
+        fields = list(app.screen.query(Input))
+        assert fields and all(f.max_length == TYPED_MAX for f in fields)
+        assert any(isinstance(f, DiceInput) for f in fields)
+        await pilot.press("tab", "5", "6", "enter")
+        steps = app.screen.driver.steps  # type: ignore[attr-defined]
+        assert steps[-1].prompt.why == "y" * TYPED_MAX and steps[-1].answer == [5, 6]
+    figures["inputs"] += 1

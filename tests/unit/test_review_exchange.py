@@ -22,7 +22,7 @@ from test_review_helpers import (
 )
 
 from companion.cli import main
-from companion.driver import digest, verify
+from companion.driver import Driver, digest, verify
 from companion.errors import EXIT_OK, EXIT_USAGE
 from companion.games import load
 from companion.review.exchange import (
@@ -102,6 +102,24 @@ def test_csv_export_is_one_row_a_step(store: Store) -> None:
     assert body[1]["question"] == "Attack" and body[1]["source"] == "physical"
     assert body[0]["kind"] == "enter" and body[0]["answer"] == "2d6 Attack"
     assert body[3]["source"] == "app"
+
+
+def test_a_csv_cell_that_would_be_a_formula_is_text(store: Store) -> None:
+    """Issue #33 item 10: "CSV exports neutralise cells that a spreadsheet would run as a
+    formula (`=`, `+`, `-`, `@` at the start)": a Dice tray label a player typed is shown as
+    typed, behind an apostrophe, and never runs."""
+    sid = store.create_session("dice", 5, {})
+    d = Driver(load("dice"), 5, recorder=store.recorder(sid))
+    labels = ['=HYPERLINK("http://x","a")', "+1+1", "-2", "@SUM(A1)", "Attack"]
+    for label in labels:
+        d.type(f"1d6 {label}")
+        d.roll()
+    rows = list(csv.reader(io.StringIO(export_csv(store, sid))))[1:]
+    entered = [dict(zip(CSV_COLUMNS, r, strict=True))["answer"] for r in rows[0::2]]
+    asked = [dict(zip(CSV_COLUMNS, r, strict=True))["question"] for r in rows[1::2]]
+    assert entered == [f"1d6 {label}" for label in labels]  # they start with "1d6": no formula
+    assert asked == ["'" + label for label in labels[:4]] + ["Attack"]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
 
 
 def test_markdown_export_reads_as_a_game_report(store: Store) -> None:
