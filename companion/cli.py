@@ -497,7 +497,13 @@ def _import(args: argparse.Namespace) -> int:
     name = "stdin" if args.file == "-" else args.file
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            # Read no more than a file may hold, and one character more to know it holds more
+            # (`yes | companion import -` must not fill the memory).
+            text = sys.stdin.read(MAX_IMPORT + 1)
+            if len(text) > MAX_IMPORT:
+                raise UsageError(
+                    f"{name} holds more than {MAX_IMPORT:,} characters; a session export is at most that."
+                )
         else:
             if os.path.exists(args.file) and not os.path.isfile(args.file):
                 # a pipe would hang the read, a device (/dev/zero) would fill the memory

@@ -423,3 +423,29 @@ def test_an_import_larger_than_any_export_is_refused_before_it_is_read(
     one_sentence(err)
     assert "a session export is at most 1,000" in err
     figures["hostile_files"] += 1
+
+
+def test_an_import_from_standard_input_is_bounded_as_a_file_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, figures: Counter[str]
+) -> None:
+    """Issue #33 item 3: "`companion import -` reads standard input within the same size limit
+    as a file": it read all of it first (`yes | companion import -` would fill the memory)."""
+    import io
+
+    from companion import cli
+
+    monkeypatch.setattr(cli, "MAX_IMPORT", 1000)
+
+    class Endless(io.StringIO):
+        """Standard input that never ends: any read larger than asked for fails the test."""
+
+        def read(self, size: int | None = -1) -> str:
+            assert size is not None and 0 <= size <= 1001, size
+            return "{" * size
+
+    monkeypatch.setattr("sys.stdin", Endless())
+    assert main(["--db", str(tmp_path / "c.db"), "import", "-"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert "stdin holds more than 1,000 characters" in err
+    figures["hostile_files"] += 1
