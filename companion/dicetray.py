@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field, field_validator
 
 from companion.datafiles import load_shipped
-from companion.interface import Procedure
+from companion.interface import Asks, Procedure
 from companion.prompts import BadAnswer, Enter, Roll
 
 if TYPE_CHECKING:
@@ -123,6 +123,15 @@ class DiceTray:
     apply_edit = None
     board_changes = None
     earlier_rules = None  # its version 1 logs replay as far as they fit version 2
+    #: Any dice NdS within the limits the spec allows (``SPEC_PATTERN``).
+    asks = Asks(
+        frozenset(
+            {SPEC_TOPIC, ROLL_TOPIC} | {f"dice.legacy.{kind}" for kind in ("roll", "choose", "tell", "enter")}
+        ),
+        patterns=frozenset({SPEC_PATTERN}),
+        sides=frozenset(range(2, MAX_SIDES + 1)),
+        most_dice=MAX_DICE,
+    )
 
     @staticmethod
     def undo_from(steps: Sequence[Step], automatic_dice: bool) -> int | None:

@@ -22,6 +22,11 @@ class StoreError(CompanionError):
     """The database cannot be opened, read or written."""
 
 
+class DamagedRow(StoreError):
+    """A row holds a value SQLite's JSON functions cannot read (edited by hand or by another
+    program): a damaged session, not a corrupt database (its integrity check still passes)."""
+
+
 class DataFileError(CompanionError):
     """A game data file is missing or does not validate."""
 

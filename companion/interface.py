@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.prompts import Answer, Edit, Prompt
+from companion.prompts import Answer, Choose, Edit, Enter, Prompt, Roll
 
 #: A game's procedure: it yields prompts and is sent their answers. The answer's type
 #: follows the prompt (a Roll's is list[int], a Choose's or an Enter's str, a Tell's None),
@@ -54,6 +54,44 @@ class EarlierRules:
     going_on: Callable[[Any, dict[str, Any]], list[tuple[dict[str, Any], str]] | None]
 
 
+#: The most options a question of any game offers, with room to spare (Reconquista's purchase
+#: menu has up to 15; a Simancas hand some 30 cards).
+MOST_OPTIONS = 200
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a game can ask: every topic its prompts carry, every pattern a typed answer
+    matches, the dice it rolls (sides, and at most ``most_dice`` of them at once).
+
+    A log the game no longer replays (recorded under earlier rules, kept as recorded) is held
+    to it, step by step, since nothing else checks what such a log's questions say: a file
+    could carry a pattern that never ends matching, or a die of a million faces."""
+
+    topics: frozenset[str]
+    patterns: frozenset[str] = frozenset()
+    sides: frozenset[int] = frozenset()
+    most_dice: int = 0
+
+    def refusal(self, prompt: Prompt) -> str | None:
+        """Why the game never asks ``prompt`` (a phrase: "a roll of 1d999, which ..."), or None."""
+        if isinstance(prompt, Edit):
+            return None  # a correction by hand: its change is checked when it is applied
+        if prompt.topic not in self.topics:
+            shown = prompt.topic if len(prompt.topic) <= 60 and prompt.topic.isprintable() else "it"
+            return f"a question of a topic this game never asks ({shown!r})"
+        if isinstance(prompt, Roll) and (
+            prompt.sides not in self.sides or not 1 <= prompt.n <= self.most_dice
+        ):
+            shown = f"{prompt.n}d{prompt.sides}" if max(abs(prompt.n), abs(prompt.sides)) < 10**6 else "dice"
+            return f"a roll of {shown}, which this game never rolls"
+        if isinstance(prompt, Enter) and prompt.pattern not in self.patterns:
+            return "a typed answer held to a pattern this game never asks"
+        if isinstance(prompt, Choose) and not 1 <= len(prompt.options) <= MOST_OPTIONS:
+            return f"a choice among {len(prompt.options)} options, which no question of this game offers"
+        return None
+
+
 class Game(Protocol):
     """The interface every game module offers to the driver."""
 
@@ -63,6 +101,8 @@ class Game(Protocol):
     #: recorded before it ask something else on replay. A session records the version it
     #: was played under (docs/design.md, "The store").
     rules_version: int
+    #: What the game can ask (``Asks``): a log kept as recorded is held to it.
+    asks: Asks
 
     def new_state(self, seed: int, config: dict[str, Any]) -> Any:
         """The state a new session starts from."""

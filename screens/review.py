@@ -229,6 +229,8 @@ class StatisticsScreen(ReviewScreen):
             )
             out.append(Static(counts_table("Hands won", s.hands, "hands"), classes="review-block"))
             out.append(Static(counts_table("Matches won", s.matches, "matches"), classes="review-block"))
+            for note in s.notes:
+                out.append(Static(plain(note, "dim"), classes="review-note"))
         c = stats.castells
         if c is not None:
             out.append(Static(Text("Terra de Castells", style="bold underline"), classes="review-title"))
@@ -265,8 +267,10 @@ class LuckScreen(ReviewScreen):
         return luck(store, game)
 
     def widgets(self, ledger: Any) -> list[Any]:
+        # A session left out (its rows cannot be read) is named, first and plainly.
+        skipped = [Static(plain(note, "dim"), classes="review-note") for note in ledger.notes]
         if not ledger.dice:
-            return [Static("No dice rolled yet in these sessions.", classes="review-note")]
+            return [Static("No dice rolled yet in these sessions.", classes="review-note"), *skipped]
         out: list[Any] = [
             Static(
                 Text(
@@ -316,4 +320,4 @@ class LuckScreen(ReviewScreen):
                     plt.ylabel("% of dice")
 
                 out.append(plot(f"d{die.sides}: share of each face (the line: a fair die)", bars, height=12))
-        return out
+        return out + skipped

@@ -72,12 +72,16 @@ def about(battle: Battle, side: Side, role: str) -> dict[str, Any]:
     return {"kind": battle.kind, "castle": battle.castle, "player": side.name, "role": role}
 
 
+#: Army points as the player types them: 0 to 99.
+ARMY_PATTERN = r"\d{1,2}"
+
+
 def confirm_army(player: Player, why: str, battle: Battle, role: str) -> Proc:
     """The army points of ``player`` as they stand on the table now (Enter keeps the app's count)."""
     side = battle.attacker if role == "attacker" else battle.defender
     text = yield Enter(
         f"{why}: {player.name}'s army points now? (Enter keeps {player.army})",
-        r"\d{1,2}",
+        ARMY_PATTERN,
         "Type the army points as a whole number from 0 to 99.",
         str(player.army),
         topic="castells.battle.army",

@@ -16,10 +16,11 @@ from typing import Any
 from companion.castells import bag as bags
 from companion.castells.actions import ATTACK as ATTACK  # re-exported: the tests and tools name it here
 from companion.castells.actions import actions
-from companion.castells.battle import Proc, saracen_battle
+from companion.castells.battle import ARMY_PATTERN, Proc, saracen_battle
 from companion.castells.board import Board, default_board, load_board
 from companion.castells.state import SARACENS, CastellsState, Player
-from companion.interface import EarlierRules, Procedure, last_answer, whole_setting
+from companion.castells.topics import TOPICS
+from companion.interface import Asks, EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Choose, Enter, Tell
 
 START_ARMY = 3  # the seed gives no starting army: a suggestion the setup question shows, typed over freely
@@ -115,7 +116,7 @@ def setup(board: Board, state: CastellsState) -> Proc:
     for p in state.players:
         text = yield Enter(
             f"Setup: {p.name}'s army points at the start? (Enter takes {START_ARMY})",
-            r"\d{1,2}",
+            ARMY_PATTERN,
             "Type the army points as a whole number from 0 to 99.",
             str(START_ARMY),
             topic="castells.setup.army",
@@ -429,6 +430,8 @@ class Castells:
     #: without a source castle, no estate token with fewer than two castles, no favour card with
     #: T before one is bought), and an action a correction by hand has made impossible is refused.
     rules_version = RULES_VERSION
+    #: d6 only: five dice and the superiority die are the most a battle rolls at once.
+    asks = Asks(TOPICS, patterns=frozenset({NAME_PATTERN, ARMY_PATTERN}), sides=frozenset({6}), most_dice=6)
     #: ctrl+z takes back the last answer, as in most games.
     undo_from = staticmethod(last_answer)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.interface import EarlierRules, Procedure, last_answer, whole_setting
+from companion.interface import Asks, EarlierRules, Procedure, last_answer, whole_setting
 from companion.prompts import Prompt, Tell
 from companion.reconquista import edits, events, movement, purchases, reaction, rebellions
 from companion.reconquista.battle import (
@@ -37,6 +37,7 @@ from companion.reconquista.control import (
 from companion.reconquista.setup import checklist as setup_checklist
 from companion.reconquista.setup import initial_state
 from companion.reconquista.state import SIDE_NAMES, AreaState, Effects, GameState, unit_name
+from companion.reconquista.topics import TOPICS
 from companion.reconquista.units import Kind
 
 LAST_TURN = 20
@@ -356,6 +357,8 @@ class Reconquista:
     #: 3: the rules III changes (docs/rules-notes.md): a march passes walls its side holds, a
     #: capture ends the siege, no side besieges walls it controls, the markers are taken off.
     rules_version = RULES_VERSION
+    #: d6 only; a battle rolls a die per army in it, and never more dice than the box holds counters.
+    asks = Asks(TOPICS, sides=frozenset({6}), most_dice=100)
 
     def new_state(self, seed: int, config: dict[str, Any]) -> GameState:
         map_file, tables_file = config.get("map"), config.get("tables")

@@ -9,8 +9,9 @@ be the exported final state. A file that fails any check is refused with one
 sentence and nothing is created; one that passes is stored in one transaction as a
 new session. The one exception is a file recorded under earlier rules of its game
 (an export without ``rules_version`` was recorded under version 1): where the
-current rules part from its log it is taken as recorded, once every answer fits its
-question and its final state is the one its last step logged, and resuming it later
+current rules part from its log it is taken as recorded, once every question is one its
+game asks (``Game.asks``), every answer fits its question and its final state has the
+game's shape and is the one its last step logged, and resuming it later
 replays it as far as it fits (docs/design.md, "The store"). A file of rules newer
 than the app's is refused.
 
@@ -431,14 +432,19 @@ def _replay_earlier(doc: ExportModel, game: Any, steps: list[Any], name: str) ->
         return None
 
 
-def _check_as_recorded(doc: ExportModel, steps: list[Any], name: str) -> None:
+def _check_as_recorded(doc: ExportModel, game: Any, steps: list[Any], name: str) -> None:
     """What can be checked of a log recorded under earlier rules beyond where the current rules
-    replay it: every answer fits the question it answers, and the final state is the one the
-    last step logged. ImportRefused (one sentence) if not."""
+    replay it: every question is one the game can ask (``Game.asks``: a known topic, its own
+    patterns, its dice), every answer fits its question, the final state has the shape of the
+    game's own and is the one the last step logged. ImportRefused (one sentence) if not."""
     from companion.driver import canonical, digest
     from companion.prompts import BadAnswer
 
     for s, step in zip(doc.steps, steps, strict=True):
+        # What the game asks first: a pattern of its own is safe to match the answer against.
+        why = game.asks.refusal(step.prompt)
+        if why is not None:
+            raise ImportRefused(f"{name} cannot be imported: step {s.step} is {why}.")
         try:
             step.prompt.check(step.answer)
         except BadAnswer as exc:
@@ -446,10 +452,63 @@ def _check_as_recorded(doc: ExportModel, steps: list[Any], name: str) -> None:
                 f"{name} cannot be imported: the answer of step {s.step} does not fit its question "
                 f"({str(exc).rstrip('.')})."
             ) from None
+    try:
+        own = game.snapshot(game.new_state(doc.session.seed, doc.session.config))
+    except Exception:  # noqa: BLE001 -- the replay that diverged began from the same state; a crafted config that breaks it is refused
+        own = None
+    where = None if own is None else misfit(doc.final_state, own)
+    if own is None or where is not None:
+        raise ImportRefused(
+            f"{name} cannot be imported: its final state is not a state of {game.title} "
+            f"({where or 'its start'} is not what the game keeps there)."
+        )
     if digest(canonical(doc.final_state)) != doc.steps[-1].digest:
         raise ImportRefused(
             f"{name} cannot be imported: its final state is not the state its last step logged."
         )
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    return type(value).__name__
+
+
+def misfit(value: Any, own: Any, where: str = "") -> str | None:
+    """Where ``value`` (a state read from a file) departs from the shape of ``own`` (a state the
+    game made): the path of the first part that does (``"hands"``, ``"areas.Granada"``), or
+    None. Each table holds only keys ``own`` has (an empty table of ``own``: any; one whose
+    values are all of a kind: any key, its value of that shape), each value the JSON kind of
+    ``own``'s there or null; a list's items the kind of ``own``'s first item.
+    A null of ``own`` stands for a part the game fills in later: anything fits it."""
+    if own is None or value is None:
+        return None
+    if _json_kind(value) != _json_kind(own):
+        return where or "the whole"
+    if isinstance(own, dict) and own:
+        # A table whose values are all of one kind maps names to them (the areas, a side's
+        # units): a name it does not hold yet takes the shape of the others.
+        kinds = {_json_kind(v) for v in own.values()}
+        alike = next(iter(own.values())) if len(kinds) == 1 else None
+        for key, item in value.items():
+            at = f"{where}.{key}" if where else str(key)
+            if key not in own and alike is None:
+                return at[:80]
+            if (bad := misfit(item, own.get(key, alike), at)) is not None:
+                return bad
+    if isinstance(own, list) and own:
+        first = own[0]
+        for i, item in enumerate(value):
+            # Only the kind of a list's items (a pair kept as a list may mix kinds), and into tables.
+            if _json_kind(item) != _json_kind(first) and item is not None:
+                return f"{where}[{i}]"
+            if isinstance(first, dict) and (bad := misfit(item, first, f"{where}[{i}]")) is not None:
+                return bad
+    return None
 
 
 def _dice_mode(steps: list[StepModel], config: dict[str, Any]) -> str:
@@ -532,7 +591,7 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         # steps, state, status and summary as exported (docs/design.md, "The store").
         if not doc.steps:
             raise ImportRefused(f"{name} cannot be imported: {str(parted).rstrip('.')}.") from None
-        _check_as_recorded(doc, steps, name)
+        _check_as_recorded(doc, game, steps, name)
         finished = sess.status == "finished"
         status, summary, state = sess.status, sess.summary, canonical(doc.final_state)
         where = f"at step {parted.step + 1}" if parted.step < len(steps) else "at its end"

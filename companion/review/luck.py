@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from companion.errors import StoreError
-from companion.review.effective import Scope, effective_cte
+from companion.errors import DamagedRow
+from companion.review.effective import MOST_SIDES, Scope, counted, effective_cte
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -160,9 +160,11 @@ class LuckLedger:
 
     scope: str
     dice: tuple[DieLuck, ...]
+    #: A sentence for each session left out (its rows cannot be read: ``effective.readable``).
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"scope": self.scope, "dice": [d.to_json() for d in self.dice]}
+        return {"scope": self.scope, "dice": [d.to_json() for d in self.dice], "notes": list(self.notes)}
 
 
 def p_text(p: float) -> str:
@@ -238,28 +240,15 @@ WHERE effective.source IN ('physical', 'app')
 GROUP BY sides, source, face
 """
     )
-    # A row whose answer or question is not JSON would fail the whole query (SQLite calls it
-    # malformed, which reads as a corrupt database): found first, and named.
-    damaged_sql = (
-        effective_cte(scope)
-        + """
-SELECT effective.session_id, effective.step FROM effective
-WHERE effective.source IN ('physical', 'app')
-  AND NOT (json_valid(effective.answer) AND json_valid(effective.prompt))
-ORDER BY effective.session_id, effective.step LIMIT 1
-"""
-    )
+    # A row SQLite cannot read fails the query (DamagedRow), as a die too large to count does
+    # here: the caller leaves their sessions out (``effective.counted``).
     out: dict[tuple[int, str], list[int]] = {}
     with store.reading() as con:
-        damaged = con.execute(text(damaged_sql), scope.params()).first()
-        if damaged is not None:
-            raise StoreError(
-                f"Session {damaged[0]}'s log is damaged at step {damaged[1] + 1} (a roll there cannot be "
-                "read), so its dice cannot be counted; the luck ledger is not worked out."
-            )
         rows = con.execute(text(sql), scope.params()).all()
     for sides, source, face, n in rows:
-        if sides is None or sides < 2 or face is None or not 1 <= face <= sides:
+        if sides is not None and not 2 <= sides <= MOST_SIDES:
+            raise DamagedRow(f"A roll of a d{min(sides, 10**6)} or larger is no roll of any game.")
+        if sides is None or face is None or not 1 <= face <= sides:
             continue  # a damaged row: the log's own checks refuse it elsewhere
         out.setdefault((sides, source), [0] * sides)[face - 1] += n
     return out
@@ -271,7 +260,10 @@ def luck(store: Store, game: str | None = None, session_id: int | None = None) -
     One ``DieLuck`` per die size that was rolled in the scope, smallest first; each
     holds the physical and the app test (a side with no dice says so in its verdict).
     """
-    scope = Scope(game, session_id)
+    return counted(store, Scope(game, session_id), lambda scope, notes: _luck(store, scope, notes))
+
+
+def _luck(store: Store, scope: Scope, skipped: tuple[str, ...]) -> LuckLedger:
     counts = face_counts(store, scope)
     sizes = sorted({sides for sides, _ in counts})
     return LuckLedger(
@@ -283,6 +275,7 @@ def luck(store: Store, game: str | None = None, session_id: int | None = None) -
             )
             for sides in sizes
         ),
+        notes=skipped,
     )
 
 

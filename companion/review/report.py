@@ -49,6 +49,7 @@ def stats_lines(stats: Stats) -> list[str]:
         lines += ["", f"Battle of Simancas: {s.sessions} sessions, {s.finished} matches finished."]
         lines += _counts("Hands won", s.hands)
         lines += _counts("Matches won", s.matches)
+        lines += [f"  Note: {n}" for n in s.notes]
     c = stats.castells
     if c is not None:
         lines += ["", f"Terra de Castells: {c.sessions} sessions, {c.finished} finished."]
@@ -74,11 +75,12 @@ def _test_lines(t: FaceTest) -> list[str]:
 
 def luck_lines(ledger: LuckLedger) -> list[str]:
     """The ledger, one die size after another."""
+    notes = [f"Note: {n}" for n in ledger.notes]
     if not ledger.dice:
-        return [f"Luck ledger of {ledger.scope}: no dice rolled yet."]
+        return [f"Luck ledger of {ledger.scope}: no dice rolled yet.", *notes]
     lines = [f"Luck ledger of {ledger.scope} (undone rolls not counted)."]
     for d in ledger.dice:
         lines += ["", f"d{d.sides}:"]
         lines += _test_lines(d.physical)
         lines += _test_lines(d.app)
-    return lines
+    return lines + ([""] if notes else []) + notes

@@ -20,14 +20,14 @@ Where each figure comes from (every one counts effective steps only):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from companion.review.effective import Scope, effective_cte
+from companion.review.effective import Scope, counted, effective_cte
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -115,6 +115,7 @@ class SimancasStats:
     finished: int
     hands: tuple[Count, ...]  # moors, christians, tie
     matches: tuple[Count, ...]  # moors, christians
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +123,7 @@ class SimancasStats:
             "finished": self.finished,
             "hands": [c.to_json() for c in self.hands],
             "matches": [c.to_json() for c in self.matches],
+            "notes": list(self.notes),
         }
 
 
@@ -226,6 +228,22 @@ def _board_for(config: str | None, notes: list[str]) -> Any:
         return _board(None, None)
 
 
+def _unread_states(store: Store, scope: Scope) -> tuple[Scope, tuple[str, ...]]:
+    """``scope`` without the sessions whose saved state is not JSON, and a sentence naming each:
+    the figures read from states (hands, battles) leave them out. A look at each state of the
+    game, as the figures themselves read every one."""
+    rows = _rows(
+        store,
+        f"SELECT s.id FROM session AS s WHERE {scope.where('s')} AND NOT json_valid(s.state) ORDER BY s.id",
+        scope.params(),
+    )
+    ids = [int(r[0]) for r in rows]
+    if not ids:
+        return scope, ()
+    notes = tuple(f"Session {i} is left out: its saved state is damaged (it cannot be read)." for i in ids)
+    return replace(scope, skip=scope.skip | frozenset(ids)), notes
+
+
 def _count_sessions(store: Store, scope: Scope, game: str) -> int:
     sql = f"SELECT COUNT(*) FROM session AS s WHERE {scope.where('s')} AND s.game = :_g"
     return int(_rows(store, sql, {**scope.params(), "_g": game})[0][0])
@@ -296,13 +314,18 @@ GROUP BY config, roll_kind, value, refused, reinforcement_column
 
 def reconquista_stats(store: Store, session_id: int | None = None) -> ReconquistaStats:
     """Reconquista statistics over every Reconquista session (or one session)."""
+    return counted(
+        store, Scope("reconquista", session_id), lambda scope, notes: _reconquista_stats(store, scope, notes)
+    )
+
+
+def _reconquista_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> ReconquistaStats:
     from companion.reconquista.board import Reinforcement, parse_reinforcement
     from companion.reconquista.events import EVENT_NAMES
     from companion.reconquista.reaction import NORTH_AFRICA
     from companion.reconquista.rebellions import RESULT_NAMES
 
-    scope = Scope("reconquista", session_id)
-    notes: list[str] = []
+    notes: list[str] = list(skipped)
     default = _board(None, None)
 
     # Results and victory points: 'Draw "El Cid", 17 VP' -> ('Draw', 'El Cid', 17).
@@ -370,6 +393,8 @@ GROUP BY result
             if value not in rows or col is None:
                 continue
             row = rows[value]
+            if not -1 <= col < len(row.by_cities):
+                continue  # a column the table has not: a damaged row, not a result
             if col < 0:
                 result = Reinforcement("army", row.north_africa)
             else:
@@ -408,13 +433,21 @@ def simancas_stats(store: Store, session_id: int | None = None) -> SimancasStats
     """Hands won by each side (and tied) over every Simancas session in scope, from each
     session's stored state (it is the state after the effective steps); matches won by
     each side over the finished sessions."""
-    scope = Scope("simancas", session_id)
+    return counted(
+        store, Scope("simancas", session_id), lambda scope, notes: _simancas_stats(store, scope, notes)
+    )
+
+
+def _simancas_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> SimancasStats:
+    scope, unread = _unread_states(store, scope)
+    skipped = tuple(dict.fromkeys(skipped + unread))
+    # A hand is a table of facts: anything else in the list is no hand (read as hostile).
     hands = _rows(
         store,
         f"""
 SELECT COALESCE(json_extract(h.value, '$.winner'), 'tie') AS winner, COUNT(*)
-FROM session AS s, json_each(s.state, '$.hands') AS h
-WHERE {scope.where("s")} AND json_valid(s.state)
+FROM session AS s, json_each(CASE WHEN json_valid(s.state) THEN s.state END, '$.hands') AS h
+WHERE {scope.where("s")} AND h.type = 'object'
 GROUP BY winner
 """,
         scope.params(),
@@ -422,9 +455,9 @@ GROUP BY winner
     matches = _rows(
         store,
         f"""
-SELECT json_extract(s.state, '$.winner') AS winner, COUNT(*)
+SELECT json_extract(CASE WHEN json_valid(s.state) THEN s.state END, '$.winner') AS winner, COUNT(*)
 FROM session AS s
-WHERE {scope.where("s")} AND s.status = 'finished' AND json_valid(s.state)
+WHERE {scope.where("s")} AND s.status = 'finished'
 GROUP BY winner
 """,
         scope.params(),
@@ -439,6 +472,7 @@ GROUP BY winner
             {str(r[0]): int(r[1]) for r in hands},
         ),
         matches=_ordered(["moors", "christians"], SIMANCAS_SIDES, match_counts),
+        notes=skipped,
     )
 
 
@@ -456,9 +490,17 @@ def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats
     (data ``options``: a code for each option), by the phase it was given in ('saracens' for
     a defence against the Saracens, 'battle' for a battle between players).
     Empty, with ``available`` False, while this version has no Terra de Castells engine."""
+    return counted(
+        store, Scope("castells", session_id), lambda scope, notes: _castells_stats(store, scope, notes)
+    )
+
+
+def _castells_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> CastellsStats:
     from companion.games import entry
 
-    scope = Scope("castells", session_id)
+    scope, unread = _unread_states(store, scope)
+    skipped = tuple(dict.fromkeys(skipped + unread))
+
     sessions = _count_sessions(store, scope, "castells")
     if entry("castells").module is None:
         return CastellsStats(
@@ -473,8 +515,8 @@ def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats
         store,
         f"""
 SELECT CASE WHEN b.value LIKE '%, taken' THEN 'saracens' ELSE 'defenders' END AS winner, COUNT(*)
-FROM session AS s, json_each(s.state, '$.battles') AS b
-WHERE {scope.where("s")} AND json_valid(s.state)
+FROM session AS s, json_each(CASE WHEN json_valid(s.state) THEN s.state END, '$.battles') AS b
+WHERE {scope.where("s")}
   AND b.value LIKE 'Saracens against %' AND (b.value LIKE '%, taken' OR b.value LIKE '%, held')
 GROUP BY winner
 """,
@@ -490,7 +532,9 @@ WHERE instr(prompt, 'castells.battle.reroll') > 0
   AND json_extract(prompt, '$.kind') = 'choose'
   AND json_extract(prompt, '$.topic') = 'castells.battle.reroll'
   AND o.value = json_extract(answer, '$')
-  AND json_extract(prompt, '$.data.options[' || o.key || ']') = 'reroll'
+  -- options as a list, as every question has them: a table's keys would make no path
+  AND CASE WHEN typeof(o.key) = 'integer'
+           THEN json_extract(prompt, '$.data.options[' || o.key || ']') END = 'reroll'
 GROUP BY battle_kind
 """,
         scope.params(),
@@ -506,6 +550,7 @@ GROUP BY battle_kind
         finished=int(finished[0][0]),
         battles=_ordered(list(CASTELLS_WINNERS), CASTELLS_WINNERS, {str(r[0]): int(r[1]) for r in battles}),
         army_points=_ordered(list(CASTELLS_BATTLES), CASTELLS_BATTLES, {str(r[0]): int(r[1]) for r in paid}),
+        notes=skipped,
     )
 
 

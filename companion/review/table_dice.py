@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from companion.review.effective import Scope
+from companion.review.effective import Scope, counted
 from companion.review.luck import MIN_EXPECTED, chi2_sf, p_text
 
 if TYPE_CHECKING:
@@ -136,11 +136,16 @@ class TableDice:
 def table_dice(store: Store, session_id: int | None = None) -> TableDice:
     """The events' 2D6 totals and the rebellion die's faces rolled in every Reconquista
     session (or one), each against fair dice."""
+    return counted(store, Scope("reconquista", session_id), lambda scope, _notes: _table_dice(store, scope))
+
+
+def _table_dice(store: Store, scope: Scope) -> TableDice:
+    """``table_dice`` of the sessions of ``scope`` (the statistics name the sessions left out)."""
     from companion.review.stats import _table_rolls
 
     events: dict[int, int] = {}
     rebellions: dict[int, int] = {}
-    for _config, kind, value, _refused, _column, n in _table_rolls(store, Scope("reconquista", session_id)):
+    for _config, kind, value, _refused, _column, n in _table_rolls(store, scope):
         if value is None:
             continue
         counts = events if kind == "event" else rebellions if kind == "rebellion" else None

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.interface import EarlierRules, Procedure, whole_setting
+from companion.interface import Asks, EarlierRules, Procedure, whole_setting
 from companion.prompts import Choose, Tell
 from companion.simancas import guide
 from companion.simancas.actions import END as END  # the option that ended a hand before rules version 3
@@ -39,6 +39,7 @@ from companion.simancas.cards import TROOPS, TYPE_NAMES, Card, Deck, default_dec
 from companion.simancas.pile import Gone as Gone  # a card in the discard pile, importable with the match
 from companion.simancas.pile import Pile
 from companion.simancas.table import ADJECTIVES, SIDE_NAMES, SIDES, Reminder, Side, Table, other
+from companion.simancas.topics import TOPICS
 
 HANDS_TO_WIN = 5  # "The first player to win 5 hands is the winner."
 
@@ -396,6 +397,8 @@ class Simancas:
     # card placed again leaves it, one destroyed and reshuffled back may be placed again); a
     # side that has passed is offered nothing; "End the hand" is gone: both passes end it.
     rules_version = RULES_VERSION
+    #: No dice and nothing typed: the cards decide, and the player picks from them.
+    asks = Asks(TOPICS)
     #: The one correction by hand: the guide on or off (guide.apply_guide).
     apply_edit = staticmethod(guide.apply_guide)
 

@@ -14,7 +14,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from companion.errors import StoreError
+from companion.errors import DamagedRow, StoreError
 
 #: Every schema revision this app knows, oldest first; the last is the head.
 REVISIONS = ("0001", "0002", "0003", "0004", "0005")
@@ -82,13 +82,69 @@ def explain(exc: BaseException, path: str) -> StoreError:
         return StoreError(
             f"{path} is not a Tabletop Companion database (it is not an SQLite file); choose another with --db."
         )
+    if "malformed json" in text or "cannot hold blob" in text:
+        # A value of a row, not the file: SQLite says "malformed" of both.
+        sid = _damaged_session(path)
+        which = f"Session {sid}" if sid is not None else "A session"
+        return DamagedRow(
+            f"{which} in the database {path} is damaged (a value in it is not JSON: edited by hand or "
+            "by another program); the database itself is intact."
+        )
     if "malformed" in text or "corrupt" in text:
+        if _intact(path):
+            return StoreError(
+                f"The database {path} could not be read just now ({exc}); it is intact: try again."
+            )
         return StoreError(f"The database {path} is corrupt; restore a copy or choose another with --db.")
     if "full" in text:
         return StoreError(f"The disk holding {path} is full; free some space and try again.")
     if "i/o" in text:
         return StoreError(f"The database {path} could not be read or written (disk error).")
     return StoreError(f"The database {path} cannot be used: {exc}.")
+
+
+def _damaged_session(path: str) -> int | None:
+    """The first session of ``path`` with a value that is not JSON (its settings, its state, a
+    question or an answer of its log), or None. Looked for only once a query has met one."""
+    if path == ":memory:":
+        return None
+    try:
+        con = _read_only(path)
+    except sqlite3.Error:
+        return None
+    try:
+        row = con.execute(
+            """
+SELECT MIN(id) FROM (
+    SELECT id FROM session WHERE NOT json_valid(config) OR NOT json_valid(state)
+    UNION ALL
+    SELECT session_id FROM event
+    WHERE NOT json_valid(prompt) OR (answer IS NOT NULL AND NOT json_valid(answer))
+)"""
+        ).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        con.close()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def _intact(path: str) -> bool:
+    """SQLite's own integrity check (the quick one) passes on ``path``: only then is a database
+    not called corrupt (the advice to restore a copy would lose every game played since)."""
+    if path == ":memory:":
+        return False
+    try:
+        con = _read_only(path)
+    except sqlite3.Error:
+        return False
+    try:
+        rows = con.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+    return rows == [("ok",)]
 
 
 def check(path: str, timeout: float = DEFAULT_TIMEOUT) -> str | None:
