@@ -9,6 +9,7 @@ are refused as targets: writing an export over them would destroy the games.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -52,6 +53,12 @@ def write_atomic(target: str, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            # The file is written beside its target first: the folder is what refuses.
+            raise OutputError(
+                f"Cannot write {target}: its folder {folder.absolute()} is read-only "
+                f"({exc.strerror or exc}); choose another folder."
+            ) from None
         raise OutputError(f"Cannot write {target}: {exc.strerror or exc}.") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:

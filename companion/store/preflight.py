@@ -73,6 +73,14 @@ def explain(exc: BaseException, path: str) -> StoreError:
             "Tabletop Companion (or the program using it) and try again."
         )
     if "readonly" in text or "read-only" in text:
+        folder = Path(path).absolute().parent
+        if path != ":memory:" and os.access(path, os.W_OK) and not os.access(folder, os.W_OK):
+            # The file may be written, its folder not: SQLite keeps its journal (the -wal and
+            # -shm files) beside the database, so it cannot write either.
+            return StoreError(
+                f"The folder {folder} holding the database {path} is read-only, and the database "
+                "keeps its journal beside it; make the folder writable or choose another with --db."
+            )
         return StoreError(f"The database {path} is read-only; make it writable or choose another with --db.")
     if "unable to open" in text:
         return StoreError(

@@ -449,3 +449,77 @@ def test_an_import_from_standard_input_is_bounded_as_a_file_is(
     one_sentence(err)
     assert "stdin holds more than 1,000 characters" in err
     figures["hostile_files"] += 1
+
+
+def read_only_folder(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``folder`` refuse new files: its mode where permissions hold, and where they do not
+    (the suite run as root) the refusal the system would give, at the calls that meet it."""
+    folder.chmod(0o555)
+    if os.geteuid() != 0:
+        return
+    real_mkstemp, real_access = files.tempfile.mkstemp, os.access
+
+    def mkstemp(*args: object, dir: str | Path | None = None, **kwargs: object) -> tuple[int, str]:
+        if dir is not None and Path(dir).absolute() == folder.absolute():
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_mkstemp(*args, dir=dir, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    def access(path: object, mode: int, **kwargs: object) -> bool:
+        if mode & os.W_OK and Path(str(path)).absolute() == folder.absolute():
+            return False
+        return real_access(path, mode, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_an_export_into_a_read_only_folder_names_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, figures: Counter[str]
+) -> None:
+    """Issue #33 item 13: "a read-only folder is named as the folder": the export is written
+    beside its target first, so the folder is what refuses, not the file."""
+    db = tmp_path / "c.db"
+    store = Store(str(db))
+    sid = store.create_session("dice", 3, {})
+    store.close()
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    (shut / "old.json").write_text("old")
+    read_only_folder(shut, monkeypatch)
+    try:
+        assert main(["--db", str(db), "export", str(sid), "-o", str(shut / "old.json")]) == EXIT_USAGE
+    finally:
+        shut.chmod(0o755)
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert f"its folder {shut} is read-only" in err, err
+    assert (shut / "old.json").read_text() == "old"
+    figures["hostile_files"] += 1
+
+
+def test_a_database_in_a_read_only_folder_names_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, figures: Counter[str]
+) -> None:
+    """Item 13: the database file can be written and its folder cannot (SQLite keeps its journal
+    beside it): the sentence said to make the already writable file writable."""
+    from companion.store import preflight
+
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    db = shut / "c.db"
+    Store(str(db)).close()
+    read_only_folder(shut, monkeypatch)
+    try:
+        said = str(
+            preflight.explain(sqlite3.OperationalError("attempt to write a readonly database"), str(db))
+        )
+    finally:
+        shut.chmod(0o755)
+    assert said.startswith(f"The folder {shut} holding the database {db} is read-only"), said
+    assert "make the folder writable" in said
+    # A read-only file is still named as the file.
+    db.chmod(0o444)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: not (mode & os.W_OK and Path(path) == db))
+    said = str(preflight.explain(sqlite3.OperationalError("attempt to write a readonly database"), str(db)))
+    assert said == f"The database {db} is read-only; make it writable or choose another with --db."
+    figures["hostile_files"] += 1
