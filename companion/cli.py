@@ -156,9 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
     )
+    p.add_argument("--token", help=argparse.SUPPRESS)  # refused: other users read the process list
     p.add_argument(
-        "--token",
-        help="the token a browser must bring (default: a new random one, printed in the address to open)",
+        "--token-file",
+        metavar="FILE",
+        help=(
+            "read the token a browser must bring from FILE (its first line), or give it in "
+            "COMPANION_TOKEN (default: a new random one, printed in the address to open)"
+        ),
     )
     p.add_argument(
         "--no-token",
@@ -428,17 +433,21 @@ def _serve(args: argparse.Namespace) -> int:
         path = os.path.abspath(path)  # the served processes may not share our idea of '~' or '.'
     preflight.check(path)  # a bad database is one sentence now, not in every browser tab
     loopback = serve.is_loopback(args.host)
-    if args.no_token and args.token is not None:
-        raise UsageError("Give either --token or --no-token, not both.")
+    if args.token is not None:
+        raise UsageError(
+            "A token on the command line can be read by every user of this machine (the process "
+            "list); give it in COMPANION_TOKEN or in a file with --token-file."
+        )
+    given = _served_token(args.token_file)
+    if args.no_token and given is not None:
+        raise UsageError("Give either a token or --no-token, not both.")
     if args.no_token and not loopback:
         raise UsageError(
             f"--no-token serves this machine only: with --host {args.host} anyone on the network could play; "
             "drop --no-token (a token is made for you)."
         )
-    if args.token is not None and len(args.token) < 16:
-        raise UsageError(
-            "A token must be at least 16 characters long (or leave --token out for a random one)."
-        )
+    if given is not None and (refusal := serve.token_refusal(given)) is not None:
+        raise UsageError(refusal)
     serve.check_bind(args.host, args.port)
     if not loopback:
         print(
@@ -447,10 +456,40 @@ def _serve(args: argparse.Namespace) -> int:
             "of every session.",
             file=sys.stderr,
         )
-    token = None if args.no_token else (args.token or serve.new_token())
+    token = None if args.no_token else (given or serve.new_token())
     hosts = serve.loopback_hosts(args.port, args.host) if loopback else None
-    serve.serve(args.host, args.port, path, args.seed, serve.Guard(token, hosts, args.max_sessions))
+    serve.serve(
+        args.host, args.port, path, args.seed, serve.Guard(token, hosts, args.max_sessions, port=args.port)
+    )
     return EXIT_OK
+
+
+#: A token file holds one line: more than this is not one.
+TOKEN_FILE_MAX = 4096
+
+
+def _served_token(token_file: str | None) -> str | None:
+    """The token ``companion serve`` was given: the first line of ``token_file``, else the
+    COMPANION_TOKEN variable, else None. A file that cannot be one is one sentence."""
+    if token_file is None:
+        return os.environ.get("COMPANION_TOKEN") or None
+    shown = visible(token_file)
+    if not os.path.isfile(token_file):
+        # a pipe would hang the read, a device (/dev/zero) would fill the memory
+        raise UsageError(f"The token file {shown} is not a file that can be read.")
+    try:
+        with open(token_file, encoding="utf-8") as fh:
+            text = fh.read(TOKEN_FILE_MAX + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
+        raise UsageError(f"The token file {shown} cannot be read ({why}).") from None
+    if len(text) > TOKEN_FILE_MAX:
+        raise UsageError(f"The token file {shown} holds more than one token.")
+    lines = text.splitlines()
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise UsageError(f"The token file {shown} is empty.")
+    return token
 
 
 def _export(args: argparse.Namespace) -> int:

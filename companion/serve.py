@@ -26,8 +26,10 @@ import json
 import logging
 import secrets
 import shlex
+import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +48,18 @@ ROWS = (5, 200)
 MAX_MESSAGE = 64 * 1024
 #: How long a tab's process has to quit once its socket closes, before it is killed.
 QUIT_GRACE = 5.0
+#: The cookie's name: with the server's port after it (``cookie_name``).
 COOKIE = "companion_token"
+#: How long a connection has to send its whole first request, and how long an idle one is kept:
+#: a request half sent (a slow or hostile client) is closed, and never holds a file for ever.
+REQUEST_TIMEOUT = 10.0
+KEEPALIVE_TIMEOUT = 15.0
+#: The connections held at once, far below the 1,024 files a process may have open: past it a
+#: new connection is closed at once, and the tabs already open go on.
+MAX_CONNECTIONS = 256
+#: What a token may hold: printable ASCII, no space (it travels in an address and a cookie).
+TOKEN_CHARACTERS = frozenset(chr(c) for c in range(33, 127))
+TOKEN_LENGTH = (16, 256)
 
 log = logging.getLogger("companion.serve")
 
@@ -96,6 +109,8 @@ class Guard:
     hosts: frozenset[str] | None
     max_sessions: int = DEFAULT_MAX_SESSIONS
     sessions: int = field(default=0)
+    #: The port served: the cookie is named for it and its value made for it (``cookie``).
+    port: int = 0
 
     def host_refusal(self, host: str | None) -> str | None:
         if self.hosts is None or (host or "").casefold() in self.hosts:
@@ -107,6 +122,23 @@ class Guard:
             return True
         return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
 
+    @property
+    def cookie_name(self) -> str:
+        """Named for the port: logging in to a second server leaves the first's cookie alone."""
+        return f"{COOKIE}_{self.port}"
+
+    def cookie(self) -> str:
+        """The cookie's value: made from the token for this port, never the token itself. A
+        browser sends a host's cookies to every port of it, so another local web server sees
+        it: it learns nothing of the token, and nothing another server of ours would take."""
+        key = (self.token or "").encode()
+        return hmac.new(key, f"companion serve cookie, port {self.port}".encode(), "sha256").hexdigest()
+
+    def cookie_ok(self, given: str | None) -> bool:
+        if self.token is None:
+            return True
+        return given is not None and hmac.compare_digest(given.encode(), self.cookie().encode())
+
     def origin_refusal(self, origin: str | None, scheme: str, host: str | None) -> str | None:
         """A websocket must come from a page of this server (its Origin is this scheme and Host)."""
         if origin is None or origin.casefold() != f"{scheme}://{host}".casefold():
@@ -116,6 +148,28 @@ class Guard:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def token_refusal(token: str) -> str | None:
+    """Why ``token`` cannot be a server's token (one sentence), or None. It is never quoted:
+    the sentence may be printed where others see it."""
+    low, high = TOKEN_LENGTH
+    if not low <= len(token) <= high:
+        return f"A token must be {low} to {high} characters long (or give none for a random one)."
+    if not set(token) <= TOKEN_CHARACTERS:
+        return (
+            "A token may hold letters, digits and printable signs only: no space, no control "
+            "character and no letter outside ASCII."
+        )
+    return None
+
+
+def token_url(base: str, token: str | None) -> str:
+    """``base`` with the token as its query, every sign of it escaped (``+``, ``#``, ``&``, ``%``
+    would otherwise end or change it)."""
+    from urllib.parse import quote
+
+    return base if token is None else f"{base}?token={quote(token, safe='')}"
 
 
 def app_command(db_path: str, seed: int | None) -> str:
@@ -204,11 +258,21 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    lock.port = port  # the cookie is named for it, and made for it
+    tabs: set[web.WebSocketResponse] = set()  # the sockets of the tabs open
+
     class _Server(Server):
+        async def on_shutdown(self, app: web.Application) -> None:
+            # Each tab's socket closed, so its handler ends its app's process (``end``) before
+            # the server stops waiting for it.
+            for websocket in list(tabs):
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1001, message=b"The server stopped.")
+
         async def on_startup(self, app: web.Application) -> None:
-            url = f"http://{url_host(host) if is_loopback(host) else socket.gethostname()}:{port}/"
-            if lock.token is not None:
-                url += f"?token={lock.token}"
+            url = token_url(
+                f"http://{url_host(host) if is_loopback(host) else socket.gethostname()}:{port}/", lock.token
+            )
             for line in (
                 "Tabletop Companion is served at:",
                 f"    {url}",
@@ -225,9 +289,11 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             if given is not None and lock.token_ok(given):
                 # The token goes into a cookie and out of the address bar (and the history).
                 response = web.HTTPFound("/")
-                response.set_cookie(COOKIE, given, httponly=True, samesite="Strict", path="/")
+                response.set_cookie(
+                    lock.cookie_name, lock.cookie(), httponly=True, samesite="Strict", path="/"
+                )
                 raise response
-            if not lock.token_ok(request.cookies.get(COOKIE)):
+            if not lock.cookie_ok(request.cookies.get(lock.cookie_name)):
                 return web.Response(status=403, text=NO_TOKEN_PAGE, content_type="text/html")
             # The page's websocket must point where the browser found the page, not at the
             # bound address (0.0.0.0 means nothing to a browser on another machine).
@@ -239,7 +305,7 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             return page
 
         async def handle_download(self, request: web.Request) -> web.StreamResponse:
-            if lock.host_refusal(request.host) or not lock.token_ok(request.cookies.get(COOKIE)):
+            if lock.host_refusal(request.host) or not lock.cookie_ok(request.cookies.get(lock.cookie_name)):
                 return web.Response(status=403, text="Not allowed.")
             return await super().handle_download(request)
 
@@ -247,7 +313,11 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             refusal = (
                 lock.host_refusal(request.host)
                 or lock.origin_refusal(request.headers.get("Origin"), request.scheme, request.host)
-                or (None if lock.token_ok(request.cookies.get(COOKIE)) else "This server needs its token.")
+                or (
+                    None
+                    if lock.cookie_ok(request.cookies.get(lock.cookie_name))
+                    else "This server needs its token."
+                )
             )
             if refusal:
                 log.warning("websocket refused: %s", refusal)
@@ -265,6 +335,7 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             service: AppService | None = None
             try:
                 await websocket.prepare(request)
+                tabs.add(websocket)
                 service = AppService(
                     self.command,
                     write_bytes=websocket.send_bytes,
@@ -283,6 +354,7 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
                 log.warning("a browser tab ended: %s", exc)
             finally:
                 lock.sessions -= 1
+                tabs.discard(websocket)
                 if service is not None:
                     await end(service)
                 if websocket.prepared:
@@ -297,21 +369,90 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
             logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
         def serve(self, debug: bool = False) -> None:
-            # As Server.serve, with no access log: the page's address carries the token.
+            # As Server.serve, with no access log (the page's address carries the token), and
+            # through ``run``: every connection held to a deadline and their number capped.
             self.debug = debug
             self.initialize_logging()
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            web.run_app(
-                self._make_app(),
-                host=self.host,
-                port=self.port,
-                loop=loop,
-                access_log=None,
-                print=lambda *args: None,
-            )
+            try:
+                loop.run_until_complete(run(self._make_app(), self.host, self.port))
+            finally:
+                # What the server left (a tab's relay, a process ending) is cancelled and
+                # awaited, as run_app does.
+                rest = asyncio.all_tasks(loop)
+                for task in rest:
+                    task.cancel()
+                loop.run_until_complete(asyncio.gather(*rest, return_exceptions=True))
+                loop.close()
 
     return _Server(command, host=host, port=port, title="Tabletop Companion")
+
+
+class _Refused(asyncio.Protocol):
+    """A connection past MAX_CONNECTIONS: closed as soon as it is made."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.close()
+
+
+def guarded(factory: Any, answered: set[int]) -> Callable[[], asyncio.BaseProtocol]:
+    """aiohttp's protocol ``factory`` (its web.Server), with every connection held to deadlines:
+    one that has not sent a whole request within REQUEST_TIMEOUT is closed (aiohttp itself
+    waits for ever on a request half sent: 1,100 of them took every file the server may open),
+    and past MAX_CONNECTIONS a new one is closed at once. ``answered``: the ids of the
+    connections a whole request came on (``run`` marks them)."""
+    loop = asyncio.get_running_loop()
+
+    def late(handler: Any) -> None:
+        if id(handler) not in answered:
+            handler.force_close()
+        answered.discard(id(handler))
+
+    def make() -> asyncio.BaseProtocol:
+        if len(factory.connections) >= MAX_CONNECTIONS:
+            return _Refused()
+        handler = factory()
+        loop.call_later(REQUEST_TIMEOUT, late, handler)
+        return handler  # type: ignore[no-any-return]
+
+    return make
+
+
+async def run(make_app: Awaitable[Any], host: str, port: int, stop: asyncio.Event | None = None) -> None:
+    """Serve the app ``make_app`` gives on ``host``:``port`` until SIGINT or SIGTERM (or until
+    ``stop`` is set, when given), as aiohttp's ``run_app`` does, through ``guarded``
+    connections; then close every tab (each ends its app's process: ``end``)."""
+    from aiohttp import web
+
+    app = await make_app
+    answered: set[int] = set()
+
+    @web.middleware
+    async def mark(request: web.Request, handler: Callable[[web.Request], Awaitable[Any]]) -> Any:
+        answered.add(id(request.protocol))
+        return await handler(request)
+
+    app.middlewares.append(mark)
+    # The tabs' sockets are closed first (on_shutdown); then each has twice QUIT_GRACE to end its
+    # process (``end``: asked to quit, then killed) before its handler is cancelled.
+    runner = web.AppRunner(
+        app, access_log=None, keepalive_timeout=KEEPALIVE_TIMEOUT, shutdown_timeout=2 * QUIT_GRACE + 1
+    )
+    await runner.setup()
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM) if stop is None else ()
+    stop = stop or asyncio.Event()
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    server = await loop.create_server(guarded(runner.server, answered), host, port, reuse_address=True)
+    try:
+        await stop.wait()
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        server.close()
+        await runner.cleanup()
 
 
 class OneLine(logging.Formatter):
@@ -362,3 +503,8 @@ async def end(service: Any) -> None:
             await asyncio.wait_for(process.wait(), QUIT_GRACE)
         except (ProcessLookupError, TimeoutError):
             pass
+    # Its pipes closed too: the reader of its screen was cancelled with the stop, and a pipe
+    # left open would keep its transport alive past the server's loop.
+    transport = getattr(process, "_transport", None)  # asyncio's subprocess keeps it there
+    if transport is not None and process is not None and process.returncode is not None:
+        transport.close()

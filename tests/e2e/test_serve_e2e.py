@@ -80,14 +80,14 @@ TOKEN = "e2e-token-long-enough-0123456789"
 
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, Path, Path]]:
-    """`companion --seed 41 serve --db DB --port P --token T` (``--host`` from an indirect
+    """`companion --seed 41 serve --db DB --port P` with the token T in COMPANION_TOKEN (``--host`` from an indirect
     parameter, else loopback); yields (the URL to open, with its token; db; the decoy
     COMPANION_DB)."""
     host = getattr(request, "param", "127.0.0.1")
     db = tmp_path / "served.db"
     decoy = tmp_path / "decoy.db"  # --db must win over the environment in the served processes too
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_DB=str(decoy))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_DB=str(decoy), COMPANION_TOKEN=TOKEN)
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
         [
@@ -103,8 +103,6 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str
             str(port),
             "--host",
             host,
-            "--token",
-            TOKEN,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -258,6 +256,16 @@ def test_browser_home_screen_then_dice_tray_rolls_land_in_the_database(
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def cookie_header(url: str) -> str:
+    """The cookie the page with the token sets, for the server at ``url``: named for its port."""
+    from urllib.parse import urlsplit
+
+    from companion.serve import Guard
+
+    guard = Guard(TOKEN, None, port=urlsplit(url).port or 0)
+    return f"{guard.cookie_name}={guard.cookie()}"
+
+
 @pytest.mark.parametrize("server", ["0.0.0.0"], indirect=True)
 def test_the_page_points_its_websocket_where_the_browser_found_it(server: tuple[str, Path, Path]) -> None:
     """Bound to 0.0.0.0, a tablet reaches the machine by its own name: the page must not send it to 0.0.0.0."""
@@ -266,7 +274,7 @@ def test_the_page_points_its_websocket_where_the_browser_found_it(server: tuple[
     url, _db, _decoy = server
     page_url = url.split("?", 1)[0]
     request = urllib.request.Request(
-        page_url, headers={"Host": "boardgames.example:8123", "Cookie": f"companion_token={TOKEN}"}
+        page_url, headers={"Host": "boardgames.example:8123", "Cookie": cookie_header(url)}
     )
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
     with direct.open(request, timeout=10) as response:
@@ -284,7 +292,7 @@ def test_served_on_loopback_another_host_name_or_no_token_is_refused(server: tup
     url, _db, _decoy = server
     page_url = url.split("?", 1)[0]
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    for headers in ({"Host": "boardgames.example:8123", "Cookie": f"companion_token={TOKEN}"}, {}):
+    for headers in ({"Host": "boardgames.example:8123", "Cookie": cookie_header(url)}, {}):
         with pytest.raises(urllib.error.HTTPError) as refused:
             direct.open(urllib.request.Request(page_url, headers=headers), timeout=10)
         assert refused.value.code == 403

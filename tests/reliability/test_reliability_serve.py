@@ -1,8 +1,8 @@
 """`companion serve` against hostile browsers: other sites' pages, no token, forged Host names,
 absurd sizes, floods of tabs and malformed messages (issue "Nothing lost, nobody let in", 1-3).
 
-The real aiohttp application of companion/serve.py is served on a free port by aiohttp's test
-server; each tab's process is a small stand-in command (a Python that writes the terminal size
+The real aiohttp application of companion/serve.py is served on a free port as ``companion
+serve`` serves it (``serve.run``: its connections held to deadlines); each tab's process is a small stand-in command (a Python that writes the terminal size
 it was given, then waits), so the tests see what a real tab would be started with, and whether
 it ends when its socket closes.
 """
@@ -10,6 +10,7 @@ it ends when its socket closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shlex
 import sys
@@ -41,12 +42,16 @@ def stand_in(size_file: Path) -> str:
 class Served:
     """A running server: its base URL, its guard, the file its tabs write their sizes to."""
 
-    def __init__(self, server: TestServer, guard: serve.Guard, sizes: Path) -> None:
-        self.server, self.guard, self.sizes = server, guard, sizes
+    def __init__(self, port: int, guard: serve.Guard, sizes: Path) -> None:
+        self.port, self.guard, self.sizes = port, guard, sizes
 
     @property
     def host(self) -> str:
-        return f"127.0.0.1:{self.server.port}"
+        return f"127.0.0.1:{self.port}"
+
+    def cookie(self) -> dict[str, str]:
+        """The cookie the page with the token sets."""
+        return {self.guard.cookie_name: self.guard.cookie()}
 
     def url(self, path: str = "/") -> str:
         return f"http://{self.host}{path}"
@@ -64,17 +69,22 @@ async def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
     port = server.port
     await server.close()
     guard = serve.Guard(TOKEN, serve.loopback_hosts(port), max_sessions=2)
-    app = await serve.build_server(stand_in(sizes), "127.0.0.1", port, guard)._make_app()
-    test_server = TestServer(app, host="127.0.0.1", port=port)
-    await test_server.start_server()
+    stop = asyncio.Event()
+    app = serve.build_server(stand_in(sizes), "127.0.0.1", port, guard)._make_app()
+    running = asyncio.create_task(serve.run(app, "127.0.0.1", port, stop))
+    for _ in range(200):  # until it listens
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.02)
+            continue
+        writer.close()
+        break
     try:
-        yield Served(test_server, guard, sizes)
+        yield Served(port, guard, sizes)
     finally:
-        await test_server.close()
-
-
-def cookie() -> dict[str, str]:
-    return {serve.COOKIE: TOKEN}
+        stop.set()
+        await asyncio.wait_for(running, 15)
 
 
 async def ws_status(served: Served, **kwargs: Any) -> int:
@@ -102,7 +112,9 @@ async def test_the_page_needs_the_token_and_keeps_it_in_a_cookie(
         async with http.get(served.url(f"/?token={TOKEN}"), allow_redirects=False) as r:
             assert r.status == 302 and r.headers["Location"] == "/"
             set_cookie = r.headers["Set-Cookie"]
-            assert f"{serve.COOKIE}={TOKEN}" in set_cookie
+            # Named for the port, and made for it from the token: never the token itself (a
+            # browser sends it to every port of the host, another local server's too).
+            assert set_cookie.startswith(f"companion_token_{served.port}=") and TOKEN not in set_cookie
             assert "HttpOnly" in set_cookie and "SameSite=Strict" in set_cookie
         async with http.get(served.url("/")) as r:  # the session now carries the cookie
             page = await r.text()
@@ -116,11 +128,13 @@ async def test_a_forged_host_is_refused(served: Served, host: str, figures: Coun
     """DNS rebinding: a name of another site resolving to this machine. Served on loopback, only
     this machine's own names are answered, and the page never copies another Host into its URLs."""
     async with (
-        aiohttp.ClientSession(cookies=cookie()) as http,
+        aiohttp.ClientSession(cookies=served.cookie()) as http,
         http.get(served.url("/"), headers={"Host": host}) as r,
     ):
         assert r.status == 403 and host not in await r.text()
-    status = await ws_status(served, cookies=cookie(), headers={"Host": host, "Origin": f"http://{host}"})
+    status = await ws_status(
+        served, cookies=served.cookie(), headers={"Host": host, "Origin": f"http://{host}"}
+    )
     assert status == 403
     assert served.started() == []
     figures["origins_refused"] += 2
@@ -134,7 +148,7 @@ async def test_a_websocket_from_another_page_or_without_the_token_is_refused(
     served: Served, origin: str | None, with_cookie: bool, figures: Counter[str]
 ) -> None:
     headers = {} if origin is None else {"Origin": served.url("").rstrip("/") if origin == "same" else origin}
-    status = await ws_status(served, cookies=cookie() if with_cookie else None, headers=headers)
+    status = await ws_status(served, cookies=served.cookie() if with_cookie else None, headers=headers)
     assert status == 403
     await asyncio.sleep(0.2)
     assert served.started() == []  # no process was started for it
@@ -146,7 +160,7 @@ async def test_sizes_are_clamped_and_a_closed_tab_ends_its_process(
 ) -> None:
     origin = served.url("").rstrip("/")
     async with (
-        aiohttp.ClientSession(cookies=cookie()) as http,
+        aiohttp.ClientSession(cookies=served.cookie()) as http,
         http.ws_connect(served.url("/ws?width=100000&height=99999999"), headers={"Origin": origin}) as ws,
     ):
         for _ in range(50):
@@ -172,7 +186,7 @@ async def test_a_plain_request_for_the_websocket_is_one_answer_and_no_traceback(
 ) -> None:
     origin = served.url("").rstrip("/")
     async with (
-        aiohttp.ClientSession(cookies=cookie()) as http,
+        aiohttp.ClientSession(cookies=served.cookie()) as http,
         http.get(served.url("/ws"), headers={"Origin": origin}) as r,
     ):
         assert r.status == 400 and "open the page instead" in await r.text()
@@ -186,7 +200,7 @@ async def test_a_plain_request_for_the_websocket_is_one_answer_and_no_traceback(
 
 async def test_tabs_are_capped(served: Served, figures: Counter[str]) -> None:
     origin = served.url("").rstrip("/")
-    async with aiohttp.ClientSession(cookies=cookie()) as http:
+    async with aiohttp.ClientSession(cookies=served.cookie()) as http:
         first = await http.ws_connect(served.url("/ws"), headers={"Origin": origin})
         second = await http.ws_connect(served.url("/ws"), headers={"Origin": origin})
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -216,7 +230,7 @@ async def test_malformed_and_oversized_messages_are_dropped_without_a_traceback(
         '["nothing-we-know"]',
     ]
     async with (
-        aiohttp.ClientSession(cookies=cookie()) as http,
+        aiohttp.ClientSession(cookies=served.cookie()) as http,
         http.ws_connect(served.url("/ws"), headers={"Origin": origin}) as ws,
     ):
         for text in hostile:
@@ -319,3 +333,62 @@ async def test_the_process_a_tab_starts_is_the_app_and_ending_it_ends_the_app(tm
         await process.wait()
     children = Path(f"/proc/{process.pid}")
     assert not children.exists()  # no process of that number is left: the app itself was ended
+
+
+async def test_the_cookie_is_the_ports_own_and_never_the_token(served: Served, figures: Counter[str]) -> None:
+    """Issue #33 item 7: "The token's cookie is named for the server's port (today logging in to a
+    second server logs out of the first, and another local web server on any port receives the
+    token)". A browser sends a host's cookies to every port: what another server receives is
+    made for this port, and is neither the token nor a key to any other server of ours."""
+    other = serve.Guard(TOKEN, serve.loopback_hosts(served.port + 1), port=served.port + 1)
+    assert other.cookie_name != served.guard.cookie_name
+    assert other.cookie() != served.guard.cookie() and TOKEN not in served.guard.cookie()
+    for jar in (
+        {served.guard.cookie_name: TOKEN},  # the token itself, as the cookie once held it
+        {served.guard.cookie_name: other.cookie()},  # another port's cookie under this name
+        {other.cookie_name: other.cookie()},  # another server's cookie
+        {serve.COOKIE: TOKEN},  # the name every server once shared
+    ):
+        async with aiohttp.ClientSession(cookies=jar) as http, http.get(served.url("/")) as r:
+            assert r.status == 403, jar
+        assert await ws_status(served, cookies=jar, headers={"Origin": served.url("").rstrip("/")}) == 403
+    figures["origins_refused"] += 4
+
+
+async def half_sent(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that starts a request and never finishes it (a slow or hostile client)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    await writer.drain()
+    return reader, writer
+
+
+async def test_half_sent_requests_time_out_and_connections_are_capped(
+    served: Served, monkeypatch: pytest.MonkeyPatch, figures: Counter[str]
+) -> None:
+    """Item 8: "Half-sent requests time out: 1,100 unfinished requests without a token today
+    exhaust the server's files and are never closed; a real request then gets nothing." Each is
+    closed once REQUEST_TIMEOUT passes; past MAX_CONNECTIONS a new one is closed at once; and a
+    real request is answered all along."""
+    monkeypatch.setattr(serve, "REQUEST_TIMEOUT", 0.5)
+    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 20)
+    # The guard reads the module's values when a connection is made: these hold from now on.
+    slow = [await half_sent(served.port) for _ in range(15)]
+    async with aiohttp.ClientSession() as http, http.get(served.url("/")) as r:
+        assert r.status == 403  # answered (no token), while 15 requests hang
+    more = [await half_sent(served.port) for _ in range(10)]
+    # Past the cap: closed at once (an end of file, not a wait).
+    capped = 0
+    for reader, _writer in more:
+        with contextlib.suppress(TimeoutError):
+            if await asyncio.wait_for(reader.read(), 0.3) == b"":
+                capped += 1
+    assert capped >= 4, capped
+    # The others are closed by the deadline, without an answer.
+    for reader, _writer in slow:
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+    for _reader, writer in slow + more:
+        writer.close()
+    async with aiohttp.ClientSession() as http, http.get(served.url("/")) as r:
+        assert r.status == 403
+    figures["sizes_clamped"] += 25

@@ -56,25 +56,66 @@ def test_defaults_serve_loopback_port_8000_without_a_warning(
 
 
 def test_a_token_can_be_given_or_left_out_on_loopback_only(
-    served: list[tuple[Any, ...]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    served: list[tuple[Any, ...]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Issue #33 item 7: "a `--token` given on the command line is read from a file or the
+    environment instead, so other local users cannot read it in the process list"."""
     port, db = str(free_port()), str(tmp_path / "c.db")
-    assert main(["serve", "--port", port, "--db", db, "--token", "a-token-of-my-own-choosing"]) == EXIT_OK
+    monkeypatch.setenv("COMPANION_TOKEN", "a-token-of-my-own-choosing")
+    assert main(["serve", "--port", port, "--db", db]) == EXIT_OK
     assert served[-1][4].token == "a-token-of-my-own-choosing"
+    assert served[-1][4].port == int(port)
+    monkeypatch.delenv("COMPANION_TOKEN")
+    token_file = tmp_path / "token"
+    token_file.write_text("from-a-file+#&%-0123456789\nignored\n")
+    assert main(["serve", "--port", port, "--db", db, "--token-file", str(token_file)]) == EXIT_OK
+    assert served[-1][4].token == "from-a-file+#&%-0123456789"
     assert main(["serve", "--port", port, "--db", db, "--no-token", "--max-sessions", "2"]) == EXIT_OK
     assert (served[-1][4].token, served[-1][4].max_sessions) == (None, 2)
     capsys.readouterr()
-    for argv in (
-        ["--host", "0.0.0.0", "--no-token"],
-        ["--token", "short"],
-        ["--token", "a-token-of-my-own-choosing", "--no-token"],
-        ["--max-sessions", "0"],
+    (tmp_path / "empty").write_text("\n")
+    (tmp_path / "huge").write_text("x" * 10_000)
+    (tmp_path / "short").write_text("short")
+    (tmp_path / "control").write_text("a-token-with-a-bell-\x07-in-it")
+    (tmp_path / "spaces").write_text("a token with spaces in it, long enough")
+    (tmp_path / "accents").write_text("un-jeton-à-accents-assez-long")
+    for argv, words in (
+        (["--host", "0.0.0.0", "--no-token"], "--no-token serves this machine only"),
+        (["--token", "a-token-of-my-own-choosing"], "can be read by every user of this machine"),
+        (["--token-file", str(token_file), "--no-token"], "not both"),
+        (["--token-file", str(tmp_path / "short")], "16 to 256 characters"),
+        (["--token-file", str(tmp_path / "empty")], "is empty"),
+        (["--token-file", str(tmp_path / "huge")], "more than one token"),
+        (["--token-file", str(tmp_path / "control")], "no control character"),
+        (["--token-file", str(tmp_path / "spaces")], "no space"),
+        (["--token-file", str(tmp_path / "accents")], "outside ASCII"),
+        (["--token-file", str(tmp_path)], "is not a file"),
+        (["--token-file", str(tmp_path / "missing")], "is not a file"),
+        (["--max-sessions", "0"], "max-sessions"),
     ):
         served.clear()
         assert main(["serve", "--port", port, "--db", db, *argv]) == EXIT_USAGE, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("companion: ") and "Traceback" not in err, err
+        assert words in err, (argv, err)
+        assert "\x07" not in err and "a-token-of-my-own" not in err  # a token is never printed
         assert served == []
+
+
+def test_the_address_printed_carries_any_token_whole() -> None:
+    """ "a token with `+ # & %` or control characters works or is refused at start, and is never
+    printed raw": those signs would end the address (#), split its query (&) or change it (+, %)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    token = "plus+hash#amp&pct%20-0123456789"
+    url = serve.token_url("http://127.0.0.1:8000/", token)
+    assert "#" not in url and "&" not in url and "+" not in url
+    parts = urlsplit(url)
+    assert parts.fragment == "" and parse_qs(parts.query) == {"token": [token]}
+    assert serve.token_url("http://127.0.0.1:8000/", None) == "http://127.0.0.1:8000/"
 
 
 def test_another_host_warns_that_anyone_on_the_network_can_play_and_read_the_history(
