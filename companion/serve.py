@@ -345,9 +345,16 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
                     debug=self.debug,
                 )
                 await service.start(width, height)
-                async for message in websocket:
-                    if message.type == WSMsgType.TEXT:
-                        await relay(message.data, service, websocket)
+
+                async def keys() -> None:
+                    async for message in websocket:
+                        if message.type == WSMsgType.TEXT:
+                            await relay(message.data, service, websocket)
+
+                # The tab lasts while both do: its page (the keys it sends) and its app. An app
+                # that died (killed, out of memory) closes the page's socket, and the page says
+                # "Session ended" with a button to start again, instead of taking keys for nobody.
+                await until_either(keys(), ended(service))
             except (asyncio.CancelledError, ConnectionError):
                 pass
             except Exception as exc:  # noqa: BLE001 - a tab's failure ends that tab, without a traceback
@@ -489,6 +496,27 @@ async def relay(data: str, service: Any, websocket: Any) -> None:
         await service.blur()
     elif kind == "focus":
         await service.focus()
+
+
+async def until_either(*jobs: Awaitable[Any]) -> None:
+    """Run ``jobs`` until the first of them ends; the others are cancelled (and awaited)."""
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def ended(service: Any) -> None:
+    """Until the tab's app process has ended, however it ended."""
+    process = getattr(service, "_process", None)  # textual-serve keeps it there
+    if process is None:
+        return
+    await process.wait()
+    if process.returncode:  # not a quit of its own: say so on the server's console
+        log.warning("a tab's app ended (exit status %s); its page is told so", process.returncode)
 
 
 async def end(service: Any) -> None:

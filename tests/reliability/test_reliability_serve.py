@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shlex
+import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -33,6 +35,7 @@ def stand_in(size_file: Path) -> str:
     by itself, as a hung app would not)."""
     code = (
         "import os, sys, time; "
+        f"open({str(size_file) + '.pids'!r}, 'a').write(str(os.getpid()) + '\\n'); "
         f"open({str(size_file)!r}, 'a').write(os.environ['COLUMNS'] + 'x' + os.environ['ROWS'] + '\\n'); "
         "time.sleep(120)"
     )
@@ -392,3 +395,31 @@ async def test_half_sent_requests_time_out_and_connections_are_capped(
     async with aiohttp.ClientSession() as http, http.get(served.url("/")) as r:
         assert r.status == 403
     figures["sizes_clamped"] += 25
+
+
+async def test_a_tab_whose_app_died_is_told_so_and_takes_no_more_keys(
+    served: Served, figures: Counter[str]
+) -> None:
+    """Item 6: "A tab whose app died says so and offers to reload, instead of swallowing keys."
+    The server closes the page's socket when the app's process ends; textual-serve's page then
+    shows "Session ended." and a button to start again."""
+    origin = served.url("").rstrip("/")
+    pids = Path(str(served.sizes) + ".pids")
+    async with aiohttp.ClientSession(cookies=served.cookie()) as http:
+        ws = await http.ws_connect(served.url("/ws"), headers={"Origin": origin})
+        for _ in range(200):
+            if pids.exists() and pids.read_text().strip():
+                break
+            await asyncio.sleep(0.05)
+        pid = int(pids.read_text().split()[0])
+        os.kill(pid, signal.SIGKILL)  # the app dies (out of memory, a crash)
+        message = await asyncio.wait_for(ws.receive(), 10)
+        while message.type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            message = await asyncio.wait_for(ws.receive(), 10)
+        assert ws.closed or message.type == aiohttp.WSMsgType.CLOSE
+    for _ in range(100):
+        if served.guard.sessions == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert served.guard.sessions == 0  # the tab is gone: its place is free for a reload
+    figures["sizes_clamped"] += 1
