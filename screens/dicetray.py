@@ -224,7 +224,7 @@ class DiceTrayScreen(GameScreen):
                 driver.type(spec)
             step = driver.roll() if typed is None else driver.type(typed)
         except (BadAnswer, CompanionError) as exc:
-            self._show(str(exc), error=True)
+            self.refused(exc)
             return
         values = " ".join(str(v) for v in step.answer or [])
         who = "rolled by the app" if step.source == "app" else "typed from the table"
@@ -268,7 +268,7 @@ class DiceTrayScreen(GameScreen):
                 driver.undo()  # the dice asked for were never rolled
             driver.type("end")
         except CompanionError as exc:
-            self._show(str(exc), error=True)
+            self.refused(exc)
             return
         self._show("Session ended; it stays in History.")
 

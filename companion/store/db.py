@@ -44,6 +44,7 @@ from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow
+from companion.store.watch import Watch, new_ident
 
 S = SessionRow.__table__  # type: ignore[attr-defined]
 E = EventRow.__table__  # type: ignore[attr-defined]
@@ -370,6 +371,91 @@ class Store:
         self.engine = self._engine(timeout)
         if revision != preflight.HEAD:
             self._migrate()
+        #: Why nothing more is written (the file was replaced under the app), once it happened.
+        self.stopped: str | None = None
+        self._watch = self._start_watch()
+
+    def _start_watch(self) -> Watch | None:
+        """Watch the file opened (store/watch.py), giving the database its id first if it has
+        none: set once, in a write of its own, and checkpointed into the file's header."""
+        if self.path == ":memory:":
+            return None
+        with self._guard(), self.engine.connect() as con:
+            raw = con.connection.dbapi_connection
+            assert raw is not None
+            previous = raw.isolation_level
+            raw.isolation_level = None  # the pragmas and the BEGIN as written
+            try:
+                ident = int(con.exec_driver_sql("PRAGMA user_version").scalar() or 0)
+                if not ident:
+                    # Two apps opening a new database at once: the write lock decides which
+                    # id it gets, and the other reads it.
+                    con.exec_driver_sql("BEGIN IMMEDIATE")
+                    ident = int(con.exec_driver_sql("PRAGMA user_version").scalar() or 0)
+                    if not ident:
+                        ident = new_ident()
+                        con.exec_driver_sql(f"PRAGMA user_version = {ident}")
+                    con.exec_driver_sql("COMMIT")
+                    con.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                raw.isolation_level = previous
+        return Watch.start(self.path, ident)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A transaction to write in, once the file is known to be the one opened: a file moved,
+        deleted or copied over since (a restore, a sync tool) stops every write (``_stop``)."""
+        if self.stopped is None and self._watch is not None and (what := self._watch.check()):
+            self._stop(what)
+        if self.stopped is not None:
+            raise StoreError(self.stopped)
+        with self._guard(), self.engine.begin() as con:
+            yield con
+        if self._watch is not None:
+            self._watch.seen()
+
+    def _stop(self, what: str) -> None:
+        """The file at ``path`` is no longer the database opened (``what``: "replaced", "gone",
+        "overwritten"): keep what each side has, and write nothing more."""
+        import shutil
+
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        kept = f"{self.path}.kept-{stamp}.db"
+        if what in ("replaced", "gone"):
+            # The app still reads the file it opened: a copy of it is kept beside the path, and
+            # its journal emptied into it, so that the file moved in opens with no journal of
+            # another database to replay over it.
+            try:
+                with self.engine.connect() as con:
+                    con.exec_driver_sql("VACUUM INTO ?", (kept,))
+                    con.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                saved = f"the games as the app had them are kept in {kept}"
+            except (DBAPIError, OSError):
+                saved = "the games played since it was opened could not be kept"
+            how = "replaced (a restore or a sync tool)" if what == "replaced" else "moved or deleted"
+            self.stopped = (
+                f"The database {self.path} was {how} while the app was running, so nothing more "
+                f"is written to it: {saved}; open it with --db to carry on."
+            )
+            return
+        # Copied over in place: the file put there is kept whole before anything else can touch
+        # it; then the app's connections are closed (SQLite empties its journal into the file as
+        # the last one closes: the app's games since the last checkpoint, mixed into a database
+        # they do not fit), and the file is put back as it was put there.
+        try:
+            shutil.copy2(self.path, kept)
+            self.engine.dispose()
+            shutil.copy2(kept, self.path)
+            saved = (
+                f"the file put there is left as it was put (a copy is kept in {kept}), without what "
+                "the app wrote since that copy was made"
+            )
+        except OSError:
+            saved = "the file put there could not be copied aside"
+        self.stopped = (
+            f"The database {self.path} was overwritten while the app was running (a restore or a "
+            f"sync tool), so nothing more is written to it: {saved}."
+        )
 
     def _engine(self, timeout: float) -> Engine:
         if self.path == ":memory:":
@@ -462,7 +548,7 @@ class Store:
 
             rules_version = load(game).rules_version
         t = self.now()
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             result = con.execute(
                 insert(S).values(
                     game=game,
@@ -625,7 +711,7 @@ class Store:
         session cannot be abandoned (one sentence: StoreError)."""
         if self._status(session_id) == "finished":
             raise StoreError(f"Session {session_id} is finished: there is nothing left to abandon.")
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(update(S).where(S.c.id == session_id).values(status="abandoned"))
         return self.session(session_id)
 
@@ -639,7 +725,7 @@ class Store:
 
     def reopen(self, session_id: int) -> None:
         """An abandoned session taken up again: unfinished once more (nothing else changes)."""
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(
                 update(S).where(S.c.id == session_id, S.c.status == "abandoned").values(status="active")
             )
@@ -652,7 +738,7 @@ class Store:
             raise StoreError(
                 f"Session {session_id} is not abandoned: only an abandoned session can be deleted (abandon it first)."
             )
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(delete(E).where(E.c.session_id == session_id))
             con.execute(delete(S).where(S.c.id == session_id))
 
@@ -663,7 +749,7 @@ class Store:
             raise StoreError(f"'{mode}' is not a dice mode; the modes are {', '.join(DICE_MODES)}.")
         info = self.session(session_id)
         config = {**info.config, "dice": mode}
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(
                 update(S).where(S.c.id == session_id).values(config=json.dumps(config), dice_mode=mode)
             )
@@ -671,7 +757,7 @@ class Store:
     def set_config(self, session_id: int, config: dict[str, Any]) -> None:
         """Replace the session's settings (a session of earlier rules that goes on under the
         current ones from a point its settings name: ``resume``)."""
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             con.execute(update(S).where(S.c.id == session_id).values(config=json.dumps(config)))
 
     def recorder(self, session_id: int) -> SessionRecorder:
@@ -684,7 +770,7 @@ class Store:
         text); each event holds the event columns but ``id`` and ``session_id``. Either all
         of it is stored or nothing is (an import checks the log before calling this).
         """
-        with self._guard(), self.engine.begin() as con:
+        with self._writing() as con:
             result = con.execute(insert(S).values(**session))
             session_id = _new_id(result)
             if events:
@@ -788,7 +874,7 @@ class SessionRecorder:
         the version changes (the log fits the rules as it is)."""
         store = self.store
         if index is None:
-            with store._guard(), store.engine.begin() as con:
+            with store._writing() as con:
                 con.execute(UPDATE_SESSION, {"session": self.session_id, "rules_version": rules_version})
             return
         t = store.now()
@@ -810,7 +896,7 @@ class SessionRecorder:
         ]
         for k, ev in enumerate(events):
             ev["seq"] = self.next_seq + k
-        with store._guard(), store.engine.begin() as con:
+        with store._writing() as con:
             con.execute(INSERT_EVENT, events)
             con.execute(
                 UPDATE_SESSION,
@@ -824,7 +910,7 @@ class SessionRecorder:
 
     def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:
         store = self.store
-        with store._guard(), store.engine.begin() as con:
+        with store._writing() as con:
             con.execute(INSERT_EVENT, {"session_id": self.session_id, "seq": self.next_seq, **event_values})
             con.execute(UPDATE_SESSION, {"session": self.session_id, **session_values})
         self.next_seq += 1

@@ -26,8 +26,9 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from companion.driver import Driver, Step
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreError
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from companion.text import visible
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog, UndoToDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
@@ -217,6 +218,15 @@ class GameScreen(Screen[None]):
         """Called after an answer was committed; the message to show under the next question."""
         return ""
 
+    def refused(self, exc: Exception) -> None:
+        """An answer, an undo or a redo that did not happen: its one sentence under the question.
+        A StoreError is not a wrong answer but a game that can no longer be saved (a database
+        locked, full, or replaced under the app): said whole in a notice too, where a long
+        question cannot hide it."""
+        self.show_game(str(exc), error=True)
+        if isinstance(exc, StoreError):
+            self.app.notify(visible(str(exc)), severity="error", timeout=60, markup=False)
+
     def answer(self, act: Callable[[], Step]) -> Step | None:
         """Run one answer through the driver (``act`` returns its Step); a refused one (one
         sentence on screen) changes nothing."""
@@ -226,7 +236,7 @@ class GameScreen(Screen[None]):
         try:
             step = act()
         except (BadAnswer, CompanionError) as exc:
-            self.show_game(str(exc), error=True)
+            self.refused(exc)
             return None
         said = self.answered(step)
         filled = self.driver.take_filled() if self.driver is not None else []
@@ -351,7 +361,7 @@ class GameScreen(Screen[None]):
         try:
             done = d.restore(index, replaced)
         except (BadAnswer, CompanionError) as exc:
-            self.show_game(str(exc), error=True)
+            self.refused(exc)
             return
         self.after_undo(done)
         left = "" if len(done) == len(replaced) else f" ({len(replaced) - len(done)} no longer asked)"
@@ -387,7 +397,7 @@ class GameScreen(Screen[None]):
         try:
             taken = d.rewind_to(index)
         except (BadAnswer, CompanionError) as exc:
-            self.show_game(str(exc), error=True)
+            self.refused(exc)
             return
         self.after_undo(taken)
         self.query_one(PromptPanel).hold_highlight()
@@ -407,7 +417,7 @@ class GameScreen(Screen[None]):
         try:
             done = d.redo()
         except (BadAnswer, CompanionError) as exc:
-            self.show_game(str(exc), error=True)
+            self.refused(exc)
             return
         if not done:
             self.show_game(
