@@ -79,8 +79,9 @@ def _port(text: str) -> int:
     return int(text)
 
 
-#: The largest file `import` reads: a 30,000-step session exports to about 10 MB.
-MAX_IMPORT = 256 * 1024 * 1024
+#: The largest file `import` reads: a session of the most steps an import takes (10,000:
+#: exchange.MAX_IMPORT_STEPS) exports to 8 to 40 MB (a Simancas step holds its cards).
+MAX_IMPORT = 48 * 1024 * 1024
 
 
 def _positive(text: str) -> int:

@@ -523,3 +523,34 @@ def test_a_database_in_a_read_only_folder_names_the_folder(
     said = str(preflight.explain(sqlite3.OperationalError("attempt to write a readonly database"), str(db)))
     assert said == f"The database {db} is read-only; make it writable or choose another with --db."
     figures["hostile_files"] += 1
+
+
+def test_an_import_too_long_to_open_without_a_wait_is_refused_with_its_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], figures: Counter[str]
+) -> None:
+    """Issue #33 item 12: "An import of a session so large that opening it would freeze the TUI
+    (108 MB took 32 s) is refused at the import with its size named". Counted before a step is
+    read: the refusal itself takes no time."""
+    import json
+
+    from companion.review.exchange import MAX_IMPORT_STEPS
+
+    step = {"step": 1, "prompt": {"kind": "tell", "text": "x"}, "answer": None, "source": "app"}
+    doc = {
+        "format": "tabletop-companion/session",
+        "version": 1,
+        "session": {},
+        "steps": [step] * (MAX_IMPORT_STEPS + 1),
+    }
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc))
+    db = tmp_path / "c.db"
+    assert main(["--db", str(db), "import", str(path)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    one_sentence(err)
+    assert (
+        f"holds a session of {MAX_IMPORT_STEPS + 1:,} steps; an import takes at most {MAX_IMPORT_STEPS:,}"
+        in err
+    )
+    assert Store(str(db)).sessions() == []
+    figures["hostile_files"] += 1
