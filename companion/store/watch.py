@@ -8,7 +8,14 @@ and the games played since are both lost. A file copied over in place mixes the 
 with another database. So before each write the store asks ``Watch.check``: the same file
 (device and inode), the same database (its id, kept in the header's user_version, set once
 per database), and no fewer pages than last seen (SQLite never shrinks the file: fewer pages
-is an older copy). Reading 100 bytes and a stat before a write costs some 20 microseconds.
+is an older copy).
+
+The header is read through the descriptor SQLite itself holds on the file (found among the
+process's open files by its device and inode), never by opening the file: closing any
+descriptor of a file drops every POSIX lock the process holds on it, SQLite's included, and
+another program would then take the app for gone and delete its journal. Where the process's
+open files cannot be listed (no /dev/fd), only the stat is checked. A stat, a listing of the
+open files and 100 bytes read: some 50 microseconds a write.
 """
 
 from __future__ import annotations
@@ -30,18 +37,36 @@ class Header:
     pages: int
 
 
-def read_header(path: str) -> Header | None:
-    """The header of ``path``, or None when it is not an SQLite file (or cannot be read)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(100)
-    except OSError:
-        return None
+def parse_header(head: bytes) -> Header | None:
+    """The header in the first 100 bytes of a file, or None when it is not an SQLite file's."""
     if len(head) < 100 or not head.startswith(MAGIC):
         return None
     (pages,) = struct.unpack(">I", head[28:32])
     (ident,) = struct.unpack(">I", head[60:64])
     return Header(ident, pages)
+
+
+#: Where a process lists its open files (Linux, macOS and the BSDs).
+OPEN_FILES = "/dev/fd"
+
+
+def first_bytes(device: int, inode: int) -> bytes | None:
+    """The first 100 bytes of the file (``device``, ``inode``), read through a descriptor this
+    process holds on it already (SQLite's); None when none is on that file or the open files
+    cannot be listed."""
+    try:
+        fds = [int(name) for name in os.listdir(OPEN_FILES) if name.isdigit()]
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != (device, inode):
+                continue
+            return os.pread(fd, 100, 0)
+        except OSError:
+            continue  # closed meanwhile, or not a file that reads
+    return None
 
 
 def new_ident() -> int:
@@ -71,8 +96,9 @@ class Watch:
             st = os.stat(path)
         except OSError:
             return None
-        head = read_header(path)
-        return cls(path, st.st_dev, st.st_ino, ident, head.pages if head else 0)
+        raw = first_bytes(st.st_dev, st.st_ino)
+        head = parse_header(raw) if raw is not None else None
+        return cls(path, st.st_dev, st.st_ino, ident, head.pages if head is not None else 0)
 
     def check(self) -> str | None:
         """What happened to the file since it was opened ("replaced", "gone", "overwritten"),
@@ -85,7 +111,10 @@ class Watch:
             return None  # cannot tell: the write itself will say what is wrong
         if (st.st_dev, st.st_ino) != (self.device, self.inode):
             return "replaced"
-        head = read_header(self.path)
+        raw = first_bytes(self.device, self.inode)
+        if raw is None:
+            return None  # no descriptor to read it through: the stat is all that is known
+        head = parse_header(raw)
         if head is None:
             return "overwritten"
         if self.ident and head.ident and head.ident != self.ident:
@@ -97,6 +126,7 @@ class Watch:
     def seen(self) -> None:
         """After a write of the store's own: the header as it is now (a checkpoint may have
         grown the file; another app of ours on the same file may have too)."""
-        head = read_header(self.path)
+        raw = first_bytes(self.device, self.inode)
+        head = parse_header(raw) if raw is not None else None
         if head is not None:
             self.pages = max(self.pages, head.pages)

@@ -122,3 +122,21 @@ def test_two_apps_on_one_database_never_take_each_other_for_a_swap(tmp_path: Pat
     first.close()
     second.close()
     assert counts(db)[0] == 2
+
+
+def test_the_watch_never_drops_the_locks_sqlite_holds(tmp_path: Path) -> None:
+    """Closing any descriptor of a file drops every POSIX lock the process holds on it: a watch
+    that opened the database to read its header let another program, closing its own
+    connection, take the app for gone and delete the journal under it (a disk I/O error)."""
+    db = tmp_path / "c.db"
+    store = Store(str(db))
+    driver = play(store, 1, 3)
+    for _ in range(3):
+        other = sqlite3.connect(db)
+        other.execute("SELECT COUNT(*) FROM event").fetchone()
+        other.close()  # the last connection but for the app's: it must see the app's locks
+        assert Path(f"{db}-wal").exists()
+        driver.type("2d6 Attack")
+        driver.type("3 4")
+    store.close()
+    assert counts(db) == (1, 12, "ok")
