@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from companion import __version__
+from companion import __version__, games
 from companion.dice import SEED_MAX, SEED_MIN
 from companion.errors import EXIT_DIVERGED, EXIT_OK, EXIT_USAGE, CompanionError, UsageError
 from companion.text import visible
@@ -107,9 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("history", help="list the sessions, most recent first")
     _db_option(p, top=False)
-    p.add_argument(
-        "--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)"
-    )
+    p.add_argument("--game", metavar="G", help=f"only sessions of game G ({games.ids()})")
     p.add_argument(
         "--status",
         choices=["active", "finished", "abandoned"],
@@ -218,15 +216,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("stats", help="statistics of the games played: results, tables rolled, hands won")
     _db_option(p, top=False)
-    p.add_argument("--game", metavar="G", help="only game G (reconquista, simancas, castells)")
+    p.add_argument(
+        "--game",
+        metavar="G",
+        help=f"only game G ({', '.join(e.id for e in games.GAMES if e.stats)})",
+    )
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_stats)
 
     p = sub.add_parser("luck", help="the luck ledger: are your dice (and the app's) fair?")
     _db_option(p, top=False)
-    p.add_argument(
-        "--game", metavar="G", help="only sessions of game G (reconquista, simancas, castells, dice)"
-    )
+    p.add_argument("--game", metavar="G", help=f"only sessions of game G ({games.ids()})")
     p.add_argument("--session", type=_session_id, metavar="ID", help="only session ID")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_luck)
@@ -235,13 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_config)
 
-    from companion.castells import calculators as castells_calculators  # the same: argparse only
-    from companion.reconquista import calculators  # pure engines and argparse: cheap
-    from companion.simancas import calculators as simancas_calculators  # the same: argparse only
-
-    calculators.register(sub)
-    simancas_calculators.register(sub)
-    castells_calculators.register(sub)
+    # Each game's calculators, as its registry entry names them (pure engines and argparse: cheap).
+    for e in games.GAMES:
+        if e.calculators is not None:
+            games.named(e.calculators).register(sub)
     return parser
 
 

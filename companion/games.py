@@ -8,14 +8,31 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
-from companion.interface import Game, under_rules
+
+if (
+    TYPE_CHECKING
+):  # the registry is read at every start (the CLI's parser, Home): the prompts load with an engine
+    from companion.interface import Game
 
 
 class GameNotAvailable(CompanionError):
     """The game asked for is unknown, or not playable in this version."""
+
+
+@dataclass(frozen=True)
+class PaletteCommand:
+    """A command of the palette that starts a new session of the game: its title, its help,
+    and the new session's settings (None: as the settings file says, or as the game's setup
+    dialog asks); ``unless`` (a setting of the settings file and a value): not offered while
+    the settings file has that value, when the game's plain command does the same then."""
+
+    title: str
+    help: str
+    settings: tuple[tuple[str, Any], ...] | None = None
+    unless: tuple[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -39,6 +56,15 @@ class GameEntry:
     ``turn_of`` the key of a prompt's data naming whose turn a phase is played in ("player": in
     Terra de Castells each player plays Phases 2 and 3 in a round), which a report adds to the
     phase's heading.
+
+    What the app, History, the CLI and review offer of the game, each named as "module:name"
+    and imported only when used: ``palette`` the commands that start a session of it (none
+    given: "New <title>" with its blurb); ``stats`` the function giving its statistics
+    (``stats(store, session_id)``: an object with ``sessions``, ``notes``, ``lines()`` and
+    ``to_json()``) and ``stats_view`` the function turning them into the Statistics screen's
+    widgets (none: their lines, as text); ``story`` the screen of a session's story chart;
+    ``calculators`` the module whose ``register(subparsers)`` adds its commands to the CLI;
+    ``dice`` whether it rolls dice (the luck ledger offers it).
     """
 
     id: str
@@ -56,6 +82,16 @@ class GameEntry:
     robot_topics: tuple[str, ...] = ()
     turn_name: tuple[str, str] | None = None
     turn_of: str | None = None
+    palette: tuple[PaletteCommand, ...] = ()
+    stats: str | None = None
+    stats_view: str | None = None
+    story: str | None = None
+    calculators: str | None = None
+    dice: bool = True
+
+    def commands(self) -> tuple[PaletteCommand, ...]:
+        """The palette's commands for a new session of the game (see ``palette``)."""
+        return self.palette or (PaletteCommand(f"New {self.title}", self.blurb),)
 
     def phase_title(self, phase: str | None) -> str:
         """The title of ``phase`` as the game's rulebook names it ('' for none)."""
@@ -87,6 +123,11 @@ GAMES: tuple[GameEntry, ...] = (
         # The Muslim reaction and the marches of its force: what the app decides for the Moors.
         robot="the Moors",
         robot_topics=("reconquista.reaction.", "reconquista.march."),
+        palette=(PaletteCommand("New Reconquista game", "The solitaire wargame"),),
+        stats="companion.review.stats:reconquista_stats",
+        stats_view="screens.reconquista.statistics:widgets",
+        story="screens.story:StoryScreen",
+        calculators="companion.reconquista.calculators",
     ),
     GameEntry(
         "simancas",
@@ -97,6 +138,29 @@ GAMES: tuple[GameEntry, ...] = (
         replay_view="screens.replay_views:SimancasView",
         turn_word="Hand",
         settings=(("guide", True), ("setup", True)),
+        palette=(
+            PaletteCommand(
+                "New Simancas match",
+                "The 2-player card game: force totals, hands, the match (its phases guided as "
+                "the settings say: simancas_guide)",
+            ),
+            PaletteCommand(
+                "New Simancas match, guided",
+                "Each hand's phases told, from the Fate to the Retreat (f4 in the match turns it off)",
+                (("guide", True), ("setup", True)),
+                unless=("simancas_guide", True),
+            ),
+            PaletteCommand(
+                "New Simancas match, unguided",
+                "For players who know the turn: no phase told (f4 in the match turns the guide on)",
+                (("guide", False), ("setup", True)),
+                unless=("simancas_guide", False),
+            ),
+        ),
+        stats="companion.review.stats:simancas_stats",
+        stats_view="screens.simancas.statistics:widgets",
+        calculators="companion.simancas.calculators",
+        dice=False,  # the cards decide
     ),
     GameEntry(
         "castells",
@@ -124,6 +188,12 @@ GAMES: tuple[GameEntry, ...] = (
         robot_topics=("castells.saracens.",),
         turn_name=("castells.time.century", "century {century}"),  # one round a century, XI to XV
         turn_of="player",
+        palette=(
+            PaletteCommand("New Terra de Castells game", "The euro game: the app runs the Saracen turns"),
+        ),
+        stats="companion.review.stats:castells_stats",
+        stats_view="screens.castells.statistics:widgets",
+        calculators="companion.castells.calculators",
     ),
     GameEntry(
         "dice",
@@ -132,6 +202,7 @@ GAMES: tuple[GameEntry, ...] = (
         "companion.dicetray",
         screen="screens.dicetray:DiceTrayScreen",
         replay_view="screens.replay_views:DiceView",
+        palette=(PaletteCommand("Dice tray", "Start a new dice tray session"),),
     ),
 )
 
@@ -162,6 +233,18 @@ def session_name(session_id: int, game_id: str, summary: str) -> str:
     return f"session {session_id}, {title(game_id)} ({said})"
 
 
+def named(path: str) -> Any:
+    """What "module:name" names (an entry's ``stats``, a screen class...), imported now."""
+    module, _, name = path.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, name) if name else found
+
+
+def ids() -> str:
+    """'reconquista, simancas, castells, dice': the games' ids, as the CLI's help lists them."""
+    return ", ".join(e.id for e in GAMES)
+
+
 def load(game_id: str) -> Game:
     """The game module for ``game_id``; GameNotAvailable (one sentence) if it is unknown or not built."""
     e = entry(game_id)
@@ -174,6 +257,8 @@ def load(game_id: str) -> Game:
 def playing(game_id: str, version: int) -> Game:
     """The game that replays a session of ``game_id`` recorded under rules ``version``: the
     game as it played them where it still can, else the game as it plays now."""
+    from companion.interface import under_rules
+
     game = load(game_id)
     earlier = under_rules(game, version)
     return game if earlier is None else earlier.game

@@ -14,6 +14,7 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -165,24 +166,6 @@ class CompanionApp(App[None]):
     def action_dice_tray(self) -> None:
         self.start_game("dice")
 
-    def action_reconquista(self) -> None:
-        self.start_game("reconquista")
-
-    def action_simancas(self) -> None:
-        """A Simancas match, its hands guided or not as the settings say (simancas_guide)."""
-        self.start_game("simancas", self.new_session_settings("simancas"))
-
-    def action_simancas_unguided(self) -> None:
-        """A Simancas match for players who know the turn: no phase told (f4 turns it on)."""
-        self.start_game("simancas", {"guide": False})
-
-    def action_simancas_guided(self) -> None:
-        """A Simancas match with each hand's phases told, whatever the settings say."""
-        self.start_game("simancas", {"guide": True})
-
-    def action_castells(self) -> None:
-        self.start_game("castells")
-
     def action_history(self) -> None:
         from screens.history import HistoryScreen
 
@@ -282,32 +265,20 @@ class CompanionApp(App[None]):
         self.open_session(session_id)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield SystemCommand("New Reconquista game", "The solitaire wargame", self.action_reconquista)
-        guided = self.settings.simancas_guide
-        yield SystemCommand(
-            "New Simancas match",
-            "The 2-player card game: force totals, hands, the match; "
-            + ("each hand's phases guided" if guided else "no phase told (simancas_guide = false)"),
-            self.action_simancas,
-        )
-        if guided:
-            yield SystemCommand(
-                "New Simancas match, unguided",
-                "For players who know the turn: no phase told (f4 in the match turns the guide on)",
-                self.action_simancas_unguided,
-            )
-        else:
-            yield SystemCommand(
-                "New Simancas match, guided",
-                "Each hand's phases told, from the Fate to the Retreat (f4 in the match turns it off)",
-                self.action_simancas_guided,
-            )
-        yield SystemCommand(
-            "New Terra de Castells game",
-            "The euro game: the app runs the Saracen turns",
-            self.action_castells,
-        )
-        yield SystemCommand("Dice tray", "Start a new dice tray session", self.action_dice_tray)
+        from companion import games
+
+        # Each game's commands, as its registry entry names them.
+        for e in games.GAMES:
+            if e.module is None:
+                continue
+            for command in e.commands():
+                if (
+                    command.unless is not None
+                    and getattr(self.settings, command.unless[0], None) == command.unless[1]
+                ):
+                    continue  # the plain command does the same with these settings
+                config = None if command.settings is None else dict(command.settings)
+                yield SystemCommand(command.title, command.help, partial(self.start_game, e.id, config))
         yield SystemCommand("History", "Every session, to read or resume", self.action_history)
         yield SystemCommand(
             "Help", "This screen's keys, and the rule of the question on it", self.action_help

@@ -25,9 +25,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Select, Static
 
+from companion import games
 from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
-from companion.games import GAMES
 from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
@@ -108,7 +108,7 @@ LOG_NARROW = 90
 #: without its year, so that the result keeps room to be read (it wraps where it is long).
 SESSION_COLUMNS = [
     ("#", "id", -1),  # as wide as the highest session number
-    ("Game", "game", max(len(g.title) for g in GAMES)),
+    ("Game", "game", max(len(g.title) for g in games.GAMES)),
     ("Started", "started", 16),
     ("Duration", "duration", 10),
     ("Status", "status", 10),
@@ -169,7 +169,7 @@ class HistoryScreen(Screen[None]):
         yield Header()
         with Horizontal(id="history-filters"):
             yield Select(
-                [("All games", "")] + [(g.title, g.id) for g in GAMES],
+                [("All games", "")] + [(g.title, g.id) for g in games.GAMES],
                 value="",
                 allow_blank=False,
                 id="filter-game",
@@ -449,18 +449,27 @@ class HistoryScreen(Screen[None]):
 
 def open_story(screen: Screen[Any], session_id: int) -> None:
     """Open a session's story chart, or say in one sentence why it has none."""
-    from screens.story import STORY_GAME, StoryScreen, no_story
-
     app: Any = screen.app
     try:
         game = app.store().session(session_id).game
     except CompanionError as exc:
         notify_plain(screen, str(exc), severity="error")
         return
-    if game == STORY_GAME:
-        app.push_screen(StoryScreen(session_id))
+    story = has_story(game)
+    if story is not None:
+        app.push_screen(games.named(story)(session_id))
     else:
-        screen.notify(no_story(game), severity="warning")
+        with_story = [e.title for e in games.GAMES if e.story]
+        screen.notify(
+            f"There is no story chart for {games.title(game)}: only {' and '.join(with_story) or 'no game'} "
+            "sessions have one.",
+            severity="warning",
+        )
+
+
+def has_story(game_id: str) -> str | None:
+    """The story chart screen of ``game_id``'s sessions, as its registry entry names it."""
+    return next((e.story for e in games.GAMES if e.id == game_id), None)
 
 
 class LogTable(DataTable[Any]):
@@ -671,7 +680,6 @@ class SessionLogScreen(Screen[None]):
             self.call_after_refresh(self._draw)
 
     async def _draw(self) -> None:
-        from companion import games
         from screens.replay_views import StateView, view_for
 
         panel = self.query_one("#log-state")
@@ -850,7 +858,7 @@ class SessionLogScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The story chart is offered for a Reconquista session only.
         if action == "story":
-            return self.info is not None and self.info.game == "reconquista"
+            return self.info is not None and has_story(self.info.game) is not None
         return True
 
     def action_story(self) -> None:

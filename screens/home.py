@@ -18,8 +18,9 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import __version__
+from companion import games as registry
 from companion.errors import CompanionError
-from companion.games import GAMES, title
+from companion.games import title
 from screens.colours import tone
 from screens.help import app_keys
 from screens.plain import notify_plain, plain
@@ -57,7 +58,7 @@ class HomeScreen(Screen[None]):
     @staticmethod
     def _game_options() -> list[Option]:
         options = []
-        for g in GAMES:
+        for g in registry.GAMES:  # read now: a game added to the registry is offered
             title = g.title if g.module else f"{g.title}  [dim](coming soon)[/]"
             options.append(Option(f"[b]{title}[/b]\n  {g.blurb}", id=g.id, disabled=g.module is None))
         return options
@@ -66,7 +67,7 @@ class HomeScreen(Screen[None]):
         self.show_title()
         games = self.query_one("#games", OptionList)
         games.focus()
-        games.highlighted = next(i for i, g in enumerate(GAMES) if g.module)
+        games.highlighted = next(i for i, g in enumerate(registry.GAMES) if g.module)
 
     def show_title(self) -> None:
         """The version, and the help key: F1 works on every screen but is in no footer (the game

@@ -6,16 +6,14 @@ session of the game is opened, so the first screen does not pay for the others.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from companion.games import entry
+from companion.games import entry, named
 
 
 def load_class(path: str) -> Any:
     """The class that "module:Class" names."""
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
+    return named(path)
 
 
 def screen_class(game_id: str) -> Any:

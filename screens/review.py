@@ -19,31 +19,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Select, Static
-from textual_plotext import PlotextPlot
 
+from companion import games
 from companion.errors import CompanionError
-from companion.games import GAMES
 from screens.colours import tone
+from screens.figures import counts_table, plot, text_view
 from screens.plain import plain
 from screens.shell.footer import KeysFooter
-
-
-def plural(n: int, one: str, many: str = "") -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
-
-
-def counts_table(title: str, rows: Any, total_label: str = "") -> RichTable:
-    """A two-column table of outcomes and how often each came up."""
-    table = RichTable(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
-    table.add_column("Outcome")
-    table.add_column("Times", justify="right")
-    for c in rows:
-        # The outcomes are named by the data files (a map's areas, a tables file's results): as text,
-        # since a Rich table reads a str cell as markup.
-        table.add_row(plain(c.label), Text(str(c.count), style="bold" if c.count else "dim"))
-    if total_label:
-        table.add_row(Text(total_label, style="dim"), Text(str(sum(c.count for c in rows)), style="dim"))
-    return table
 
 
 class ReviewScreen(Screen[None]):
@@ -52,16 +34,21 @@ class ReviewScreen(Screen[None]):
     CSS_PATH = "review.tcss"
 
     BINDINGS = [Binding("escape", "back", "Back", id="history.back")]
-    GAMES_SHOWN: tuple[str, ...] = ()
 
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
-        self.game = game if game in self.GAMES_SHOWN else None
+        self.game = game if game in self.games_shown() else None
         self.ready = False
+
+    @classmethod
+    def games_shown(cls) -> tuple[str, ...]:
+        """The games the screen has figures of, in the registry's order."""
+        return ()
 
     def compose(self) -> ComposeResult:
         yield Header()
-        options = [("Every game", "")] + [(g.title, g.id) for g in GAMES if g.id in self.GAMES_SHOWN]
+        shown = self.games_shown()
+        options = [("Every game", "")] + [(g.title, g.id) for g in games.GAMES if g.id in shown]
         yield Select(options, value=self.game or "", allow_blank=False, id="review-game")
         yield VerticalScroll(id="review-body")
         yield KeysFooter()
@@ -115,29 +102,15 @@ class ReviewScreen(Screen[None]):
         self.app.pop_screen()
 
 
-class Plot(PlotextPlot):
-    """A terminal plot that ``draw(plt)`` draws when it is mounted."""
-
-    def __init__(self, title: str, draw: Any, height: int = 14) -> None:
-        super().__init__(classes="review-plot")
-        self.styles.height = height
-        self._title, self._draw = title, draw
-
-    def on_mount(self) -> None:
-        self.plt.title(self._title)
-        self._draw(self.plt)
-
-
-def plot(title: str, draw: Any, height: int = 14) -> Plot:
-    return Plot(title, draw, height)
-
-
 class StatisticsScreen(ReviewScreen):
     """Results, victory points, and how often each table result came up, by game."""
 
     HELP = "Statistics: the results, the victory points over time and how often each table result came up, game by game."
 
-    GAMES_SHOWN = ("reconquista", "simancas", "castells")
+    @classmethod
+    def games_shown(cls) -> tuple[str, ...]:
+        """The games whose registry entry names statistics."""
+        return tuple(e.id for e in games.GAMES if e.stats is not None)
 
     def compose(self) -> ComposeResult:
         # Chosen before the game filter is made, so that it starts on that game (a value
@@ -157,7 +130,7 @@ class StatisticsScreen(ReviewScreen):
         try:
             store = app.store()
             latest = {}
-            for game in self.GAMES_SHOWN:
+            for game in self.games_shown():
                 played = next((s for s in store.sessions(game=game, limit=20) if s.steps), None)
                 if played is not None:
                     latest[game] = played.last_activity
@@ -169,15 +142,10 @@ class StatisticsScreen(ReviewScreen):
 
     def figures(self, store: Any, game: str | None) -> Any:
         from companion.review.stats import statistics
-        from companion.review.table_dice import table_dice
 
-        stats = statistics(store, game)
-        return stats, table_dice(store) if stats.reconquista is not None else None
+        return statistics(store, game)
 
-    def widgets(self, figures: Any) -> list[Any]:
-        from screens.charts import DiceCharts
-
-        stats, dice = figures
+    def widgets(self, stats: Any) -> list[Any]:
         out: list[Any] = []
         if self.game is None:
             out.append(
@@ -185,67 +153,15 @@ class StatisticsScreen(ReviewScreen):
                     counts_table("Sessions by game", stats.sessions_by_game, "all"), classes="review-block"
                 )
             )
-        r = stats.reconquista
-        if r is not None:
-            out.append(Static(Text("Reconquista", style="bold underline"), classes="review-title"))
-            mean = "no finished game yet" if r.mean_vp is None else f"mean {r.mean_vp:.1f} victory points"
-            out.append(
-                Static(
-                    f"{plural(r.sessions, 'game')}, {len(r.games)} finished: {mean}.", classes="review-note"
-                )
-            )
-            if r.games:
-                points = [g.vp for g in r.games]
-
-                def vp_over_time(plt: Any, points: list[int] = points) -> None:
-                    plt.plot(list(range(1, len(points) + 1)), points, marker="dot")
-                    plt.xlabel("finished games, oldest first")
-                    plt.ylabel("VP")
-
-                out.append(plot("Victory points over time", vp_over_time))
-            out.append(Static(counts_table("Results", r.results), classes="review-block"))
-            out.append(Static(counts_table("Events", r.events), classes="review-block"))
-            refused = f" ({r.rebellions_refused} refused and rolled again)" if r.rebellions_refused else ""
-            out.append(Static(counts_table(f"Rebellions{refused}", r.rebellions), classes="review-block"))
-            if dice is not None:
-                out.append(DiceCharts(dice))  # the events' and rebellions' dice against fair dice
-            out.append(
-                Static(
-                    counts_table("Muslim reaction: where it rose", r.reaction_regions), classes="review-block"
-                )
-            )
-            out.append(
-                Static(counts_table("Muslim reinforcements", r.reinforcements), classes="review-block")
-            )
-            for note in r.notes:
-                out.append(Static(plain(note, "dim"), classes="review-note"))
-        s = stats.simancas
-        if s is not None:
-            out.append(Static(Text("Battle of Simancas", style="bold underline"), classes="review-title"))
-            out.append(
-                Static(
-                    f"{plural(s.sessions, 'match', 'matches')}, {s.finished} finished.", classes="review-note"
-                )
-            )
-            out.append(Static(counts_table("Hands won", s.hands, "hands"), classes="review-block"))
-            out.append(Static(counts_table("Matches won", s.matches, "matches"), classes="review-block"))
-            for note in s.notes:
-                out.append(Static(plain(note, "dim"), classes="review-note"))
-        c = stats.castells
-        if c is not None:
-            out.append(Static(Text("Terra de Castells", style="bold underline"), classes="review-title"))
-            out.append(
-                Static(
-                    f"{plural(c.sessions, 'game')}, {c.finished} finished; "
-                    f"{plural(c.army_points_spent, 'army point')} spent on rerolls.",
-                    classes="review-note",
-                )
-            )
-            out.append(
-                Static(counts_table("Saracen battles won", c.battles, "battles"), classes="review-block")
-            )
-            out.append(Static(counts_table("Army points spent", c.army_points), classes="review-block"))
-            for note in c.notes:
+        for game_id, figures in stats.games:
+            if figures is None:
+                continue
+            # Each game's view of its figures, as its registry entry names it (or its lines).
+            e = games.entry(game_id)
+            view = games.named(e.stats_view) if e.stats_view else text_view
+            out.append(Static(Text(e.title, style="bold underline"), classes="review-title"))
+            out += view(figures)
+            for note in figures.notes:
                 out.append(Static(plain(note, "dim"), classes="review-note"))
         return out
 
@@ -255,7 +171,10 @@ class LuckScreen(ReviewScreen):
 
     HELP = "Luck ledger: the dice typed from the table against a fair die, beside the app's own dice."
 
-    GAMES_SHOWN = ("reconquista", "castells", "dice")
+    @classmethod
+    def games_shown(cls) -> tuple[str, ...]:
+        """The games that roll dice, and are played in this version."""
+        return tuple(e.id for e in games.GAMES if e.dice and e.module is not None)
 
     def on_mount(self) -> None:
         self.sub_title = "Luck ledger"

@@ -29,14 +29,6 @@ from screens.plain import plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.footer import KeysFooter
 
-#: The one game whose sessions have a story chart.
-STORY_GAME = "reconquista"
-
-
-def no_story(game: str) -> str:
-    """The sentence for a session of another game."""
-    return f"There is no story chart for {game_title(game)}: only Reconquista sessions have one."
-
 
 def last_turn_text(story: Story) -> str:
     """'After turn 20: 20 VP; cities: Christian 8, Muslim 3, Rebel 2.'"""
@@ -104,7 +96,8 @@ class StoryScreen(Screen[None]):
         try:
             store = app.store()
             info = store.session(self.session_id)
-            story = session_story(store, self.session_id) if info.game == STORY_GAME else None
+            # This chart is Reconquista's (companion/review/story.py): its registry entry names it.
+            story = session_story(store, self.session_id) if info.game == "reconquista" else None
         except CompanionError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
@@ -126,7 +119,7 @@ class StoryScreen(Screen[None]):
         )
         note = self.query_one("#story-note", Static)
         if story is None:
-            note.update(no_story(info.game))
+            note.update(f"There is no story chart for {game_title(info.game)}: this chart is Reconquista's.")
         elif not story.turns:
             note.update("No turn of this game is complete yet: the story is charted from the end of turn 1.")
         else:

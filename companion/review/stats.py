@@ -23,11 +23,12 @@ import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import text
 
 from companion.review.effective import Scope, counted, effective_cte
+from companion.review.table_dice import TableDice, dice_of
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -84,10 +85,37 @@ class ReconquistaStats:
     reaction_regions: tuple[Count, ...]
     reinforcements: tuple[Count, ...]
     notes: tuple[str, ...] = ()
+    #: The events' 2D6 and the rebellion die against fair dice, from the same rolls (charted by
+    #: the Statistics screen; the luck ledger's own figures, so not in ``to_json``).
+    dice: TableDice | None = field(default=None, compare=False)
 
     @property
     def mean_vp(self) -> float | None:
         return sum(g.vp for g in self.games) / len(self.games) if self.games else None
+
+    def lines(self) -> list[str]:
+        """The figures as text, for the command line."""
+        lines = [f"Reconquista: {self.sessions} sessions, {len(self.games)} finished."]
+        if self.games:
+            lines.append(
+                f"  Victory points: mean {self.mean_vp:.1f}, best {max(g.vp for g in self.games)}, "
+                f"worst {min(g.vp for g in self.games)}."
+            )
+            lines += count_lines("Results", self.results)
+            lines.append("  Games, oldest first:")
+            for g in self.games:
+                when = f"{g.ended:%Y-%m-%d %H:%M}"
+                lines.append(f'    #{g.session_id:<6} {when}  {g.vp:>3} VP  {g.result} "{g.title}"')
+        lines += count_lines("Rebellion results", self.rebellions)
+        if self.rebellions_refused:
+            lines.append(
+                f"    ({self.rebellions_refused} more refused and rolled again: they would have "
+                "eliminated a side's last city)"
+            )
+        lines += count_lines("Events", self.events)
+        lines += count_lines("Muslim reaction: where it rose", self.reaction_regions)
+        lines += count_lines("Muslim reaction: reinforcements", self.reinforcements)
+        return lines + [f"  Note: {n}" for n in self.notes]
 
     def to_json(self) -> dict[str, Any]:
         mean = self.mean_vp
@@ -117,6 +145,13 @@ class SimancasStats:
     matches: tuple[Count, ...]  # moors, christians
     notes: tuple[str, ...] = ()
 
+    def lines(self) -> list[str]:
+        """The figures as text, for the command line."""
+        lines = [f"Battle of Simancas: {self.sessions} sessions, {self.finished} matches finished."]
+        lines += count_lines("Hands won", self.hands)
+        lines += count_lines("Matches won", self.matches)
+        return lines + [f"  Note: {n}" for n in self.notes]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "sessions": self.sessions,
@@ -145,6 +180,14 @@ class CastellsStats:
     def army_points_spent(self) -> int:
         return sum(c.count for c in self.army_points)
 
+    def lines(self) -> list[str]:
+        """The figures as text, for the command line."""
+        lines = [f"Terra de Castells: {self.sessions} sessions, {self.finished} finished."]
+        if self.available:
+            lines += count_lines("Saracen battles won", self.battles)
+            lines += count_lines("Army points spent on rerolls", self.army_points)
+        return lines + [f"  Note: {n}" for n in self.notes]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "available": self.available,
@@ -157,24 +200,46 @@ class CastellsStats:
         }
 
 
+class GameStats(Protocol):
+    """What a game's statistics offer (its registry entry's ``stats`` gives them)."""
+
+    sessions: int
+    notes: tuple[str, ...]
+
+    def lines(self) -> list[str]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Stats:
-    """Every game's statistics; a game left out by the ``game`` filter is None."""
+    """The statistics of every game that has some (its registry entry names them), in the
+    registry's order, each under its id; a game left out by the ``game`` filter is None."""
 
     scope: str
-    reconquista: ReconquistaStats | None = None
-    simancas: SimancasStats | None = None
-    castells: CastellsStats | None = None
+    games: tuple[tuple[str, GameStats | None], ...] = ()
     sessions_by_game: tuple[Count, ...] = field(default=())
+
+    def of(self, game_id: str) -> Any:
+        """The statistics of ``game_id`` (None when filtered out, or a game without any)."""
+        return dict(self.games).get(game_id)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scope": self.scope,
             "sessions_by_game": [c.to_json() for c in self.sessions_by_game],
-            "reconquista": self.reconquista.to_json() if self.reconquista else None,
-            "simancas": self.simancas.to_json() if self.simancas else None,
-            "castells": self.castells.to_json() if self.castells else None,
+            **{gid: None if figures is None else figures.to_json() for gid, figures in self.games},
         }
+
+
+def count_lines(title: str, counts: tuple[Count, ...], width: int = 30) -> list[str]:
+    """A table of counts as text: its title and total, then each outcome with its share."""
+    total = sum(c.count for c in counts)
+    lines = [f"  {title} ({total}):"]
+    for c in counts:
+        share = f"{100 * c.count / total:5.1f}%" if total else "     -"
+        lines.append(f"    {c.label:<{width}} {c.count:>6}  {share}")
+    return lines
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -363,7 +428,8 @@ GROUP BY result
     regions: dict[str, int] = {}
     region_labels: dict[str, str] = {}
     reinforcements: dict[str, int] = {}
-    for config, kind, value, was_refused, col, n in _table_rolls(store, scope):
+    rolls = _table_rolls(store, scope)
+    for config, kind, value, was_refused, col, n in rolls:
         board = _board_for(config, notes)
         if kind == "rebellion":
             # The table die's face through the rebellion table; a refused result is counted apart.
@@ -421,6 +487,7 @@ GROUP BY result
         reaction_regions=_ordered(region_keys, region_labels, regions),
         reinforcements=_ordered(reinforcement_keys, {}, reinforcements),
         notes=tuple(notes),
+        dice=dice_of(rolls),
     )
 
 
@@ -558,29 +625,26 @@ GROUP BY battle_kind
 
 
 def statistics(store: Store, game: str | None = None, session_id: int | None = None) -> Stats:
-    """Every game's statistics (or one game's, or one session's; the others are None)."""
-    from companion.games import entry
+    """Every game's statistics (or one game's, or one session's; the others are None): each
+    game's as its registry entry names them (``stats``)."""
+    from companion import games
 
     if game is not None:
-        entry(game)  # an unknown game is one sentence (GameNotAvailable)
+        games.entry(game)  # an unknown game is one sentence (GameNotAvailable)
     scope = Scope(game, session_id)
     by_game = _rows(
         store,
         f"SELECT s.game, COUNT(*) FROM session AS s WHERE {scope.where('s')} GROUP BY s.game",
         scope.params(),
     )
-    from companion.games import GAMES
-
-    titles = {g.id: g.title for g in GAMES}
+    titles = {g.id: g.title for g in games.GAMES}
     counts = {str(r[0]): int(r[1]) for r in by_game}
-
-    def wanted(g: str) -> bool:
-        return game is None or game == g
-
     return Stats(
         scope=scope.describe(),
-        reconquista=reconquista_stats(store, session_id) if wanted("reconquista") else None,
-        simancas=simancas_stats(store, session_id) if wanted("simancas") else None,
-        castells=castells_stats(store, session_id) if wanted("castells") else None,
-        sessions_by_game=_ordered([g.id for g in GAMES], titles, counts),
+        games=tuple(
+            (e.id, games.named(e.stats)(store, session_id) if game in (None, e.id) else None)
+            for e in games.GAMES
+            if e.stats is not None
+        ),
+        sessions_by_game=_ordered([g.id for g in games.GAMES], titles, counts),
     )

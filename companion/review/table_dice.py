@@ -143,9 +143,15 @@ def _table_dice(store: Store, scope: Scope) -> TableDice:
     """``table_dice`` of the sessions of ``scope`` (the statistics name the sessions left out)."""
     from companion.review.stats import _table_rolls
 
+    return dice_of(_table_rolls(store, scope))
+
+
+def dice_of(rows: list[Any]) -> TableDice:
+    """The table dice of the statistics' table rolls (``stats._table_rolls``: config, kind,
+    value, refused, column, count)."""
     events: dict[int, int] = {}
     rebellions: dict[int, int] = {}
-    for _config, kind, value, _refused, _column, n in _table_rolls(store, scope):
+    for _config, kind, value, _refused, _column, n in rows:
         if value is None:
             continue
         counts = events if kind == "event" else rebellions if kind == "rebellion" else None

@@ -77,7 +77,7 @@ async def test_a_new_game_from_the_palette_action_is_set_up_with_keys(tmp_path: 
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.store_ready)
-        app.action_castells()
+        app.start_game("castells")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         d = driver_of(app)
         assert isinstance(d.pending, Choose) and d.pending.options == ("2", "3", "4")
@@ -201,7 +201,7 @@ async def test_the_player_count_is_picked_with_its_own_digit(tmp_path: Path, clo
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=2, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.store_ready)
-        app.action_castells()
+        app.start_game("castells")
         await wait_until(pilot, lambda: isinstance(app.screen, CastellsScreen))
         d = driver_of(app)
         listing = app.screen.query_one("#pp-options", OptionList)
@@ -372,7 +372,7 @@ async def test_castells_starts_from_the_home_screen_and_resumes_from_it(tmp_path
 async def new_game(pilot: Pilot[Any]) -> Driver:
     """A new Castells game from the palette's action, its driver."""
     await wait_until(pilot, lambda: pilot.app.store_ready)
-    pilot.app.action_castells()
+    pilot.app.start_game("castells")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, CastellsScreen))
     return driver_of(pilot.app)
 

@@ -400,8 +400,8 @@ async def test_statistics_show_the_figures_of_the_store(tmp_path: Path, clock: A
         app.screen.query_one(Select).value = ""
         await wait_until(pilot, lambda: app.screen.ready and "Hands won" in review_text(app.screen))
         text = review_text(app.screen)
-        assert expected.simancas is not None
-        hands = {c.label: c.count for c in expected.simancas.hands}
+        assert expected.of("simancas") is not None
+        hands = {c.label: c.count for c in expected.of("simancas").hands}
         assert hands["Christians"] == 1  # the one hand ended: Knights alone
         assert "Hands won" in text and f"Christians {hands['Christians']}" in " ".join(text.split())
         assert "Reconquista" in text and "1 game, 0 finished: no finished game yet." in text

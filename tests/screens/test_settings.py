@@ -383,7 +383,7 @@ async def test_the_simancas_guide_setting_is_a_new_matchs(guide: bool, tmp_path:
         await pilot.press("enter")  # from the home screen's list
         await wait_until(pilot, lambda: app.sessions_started == 1)
         app.pop_screen()
-        app.action_simancas()  # the palette's "New Simancas match"
+        app.start_game("simancas")  # the palette's "New Simancas match"
         await wait_until(pilot, lambda: app.sessions_started == 2)
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert ("New Simancas match, unguided" in titles) is guide

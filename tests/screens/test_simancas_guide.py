@@ -177,7 +177,7 @@ async def test_typing_a_card_confirms_every_phase_waiting(tmp_path: Path, clock:
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas()
+        app.start_game("simancas")
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -194,7 +194,7 @@ async def test_unguided_the_first_prompt_is_the_menu_and_f4_turns_the_guide_on(
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas_unguided()
+        app.start_game("simancas", {"guide": False, "setup": True})
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         screen = app.screen
         assert isinstance(screen, SimancasScreen) and screen.driver is not None
@@ -216,7 +216,7 @@ async def test_the_strategy_phase_shows_each_types_effect_then_the_table(tmp_pat
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas()
+        app.start_game("simancas")
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         reference, tables = app.screen.query_one("#sm-reference"), app.screen.query_one("#sm-tables")
         await pilot.press("enter", "enter")  # the Fate, the Reserve

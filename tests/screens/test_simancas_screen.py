@@ -68,7 +68,7 @@ async def open_match(pilot: Pilot[Any], session_id: int) -> None:
 
 async def new_match_screen(pilot: Pilot[Any]) -> None:
     await store_ready(pilot)
-    pilot.app.action_simancas_unguided()  # the tests of the table itself: no phase told
+    pilot.app.start_game("simancas", {"guide": False, "setup": True})  # the tests of the table itself: no phase told
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SimancasScreen))
 
 
@@ -1010,7 +1010,7 @@ async def test_once_the_guide_is_off_the_phase_waiting_says_f4_turns_it_on(
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await store_ready(pilot)
-        app.action_simancas()  # guided
+        app.start_game("simancas")  # guided
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         await pilot.pause()
         assert "f4 turns the guide off" in shown(app, "#pp-why")
@@ -1062,7 +1062,7 @@ async def test_the_strategy_phase_shows_every_types_strategic_effect_at_80x24(
     app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=5, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await store_ready(pilot)
-        app.action_simancas()  # guided
+        app.start_game("simancas")  # guided
         await wait_until(pilot, lambda: isinstance(app.screen, SimancasScreen))
         await pilot.press("enter", "enter")  # Fate, Reserve
         await pilot.pause()

@@ -203,7 +203,7 @@ def record(path: Path, rewording: bool) -> Store:
 def figures(store: Store) -> dict[str, Any]:
     return json.loads(
         json.dumps(
-            {"statistics": dataclasses.asdict(statistics(store)), "luck": dataclasses.asdict(luck(store))},
+            {"statistics": statistics(store).to_json(), "luck": dataclasses.asdict(luck(store))},
             default=str,
         )
     )
