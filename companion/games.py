@@ -107,7 +107,7 @@ GAMES: tuple[GameEntry, ...] = (
         "Solitaire wargame: the app plays the Moors, 20 turns.",
         "companion.reconquista.game",
         screen="screens.reconquista.game_screen:ReconquistaScreen",
-        replay_view="screens.replay_views:ReconquistaView",
+        replay_view="screens.reconquista.views:ReconquistaView",
         phases=(
             ("setup", "Setup"),
             ("rebellions", "Phase 1: Rebellions"),
@@ -135,7 +135,7 @@ GAMES: tuple[GameEntry, ...] = (
         "2-player card game: force totals, hands and match.",
         "companion.simancas.game",
         screen="screens.simancas.game_screen:SimancasScreen",
-        replay_view="screens.replay_views:SimancasView",
+        replay_view="screens.simancas.views:SimancasView",
         turn_word="Hand",
         settings=(("guide", True), ("setup", True)),
         palette=(
@@ -168,7 +168,7 @@ GAMES: tuple[GameEntry, ...] = (
         "Euro game: the app runs the Saracen turns.",
         "companion.castells.game",
         screen="screens.castells.game_screen:CastellsScreen",
-        replay_view="screens.replay_views:CastellsView",
+        replay_view="screens.castells.views:CastellsView",
         turn_word="Round",
         # As the Castells screen names them; a battle is one of Phase 3's actions.
         phases=(
@@ -201,7 +201,7 @@ GAMES: tuple[GameEntry, ...] = (
         "Roll any dice, typed from the table or rolled by the app; all logged.",
         "companion.dicetray",
         screen="screens.dicetray:DiceTrayScreen",
-        replay_view="screens.replay_views:DiceView",
+        replay_view="screens.dicetray:DiceView",
         palette=(PaletteCommand("Dice tray", "Start a new dice tray session"),),
     ),
 )

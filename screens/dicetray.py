@@ -2,12 +2,14 @@
 
 Every roll goes through the driver, so it is logged with its source (physical
 or app) before it appears in the list, and the session resumes where it stood.
+``DiceView`` shows the rolls in History's step-through.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,11 +19,12 @@ from textual.widgets import DataTable, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.dicetray import GAME, parse_spec, presets, roll_for
-from companion.driver import Step
+from companion.driver import Driver, Step
 from companion.errors import CompanionError
 from companion.prompts import BadAnswer, Enter, Roll, answer_text
 from companion.text import visible
 from screens.plain import TYPED_MAX, plain
+from screens.replay_views import StateView
 from screens.shell.dialogs import ConfirmDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
@@ -286,3 +289,32 @@ class DiceTrayScreen(GameScreen):
         self.query_one("#dice", Input).value = pick.dice
         self.query_one("#label", Input).value = pick.label
         self.query_one("#pp-dice", Input).focus()
+
+
+class DiceView(StateView):
+    """Every roll of the tray so far, the newest first."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="dv-rolls")
+
+    def show(self, driver: Driver) -> None:
+        # The tray's own state: its snapshot lists only the newest rolls (companion/dicetray.py).
+        rolls = driver.state.rolls
+        if not rolls:
+            self.query_one("#dv-rolls", Static).update(Text("No rolls yet.", style="dim italic"))
+            return
+        table = RichTable(box=None, pad_edge=False, header_style="bold underline")
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("Dice")
+        table.add_column("Label")
+        table.add_column("Faces", style="bold")
+        table.add_column("Sum", justify="right")
+        for i, r in reversed(list(enumerate(rolls, start=1))):
+            table.add_row(
+                str(i),
+                f"{r.n}d{r.sides}",
+                plain(r.label),  # the player's label: a str cell of a Rich table is read as markup
+                " ".join(map(str, r.values)),
+                str(r.total),
+            )
+        self.query_one("#dv-rolls", Static).update(table)

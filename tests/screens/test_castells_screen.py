@@ -23,6 +23,7 @@ from companion.store.db import Store
 from screens.app import CompanionApp
 from screens.castells.edit_dialog import EditDialog
 from screens.castells.game_screen import CastellsScreen
+from screens.castells.views import castles_text
 from screens.home import HomeScreen
 from screens.shell.dialogs import MessageDialog
 
@@ -628,9 +629,7 @@ async def test_a_castle_and_its_holder_wrap_in_their_own_column() -> None:
     territories = {t.name for t in board.territories}
     async with App().run_test() as pilot:
         out = io.StringIO()
-        Console(file=out, width=58, color_system=None).print(
-            CastellsScreen.castles_text(pilot.app.screen, state, board)
-        )
+        Console(file=out, width=58, color_system=None).print(castles_text(pilot.app.screen, state, board))
     lines = out.getvalue().splitlines()
     rows = lines[: lines.index(next(line for line in lines if line.startswith("☾")))]
     assert len(rows) > len(territories)  # the rows do wrap at this width

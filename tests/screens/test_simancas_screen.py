@@ -68,7 +68,9 @@ async def open_match(pilot: Pilot[Any], session_id: int) -> None:
 
 async def new_match_screen(pilot: Pilot[Any]) -> None:
     await store_ready(pilot)
-    pilot.app.start_game("simancas", {"guide": False, "setup": True})  # the tests of the table itself: no phase told
+    pilot.app.start_game(
+        "simancas", {"guide": False, "setup": True}
+    )  # the tests of the table itself: no phase told
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SimancasScreen))
 
 

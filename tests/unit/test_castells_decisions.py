@@ -15,7 +15,7 @@ from companion.castells.battle import STOP, odds_now, player_battle, saracen_bat
 from companion.castells.odds import attack_odds, percent, reach
 from companion.castells.state import Battle, Side
 from companion.prompts import Choose, Roll, Tell
-from screens.castells.game_screen import PHASES, CastellsScreen, battle_heading, side_result
+from screens.castells.views import PHASES, battle_heading, side_result, status_text
 
 P = Fraction(1, 3)  # a 5 or a 6
 
@@ -100,7 +100,7 @@ async def test_a_battle_among_the_actions_shows_phase_3_actions() -> None:
     drive(play_turn(board, state), ["Riu", ATTACK, "Lleida (Bo)"])
     assert state.phase == "battle" and PHASES["battle"] == "Phase 3: Actions"
     async with App().run_test() as pilot:  # the status line takes its colours from an app's theme
-        assert "Phase 3: Actions" in CastellsScreen.status_text(pilot.app.screen, state, board).plain
+        assert "Phase 3: Actions" in status_text(pilot.app.screen, state, board).plain
 
 
 def test_the_century_reminder_tells_of_the_koalata_token() -> None:

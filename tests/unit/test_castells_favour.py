@@ -17,7 +17,7 @@ from companion.castells.game import GAME
 from companion.driver import Driver, verify
 from companion.prompts import Choose, Roll, Tell
 from companion.store.db import Store
-from screens.castells.game_screen import side_result
+from screens.castells.views import side_result
 
 
 def result_of(trace) -> Tell:  # type: ignore[no-untyped-def]
