@@ -48,7 +48,7 @@ class DiceTrayScreen(GameScreen):
             return False
         # The values field's r asks the app to roll; in the dice and label fields r is a letter.
         if action == "roll" and isinstance(self.focused, Input):
-            return self.focused.id == "pp-dice"
+            return self.focused is self.query_one(PromptPanel).field
         return True
 
     BINDINGS = [
@@ -142,7 +142,7 @@ class DiceTrayScreen(GameScreen):
         """The question follows the fields as they are typed; the focus and the values stay."""
         if self.driver is None or self.driver.finished:
             return
-        field = self.query_one("#pp-dice", Input)
+        field = self.query_one(PromptPanel).field
         typed = field.value
         # The player is typing in that field: it keeps the focus, or the next letters typed
         # (fast, or pasted in a browser) would land in the values field.
@@ -195,11 +195,13 @@ class DiceTrayScreen(GameScreen):
 
     # -- answering -------------------------------------------------------------
 
+    @on(PromptPanel.Typed)
+    def _typed(self, event: PromptPanel.Typed) -> None:
+        self._answer(event.value)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "pp-dice":
-            self._answer(event.value)
-        else:
-            self.query_one("#pp-dice", Input).focus()
+        # Enter in the dice or the label field: on to the answer field.
+        self.query_one(PromptPanel).field.focus()
 
     def rolls_now(self) -> bool:
         """r answers the dice asked on the way and rolls them: always something to roll."""
@@ -288,7 +290,7 @@ class DiceTrayScreen(GameScreen):
         pick = presets()[number - 1]
         self.query_one("#dice", Input).value = pick.dice
         self.query_one("#label", Input).value = pick.label
-        self.query_one("#pp-dice", Input).focus()
+        self.query_one(PromptPanel).field.focus()
 
 
 class DiceView(StateView):

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
-from textual.widgets import Header, Input, OptionList, RichLog, Static
+from textual.widgets import Header, RichLog, Static
 
 from companion.castells import bag as bags
 from companion.castells.actions import OPTIONS, refusals
@@ -378,8 +378,8 @@ class CastellsScreen(GameScreen):
     def answered(self, step: Step) -> str:
         return f"Done: {step.prompt.describe()}" if isinstance(step.prompt, Tell) else ""
 
-    @on(Input.Submitted, "#pp-dice")
-    def _typed(self, event: Input.Submitted) -> None:
+    @on(PromptPanel.Typed)
+    def _typed(self, event: PromptPanel.Typed) -> None:
         d = self.driver
         if d is not None and is_draw(d.pending) and not event.value.strip():
             self.action_roll()  # Enter alone on the draw: the app draws
@@ -394,9 +394,9 @@ class CastellsScreen(GameScreen):
                 return
         self.type_text(event.value)
 
-    @on(OptionList.OptionSelected, "#pp-options")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self._pick_index(int(event.option.id or 0))
+    @on(PromptPanel.Picked)
+    def _chosen(self, event: PromptPanel.Picked) -> None:
+        self._pick_index(event.index)
 
     def action_pick(self, number: int) -> None:
         d = self.driver

@@ -14,7 +14,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Input, OptionList, Static
+from textual.widgets import Header, Static
 
 from companion.dice import chosen_dice_mode
 from companion.driver import Step
@@ -444,13 +444,13 @@ class ReconquistaScreen(GameScreen):
             return
         self.roll()
 
-    @on(Input.Submitted, "#pp-dice")
-    def _typed(self, event: Input.Submitted) -> None:
+    @on(PromptPanel.Typed)
+    def _typed(self, event: PromptPanel.Typed) -> None:
         self.roll(event.value)
 
-    @on(OptionList.OptionSelected, "#pp-options")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self._pick_index(int(event.option.id or 0))
+    @on(PromptPanel.Picked)
+    def _chosen(self, event: PromptPanel.Picked) -> None:
+        self._pick_index(event.index)
 
     def action_pick(self, number: int) -> None:
         """A digit: the option of its number (two digits for the 10th on: 1 then 2 is 12)."""

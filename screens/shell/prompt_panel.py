@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -177,7 +178,32 @@ class Checklist(Static):
 
 
 class PromptPanel(Vertical):
-    """The question of the moment, in the right-hand column."""
+    """The question of the moment, in the right-hand column.
+
+    It owns its widgets and says what the player did with them in messages of its own
+    (``Typed``, ``Edited``, ``Picked``): a screen handles those, and reaches its answer field
+    and its list through ``field`` and ``options``, never through their ids."""
+
+    class Typed(Message):
+        """Enter in the answer field: its text."""
+
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    class Edited(Message):
+        """The answer field's text changed (as typed, or as the screen set it)."""
+
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    class Picked(Message):
+        """An option of the list picked (a click, or Enter on it): its place in the list."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
 
     DEFAULT_CSS = """
     PromptPanel { height: 1fr; border: round $accent; padding: 0 1; }
@@ -223,6 +249,31 @@ class PromptPanel(Vertical):
         yield Static(id="pp-message")
 
     prompt: Prompt | None = None
+
+    @property
+    def field(self) -> Input:
+        """The answer field: dice, text, or (searching) what the options are filtered by."""
+        return self.query_one("#pp-dice", Input)
+
+    @property
+    def options(self) -> OptionList:
+        """The list of the question's options."""
+        return self.query_one("#pp-options", OptionList)
+
+    @on(Input.Submitted, "#pp-dice")
+    def _typed(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Typed(event.value))
+
+    @on(Input.Changed, "#pp-dice")
+    def _edited(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Edited(event.value))
+
+    @on(OptionList.OptionSelected, "#pp-options")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Picked(int(event.option.id or 0)))
 
     def on_mount(self) -> None:
         self.border_title = "Now"

@@ -29,7 +29,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
-from textual.widgets import Header, Input, OptionList, Static
+from textual.widgets import Header, Static
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError
@@ -297,7 +297,7 @@ class SimancasScreen(GameScreen):
 
     CSS_PATH = "simancas.tcss"
 
-    AUTO_FOCUS = "#pp-dice"
+    AUTO_FOCUS = "PromptPanel Input"  # the panel's answer field
 
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True, id="game.undo"),
@@ -420,7 +420,7 @@ class SimancasScreen(GameScreen):
             self._matcher, self._matcher_for = Matcher(options, self.match.deck, menu=menu), key
             self._notes = notes_for(options, self.match.deck, menu)
         assert self._matcher is not None
-        return self._matcher.match(self.query_one("#pp-dice", Input).value, prefer)
+        return self._matcher.match(self.query_one(PromptPanel).field.value, prefer)
 
     # -- showing --------------------------------------------------------------------------
 
@@ -565,16 +565,16 @@ class SimancasScreen(GameScreen):
     def _fill_suggestions(self) -> None:
         d = self.driver
         panel = self.query_one(PromptPanel)
-        typed = bool(self.query_one("#pp-dice", Input).value.strip())
+        typed = bool(self.query_one(PromptPanel).field.value.strip())
         waiting = d is not None and isinstance(d.pending, Tell) and typed and self._menu_ahead() is not None
         if d is None or not (isinstance(d.pending, Choose) or waiting):
             self._shown = []
-            self._shown_for = (self.query_one("#pp-dice", Input).value, d.pending if d else None)
+            self._shown_for = (self.query_one(PromptPanel).field.value, d.pending if d else None)
             panel.show_matches(None)
             return
         found = self.suggestions()
         self._shown = found
-        self._shown_for = (self.query_one("#pp-dice", Input).value, d.pending)
+        self._shown_for = (self.query_one(PromptPanel).field.value, d.pending)
         total = len(d.pending.options) if isinstance(d.pending, Choose) else len(self._matcher or ())
         panel.show_matches(
             found,
@@ -586,19 +586,19 @@ class SimancasScreen(GameScreen):
 
     # -- answering ------------------------------------------------------------------------
 
-    @on(Input.Changed, "#pp-dice")
-    def _typed(self, event: Input.Changed) -> None:
+    @on(PromptPanel.Edited)
+    def _typed(self, event: PromptPanel.Edited) -> None:
         self._fill_suggestions()
         if event.value:  # typing again clears the last message; the screen emptying the field does not
             self.query_one(PromptPanel).message("")
 
-    @on(Input.Submitted, "#pp-dice")
-    def _entered(self, event: Input.Submitted) -> None:
+    @on(PromptPanel.Typed)
+    def _entered(self, event: PromptPanel.Typed) -> None:
         self.enter(event.value)
 
-    @on(OptionList.OptionSelected, "#pp-options")
-    def _clicked(self, event: OptionList.OptionSelected) -> None:
-        self._take(self._shown[int(event.option.id or 0)])
+    @on(PromptPanel.Picked)
+    def _clicked(self, event: PromptPanel.Picked) -> None:
+        self._take(self._shown[event.index])
 
     def enter(self, text: str) -> None:
         """Enter in the input: confirm the reminder waiting, or take the highlighted action.
@@ -614,7 +614,7 @@ class SimancasScreen(GameScreen):
             # slow link): the list is made for this very text before anything is taken from it.
             self._fill_suggestions()
         # The action highlighted now, in the list shown (the side it goes to is on it).
-        listing = self.query_one("#pp-options", OptionList)
+        listing = self.query_one(PromptPanel).options
         index = listing.highlighted if listing.display else None
         picked = self._shown[index] if index is not None and index < len(self._shown) else None
         done: list[str] = []
@@ -663,7 +663,7 @@ class SimancasScreen(GameScreen):
         self.choose(option)
 
     def answered(self, step: Step) -> str:
-        self.query_one("#pp-dice", Input).value = ""
+        self.query_one(PromptPanel).field.value = ""
         return done_text(self._done)
 
     def show_game(self, message: str = "", error: bool = False) -> None:
@@ -673,7 +673,7 @@ class SimancasScreen(GameScreen):
         return f"Took back: {taken[0].answer}."
 
     def action_cursor(self, delta: int) -> None:
-        listing = self.query_one("#pp-options", OptionList)
+        listing = self.query_one(PromptPanel).options
         if not listing.display or not listing.option_count:
             return
         now = listing.highlighted
