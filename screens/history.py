@@ -31,6 +31,7 @@ from companion.errors import CompanionError, ReplayDivergence
 from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
 from screens.colours import tone
+from screens.context import companion_app
 from screens.plain import TYPED_MAX, notify_plain, plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.dialogs import MessageDialog
@@ -204,7 +205,7 @@ class HistoryScreen(Screen[None]):
 
     def _columns_for(self, width: int) -> tuple[tuple[str, int], ...]:
         """The columns that fit a table ``width`` wide, the result taking what the others leave."""
-        app: Any = self.app
+        app = companion_app(self)
         try:
             newest = app.store().sessions(sort="started", limit=1)
         except CompanionError:
@@ -253,7 +254,7 @@ class HistoryScreen(Screen[None]):
 
     def load(self, keep_cursor: bool = False) -> None:
         """(Re)read the first page of sessions matching the filters, in the chosen order."""
-        app: Any = self.app
+        app = companion_app(self)
         table = self.query_one(DataTable)
         row = table.cursor_row if keep_cursor else 0
         try:
@@ -277,7 +278,7 @@ class HistoryScreen(Screen[None]):
         """Read the next page, when the cursor comes near the end of what is read."""
         if self.shown >= self.total:
             return
-        app: Any = self.app
+        app = companion_app(self)
         try:
             sessions = app.store().sessions(**self.filters(), sort=self.order, limit=PAGE, offset=self.shown)
         except CompanionError as exc:
@@ -387,7 +388,7 @@ class HistoryScreen(Screen[None]):
     def action_resume(self) -> None:
         session_id = self._selected()
         if session_id is not None:
-            self.app.resume_session(session_id)  # type: ignore[attr-defined]
+            companion_app(self).resume_session(session_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete_session":
@@ -449,7 +450,7 @@ class HistoryScreen(Screen[None]):
 
 def open_story(screen: Screen[Any], session_id: int) -> None:
     """Open a session's story chart, or say in one sentence why it has none."""
-    app: Any = screen.app
+    app = companion_app(screen)
     try:
         game = app.store().session(session_id).game
     except CompanionError as exc:
@@ -595,7 +596,7 @@ class SessionLogScreen(Screen[None]):
             table.move_cursor(row=min(row, table.row_count - 1))
 
     async def on_mount(self) -> None:
-        app: Any = self.app
+        app = companion_app(self)
         self.sub_title = f"Session {self.session_id}"
         self.set_class(self.size.width >= self.WIDE, "-wide")
         self.query_one("#log-jump", Input).display = False
@@ -853,7 +854,7 @@ class SessionLogScreen(Screen[None]):
         self.query_one(DataTable).focus()
 
     def action_resume(self) -> None:
-        self.app.resume_session(self.session_id)  # type: ignore[attr-defined]
+        companion_app(self).resume_session(self.session_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The story chart is offered for a Reconquista session only.

@@ -6,8 +6,6 @@ app has opened the database in the background.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +20,7 @@ from companion import games as registry
 from companion.errors import CompanionError
 from companion.games import title
 from screens.colours import tone
+from screens.context import companion_app
 from screens.help import app_keys
 from screens.plain import notify_plain, plain
 from screens.shell.footer import KeysFooter
@@ -80,7 +79,7 @@ class HomeScreen(Screen[None]):
 
     def show_sessions(self) -> None:
         """Fill the unfinished sessions from the store, or say why it cannot be opened."""
-        app: Any = self.app
+        app = companion_app(self)
         status = self.query_one("#home-status", Static)
         listing = self.query_one("#sessions", OptionList)
         # The errors name the database file, and a summary may hold a player's or an import's
@@ -157,7 +156,7 @@ class HomeScreen(Screen[None]):
         ask_then(self, session_id, abandon_question, lambda store, sid: store.abandon(sid), done)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        app: Any = self.app
+        app = companion_app(self)
         option_id = event.option.id or ""
         if event.option_list.id == "games":
             app.start_game(option_id)

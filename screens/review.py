@@ -23,6 +23,7 @@ from textual.widgets import Header, Select, Static
 from companion import games
 from companion.errors import CompanionError
 from screens.colours import tone
+from screens.context import companion_app
 from screens.figures import counts_table, plot, text_view
 from screens.plain import plain
 from screens.shell.footer import KeysFooter
@@ -71,7 +72,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True)
     def _compute(self, game: str | None) -> None:
-        app: Any = self.app
+        app = companion_app(self)
         try:
             figures = self.figures(app.store(), game)
         except CompanionError as exc:
@@ -126,7 +127,7 @@ class StatisticsScreen(ReviewScreen):
         """The game the screen opens on: the one History filters by if it has recorded steps,
         else the game of the most recently played session that has some (a game never
         played has only zeros to show); every game when none has."""
-        app: Any = self.app
+        app = companion_app(self)
         try:
             store = app.store()
             latest = {}

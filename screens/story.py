@@ -25,6 +25,7 @@ from companion.games import title as game_title
 from companion.review.story import Story, side_name
 from screens.charts import cities_chart, vp_chart
 from screens.colours import tone
+from screens.context import companion_app
 from screens.plain import plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.footer import KeysFooter
@@ -92,7 +93,7 @@ class StoryScreen(Screen[None]):
     def _compute(self) -> None:
         from companion.review.story import session_story
 
-        app: Any = self.app
+        app = companion_app(self)
         try:
             store = app.store()
             info = store.session(self.session_id)

@@ -31,6 +31,7 @@ from companion.reconquista.forecast import el_cid_goes, forecast_move, forecast_
 from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
 from companion.reconquista.units import Kind, SpecError, parse_spec
 from screens.colours import tone
+from screens.context import companion_app
 from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog, EditAreaDialog
@@ -150,7 +151,7 @@ class ReconquistaScreen(GameScreen):
             self._show()  # the question takes the focus again (a hidden field lost it)
 
     def on_mount(self) -> None:
-        app: Any = self.app
+        app = companion_app(self)
         # The board and its legend in the theme's colours: drawn again when another is picked.
         app.theme_changed_signal.subscribe(self, self._retheme)
         self._lay_out(*app.size)
@@ -349,7 +350,7 @@ class ReconquistaScreen(GameScreen):
     def _relog(self, note: Text) -> None:
         """The live log rewritten as the game now stands (after an undo, a redo or a
         correction: the steps that stand, from the store), ``note`` last."""
-        app: Any = self.app
+        app = companion_app(self)
         try:
             log = app.store().log(self.session_id)
         except CompanionError:
@@ -561,7 +562,7 @@ class ReconquistaScreen(GameScreen):
         def picked(mode: str | None) -> None:
             if mode is None or mode == self.mode:
                 return
-            app: Any = self.app
+            app = companion_app(self)
             try:
                 app.store().set_dice_mode(self.session_id, mode)
             except CompanionError as exc:

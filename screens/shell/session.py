@@ -13,6 +13,7 @@ from companion.driver import Driver
 from companion.errors import CompanionError
 from companion.interface import Game
 from companion.prompts import BadAnswer, Roll
+from screens.context import companion_app
 from screens.plain import notify_plain
 from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_text
 
@@ -31,7 +32,7 @@ def resume(screen: Screen[Any], session_id: int, game: Game) -> Resumed | None:
     log says so in a notification (``Resumed.notice``), on screen for NOTICE_SECONDS."""
     from companion.sessions import resume_session  # the store is open by now
 
-    app: Any = screen.app
+    app = companion_app(screen)
     try:
         resumed: Resumed = resume_session(app.store(), session_id, game)
     except CompanionError as exc:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 
 from companion.errors import CompanionError
 from companion.games import session_name
+from screens.context import companion_app
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog
 
@@ -41,7 +42,7 @@ def ask_then(
     done: Callable[[str], None],
 ) -> None:
     """Ask ``question(name)``; on yes, ``act(store, session_id)`` then ``done(name)``."""
-    app: Any = screen.app
+    app = companion_app(screen)
     try:
         info = app.store().session(session_id)
     except CompanionError as exc:
