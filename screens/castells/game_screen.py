@@ -174,6 +174,9 @@ def territory_typed(options: Sequence[str], text: str) -> tuple[str | None, str]
 class CastellsScreen(GameScreen):
     """One Terra de Castells session at the table."""
 
+    #: The layout follows the width alone: one column, two, or two and the log (castells.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-normal"), (WIDE, "-wide")]
+
     HELP = "Terra de Castells: the app runs the Saracen turns and the battles; answer the question of the moment (dice, an option, a name, army points) and carry out its instructions."
 
     CSS_PATH = "castells.tcss"
@@ -229,7 +232,7 @@ class CastellsScreen(GameScreen):
         yield KeysFooter()
 
     def on_resize(self) -> None:
-        changed = self.layout_for(self.size.width)
+        changed = self.layout_changed()
         if self.has_class("-wide"):
             # A RichLog draws a line at the width it has when the line is written: the log is
             # written again once the new layout has given it its width, not by _show_board now.
@@ -244,12 +247,6 @@ class CastellsScreen(GameScreen):
         if self.driver is not None and self.has_class("-wide"):
             self._show_log(self.driver.steps)
 
-    def layout_for(self, width: int) -> bool:
-        """Set the layout of a terminal ``width`` columns wide (a class the tcss styles); whether
-        it changed, so that what is drawn for a layout is drawn again."""
-        layout = "-narrow" if width < NARROW else ("-wide" if width >= WIDE else "")
-        return self.use_layout(layout, ("-narrow", "-wide"))
-
     def on_mount(self) -> None:
         self._log_shown = []
         for wid, title in (
@@ -260,7 +257,7 @@ class CastellsScreen(GameScreen):
             ("#cs-log", "Log"),
         ):
             self.query_one(wid).border_title = title
-        self.layout_for(self.size.width)
+        self.layout_changed()
         self.driver = open_driver(self, self.session_id, GAME)
         if self.driver is None:
             return

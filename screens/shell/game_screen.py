@@ -140,6 +140,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self, session_id: int) -> None:
         super().__init__()
+        self._layout_seen: str | None = None  # layout_changed
         self.session_id = session_id
         self.driver: Driver | None = None
 
@@ -161,6 +162,23 @@ class GameScreen(Screen[None]):
                 d = self.driver
                 return d is not None and isinstance(d.pending, Roll)
         return True
+
+    def layout_changed(self) -> bool:
+        """Whether the layout class the screen's ``HORIZONTAL_BREAKPOINTS`` give it is another than
+        when last asked, so that what is drawn for a layout is drawn again. Textual sets the class
+        as the width changes; on the first call (the screen mounted, not yet resized) it is set
+        here for the width the screen has, so the first drawing is already in its layout. A
+        screen whose layout follows the width alone declares breakpoints; one that weighs the
+        height too chooses with ``use_layout``."""
+        points = sorted(self.HORIZONTAL_BREAKPOINTS or ())
+        if self._layout_seen is None and points:
+            width = self.size.width or self.app.size.width
+            wanted = next((name for least, name in reversed(points) if width >= least), "")
+            self.use_layout(wanted, [name for _, name in points])
+        now = next((name for _, name in points if self.has_class(name)), "")
+        changed = now != self._layout_seen
+        self._layout_seen = now
+        return changed
 
     def use_layout(self, chosen: str, layouts: Sequence[str]) -> bool:
         """Put the screen in the layout ``chosen`` of ``layouts`` (each a class its tcss

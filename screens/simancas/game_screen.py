@@ -293,6 +293,9 @@ WIDE = 160
 class SimancasScreen(GameScreen):
     """One Battle of Simancas match at the table."""
 
+    #: The layout follows the width alone: the sides stacked, side by side, or with room to spare.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-normal"), (WIDE, "-wide")]
+
     HELP = "Battle of Simancas: type what lands on the table (a few letters of a card, destroy, pass, weapon, reshuffle) and enter; the app adds up the force, the hands and the match."
 
     CSS_PATH = "simancas.tcss"
@@ -339,20 +342,14 @@ class SimancasScreen(GameScreen):
         yield KeysFooter()
 
     def on_resize(self) -> None:
-        if self.layout_for(self.size.width) and self.driver is not None:
+        if self.layout_changed() and self.driver is not None:
             self._show_table()
-
-    def layout_for(self, width: int) -> bool:
-        """Set the layout of a terminal ``width`` columns wide (a class the tcss styles); whether
-        it changed, so that the tables are drawn again for it."""
-        layout = "-narrow" if width < NARROW else ("-wide" if width >= WIDE else "")
-        return self.use_layout(layout, ("-narrow", "-wide"))
 
     def on_mount(self) -> None:
         for side in SIDES:
             self.query_one(f"#sm-{side}").border_title = SIDE_NAMES[side]
         self.query_one("#sm-reference").border_title = "Card types"
-        self.layout_for(self.size.width)
+        self.layout_changed()
         self.driver = open_driver(self, self.session_id, GAME)
         if self.driver is None:
             return
