@@ -517,8 +517,10 @@ class SessionLogScreen(Screen[None]):
         Binding("shift+down", "scroll_state(3)", show=False),
         Binding("shift+up", "scroll_state(-3)", show=False),
     ]
-    #: From this width the log and the table at the step are shown side by side.
+    #: From this width the log and the table at the step are shown side by side (history.tcss):
+    #: Textual sets the class as the width changes.
     WIDE = 165
+    HORIZONTAL_BREAKPOINTS = [(0, "-normal"), (WIDE, "-wide")]
 
     def __init__(self, session_id: int) -> None:
         super().__init__()
@@ -552,7 +554,6 @@ class SessionLogScreen(Screen[None]):
         yield KeysFooter()
 
     def on_resize(self) -> None:
-        self.set_class(self.size.width >= self.WIDE, "-wide")
         self.show_step(self.wanted)
         if self.loaded:
             self.call_after_refresh(self.fit_log)
@@ -598,7 +599,10 @@ class SessionLogScreen(Screen[None]):
     async def on_mount(self) -> None:
         app = companion_app(self)
         self.sub_title = f"Session {self.session_id}"
-        self.set_class(self.size.width >= self.WIDE, "-wide")
+        # Laid out for the width it opens at (the breakpoints apply from the first resize on).
+        wide = self.app.size.width >= self.WIDE
+        self.set_class(wide, "-wide")
+        self.set_class(not wide, "-normal")
         self.query_one("#log-jump", Input).display = False
         table = self.query_one(DataTable)
         try:
