@@ -19,10 +19,12 @@ import signal
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterator
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from companion.cli import main
 from companion.driver import canonical, digest
@@ -445,3 +447,32 @@ def test_a_database_whose_pages_are_damaged_is_still_called_corrupt(tmp_path: Pa
     said = preflight.explain(sqlite3.DatabaseError("database disk image is malformed"), str(db))
     assert isinstance(said, StoreError) and not isinstance(said, DamagedRow)
     assert "is corrupt; restore a copy" in str(said), said
+
+
+async def test_the_statistics_and_luck_screens_name_a_session_they_leave_out(tmp_path: Path) -> None:
+    """The same on the screens ("in the TUI too"): both open, show the other sessions' figures
+    and name the damaged one, where the Luck screen once said nothing but an error."""
+    from pilot_helpers import wait_until
+
+    from screens.app import CompanionApp
+    from screens.review import LuckScreen, StatisticsScreen
+
+    db = tmp_path / "c.db"
+    three_games(db)
+    answer_of(db, 4, REINFORCEMENT, "[1,")
+    app = CompanionApp(db_path=str(db), seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.store_ready)
+        for screen_class, shown in ((StatisticsScreen, "Reconquista"), (LuckScreen, "d6")):
+            app.push_screen(screen_class())
+            await wait_until(pilot, lambda c=screen_class: isinstance(app.screen, c) and app.screen.ready)
+            screen: Any = app.screen
+            screen.query_one("Select").value = ""  # every game
+            await wait_until(pilot, lambda s=screen: s.ready)
+            out = StringIO()
+            console = Console(file=out, width=120, color_system=None)
+            for w in screen.query("#review-body Static"):
+                console.print(w.content)
+            text = " ".join(out.getvalue().split())
+            assert shown in text and "Session 4 is left out: its log is damaged at step" in text, text[:600]
+            app.pop_screen()
