@@ -411,8 +411,6 @@ class Store:
             raise StoreError(self.stopped)
         with self._guard(), self.engine.begin() as con:
             yield con
-        if self._watch is not None:
-            self._watch.seen()
 
     def _stop(self, what: str) -> None:
         """The file at ``path`` is no longer the database opened (``what``: "replaced", "gone",

@@ -14,8 +14,8 @@ The header is read through the descriptor SQLite itself holds on the file (found
 process's open files by its device and inode), never by opening the file: closing any
 descriptor of a file drops every POSIX lock the process holds on it, SQLite's included, and
 another program would then take the app for gone and delete its journal. Where the process's
-open files cannot be listed (no /dev/fd), only the stat is checked. A stat, a listing of the
-open files and 100 bytes read: some 50 microseconds a write.
+open files cannot be listed (no /dev/fd), only the stat is checked. A stat, an fstat and 100
+bytes read a write (the open files are listed again only when SQLite has opened the file anew).
 """
 
 from __future__ import annotations
@@ -50,22 +50,28 @@ def parse_header(head: bytes) -> Header | None:
 OPEN_FILES = "/dev/fd"
 
 
-def first_bytes(device: int, inode: int) -> bytes | None:
-    """The first 100 bytes of the file (``device``, ``inode``), read through a descriptor this
-    process holds on it already (SQLite's); None when none is on that file or the open files
-    cannot be listed."""
+def descriptor_of(device: int, inode: int, known: int | None = None) -> int | None:
+    """A descriptor this process holds on the file (``device``, ``inode``) already (SQLite's):
+    ``known`` while it still is one (a write asks once, and the listing is done only when
+    SQLite has opened the file anew), else one found among the open files; None when none is
+    on that file or the open files cannot be listed."""
+
+    def on_file(fd: int) -> bool:
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            return False  # closed meanwhile
+        return (st.st_dev, st.st_ino) == (device, inode)
+
+    if known is not None and on_file(known):
+        return known
     try:
         fds = [int(name) for name in os.listdir(OPEN_FILES) if name.isdigit()]
     except OSError:
         return None
     for fd in fds:
-        try:
-            st = os.fstat(fd)
-            if (st.st_dev, st.st_ino) != (device, inode):
-                continue
-            return os.pread(fd, 100, 0)
-        except OSError:
-            continue  # closed meanwhile, or not a file that reads
+        if on_file(fd):
+            return fd
     return None
 
 
@@ -84,6 +90,8 @@ class Watch:
     inode: int
     ident: int
     pages: int
+    #: The descriptor the header was last read through.
+    fd: int | None = None
 
     @classmethod
     def start(cls, path: str, ident: int) -> Watch | None:
@@ -96,9 +104,26 @@ class Watch:
             st = os.stat(path)
         except OSError:
             return None
-        raw = first_bytes(st.st_dev, st.st_ino)
-        head = parse_header(raw) if raw is not None else None
-        return cls(path, st.st_dev, st.st_ino, ident, head.pages if head is not None else 0)
+        watch = cls(path, st.st_dev, st.st_ino, ident, 0)
+        head = watch.header()
+        watch.pages = head.pages if head is not None else 0
+        return watch
+
+    def header(self) -> Header | None:
+        """The file's header as read through SQLite's descriptor; None when there is none to read
+        it through, or it is no SQLite header (``check`` tells the two apart)."""
+        raw = self.first_bytes()
+        return parse_header(raw) if raw is not None else None
+
+    def first_bytes(self) -> bytes | None:
+        """The file's first 100 bytes, through SQLite's descriptor (``descriptor_of``)."""
+        self.fd = descriptor_of(self.device, self.inode, self.fd)
+        if self.fd is None:
+            return None
+        try:
+            return os.pread(self.fd, 100, 0)
+        except OSError:
+            return None
 
     def check(self) -> str | None:
         """What happened to the file since it was opened ("replaced", "gone", "overwritten"),
@@ -111,7 +136,7 @@ class Watch:
             return None  # cannot tell: the write itself will say what is wrong
         if (st.st_dev, st.st_ino) != (self.device, self.inode):
             return "replaced"
-        raw = first_bytes(self.device, self.inode)
+        raw = self.first_bytes()
         if raw is None:
             return None  # no descriptor to read it through: the stat is all that is known
         head = parse_header(raw)
@@ -121,12 +146,7 @@ class Watch:
             return "overwritten"  # another database copied over this one
         if head.pages < self.pages:
             return "overwritten"  # an older copy of it: SQLite never gives pages back
+        # Grown since (a checkpoint of the app's, or of another app of ours on the file): the
+        # pages a copy put there later must not fall below.
+        self.pages = head.pages
         return None
-
-    def seen(self) -> None:
-        """After a write of the store's own: the header as it is now (a checkpoint may have
-        grown the file; another app of ours on the same file may have too)."""
-        raw = first_bytes(self.device, self.inode)
-        head = parse_header(raw) if raw is not None else None
-        if head is not None:
-            self.pages = max(self.pages, head.pages)
