@@ -125,9 +125,7 @@ class DiceTray:
     earlier_rules = None  # its version 1 logs replay as far as they fit version 2
     #: Any dice NdS within the limits the spec allows (``SPEC_PATTERN``).
     asks = Asks(
-        frozenset(
-            {SPEC_TOPIC, ROLL_TOPIC} | {f"dice.legacy.{kind}" for kind in ("roll", "choose", "tell", "enter")}
-        ),
+        frozenset({SPEC_TOPIC, ROLL_TOPIC}),
         patterns=frozenset({SPEC_PATTERN}),
         sides=frozenset(range(2, MAX_SIDES + 1)),
         most_dice=MAX_DICE,

@@ -3,8 +3,8 @@
 replays, is held to what the game can ask.
 
 Every topic an engine module names and every topic whole games ask is here
-(tests/unit/test_game_asks.py checks both); ``castells.legacy.*`` are the topics given to steps
-logged before prompts carried one (companion/store/legacy.py).
+(tests/unit/test_game_asks.py checks both). The topics the store gives steps logged before
+prompts carried one (``<game>.legacy.<kind>``) are the store's: companion/store/legacy.py.
 """
 
 from __future__ import annotations
@@ -29,10 +29,6 @@ TOPICS = frozenset(
         "castells.battle.result",
         "castells.battle.roll",
         "castells.battle.superiority",
-        "castells.legacy.choose",
-        "castells.legacy.enter",
-        "castells.legacy.roll",
-        "castells.legacy.tell",
         "castells.resources.bag_empty",
         "castells.resources.collect",
         "castells.resources.draw",

@@ -3,8 +3,8 @@
 replays, is held to what the game can ask.
 
 Every topic an engine module names and every topic whole games ask is here
-(tests/unit/test_game_asks.py checks both); ``reconquista.legacy.*`` are the topics given to steps
-logged before prompts carried one (companion/store/legacy.py).
+(tests/unit/test_game_asks.py checks both). The topics the store gives steps logged before
+prompts carried one (``<game>.legacy.<kind>``) are the store's: companion/store/legacy.py.
 """
 
 from __future__ import annotations
@@ -53,10 +53,6 @@ TOPICS = frozenset(
         "reconquista.income.purchase",
         "reconquista.income.unhired_mercenaries",
         "reconquista.income.unspent",
-        "reconquista.legacy.choose",
-        "reconquista.legacy.enter",
-        "reconquista.legacy.roll",
-        "reconquista.legacy.tell",
         "reconquista.march.besiege",
         "reconquista.march.el_cid",
         "reconquista.march.enemy",

@@ -452,9 +452,10 @@ def _check_as_recorded(doc: ExportModel, game: Any, steps: list[Any], name: str)
     from companion.driver import canonical, digest
     from companion.prompts import BadAnswer
 
+    asks = logged_asks(game)
     for s, step in zip(doc.steps, steps, strict=True):
         # What the game asks first: a pattern of its own is safe to match the answer against.
-        why = game.asks.refusal(step.prompt)
+        why = asks.refusal(step.prompt)
         if why is not None:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} is {why}.")
         try:
@@ -478,6 +479,16 @@ def _check_as_recorded(doc: ExportModel, game: Any, steps: list[Any], name: str)
         raise ImportRefused(
             f"{name} cannot be imported: its final state is not the state its last step logged."
         )
+
+
+def logged_asks(game: Any) -> Any:
+    """What a log of ``game`` may hold: what the game asks (``Game.asks``), and the topics the
+    store gives the steps an older build logged without one (companion/store/legacy.py)."""
+    from dataclasses import replace
+
+    from companion.store import legacy
+
+    return replace(game.asks, topics=game.asks.topics | legacy.topics(game.id))
 
 
 def _json_kind(value: Any) -> str:

@@ -3,8 +3,8 @@
 replays, is held to what the game can ask.
 
 Every topic an engine module names and every topic whole games ask is here
-(tests/unit/test_game_asks.py checks both); ``simancas.legacy.*`` are the topics given to steps
-logged before prompts carried one (companion/store/legacy.py).
+(tests/unit/test_game_asks.py checks both). The topics the store gives steps logged before
+prompts carried one (``<game>.legacy.<kind>``) are the store's: companion/store/legacy.py.
 """
 
 from __future__ import annotations
@@ -17,10 +17,6 @@ TOPICS = frozenset(
         "simancas.guide.retreat",
         "simancas.guide.strategy",
         "simancas.hand.result",
-        "simancas.legacy.choose",
-        "simancas.legacy.enter",
-        "simancas.legacy.roll",
-        "simancas.legacy.tell",
         "simancas.placement.draw",
         "simancas.placement.enemy_troop",
         "simancas.placement.no_troop",

@@ -107,6 +107,16 @@ def _topic(game: str, kind: str, prompt: dict[str, Any]) -> tuple[str, dict[str,
     return f"{_word(game)}.legacy.{_word(kind)}", {}
 
 
+#: The kinds of prompt a step without a topic is given ``<game>.legacy.<kind>`` for.
+KINDS = ("roll", "choose", "tell", "enter")
+
+
+def topics(game: str) -> frozenset[str]:
+    """The topics ``derive`` may give a step of ``game`` it finds no topic for: whatever else the
+    game asks, a log of an older build may hold these."""
+    return frozenset(f"{_word(game)}.legacy.{kind}" for kind in KINDS)
+
+
 def _word(text: str) -> str:
     """``text`` as one segment of a topic (lowercase letters, digits, underscores)."""
     word = re.sub(r"[^a-z0-9_]", "_", text.casefold()) or "unknown"

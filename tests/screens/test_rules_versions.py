@@ -58,10 +58,9 @@ class Shifting:
     def __init__(self, rules_version: int, asks_again: bool = True, counts_twice: bool = False) -> None:
         self.rules_version = rules_version
         self.earlier_rules = None  # it no longer plays version 1: its logs replay as far as they fit
-        #: Its questions have no topic (on import, a step without one is given <game>.legacy.<kind>);
-        #: it rolls one d6 at a time.
-        legacy = {f"shifting.legacy.{kind}" for kind in ("roll", "choose", "tell")}
-        self.asks = Asks(frozenset({"", *legacy}), sides=frozenset({6}), most_dice=1)
+        #: Its questions have no topic (on import, a step without one is given the store's
+        #: <game>.legacy.<kind>); it rolls one d6 at a time.
+        self.asks = Asks(frozenset({""}), sides=frozenset({6}), most_dice=1)
         self.asks_again = asks_again and rules_version >= 2
         self.counts_twice = counts_twice
 
