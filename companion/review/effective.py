@@ -90,23 +90,22 @@ def readable(store: Store, scope: Scope) -> tuple[Scope, tuple[str, ...]]:
     each: a question, an answer or a state that is not JSON (SQLite fails a whole query on one
     such value, and calls it malformed), a roll of a die no game rolls. Edited by hand or
     brought by another program: the other sessions are counted, never held up by one."""
+    from companion.store.preflight import not_json
+
     where = scope.where("s")
     sql = f"""
 SELECT e.session_id, MIN(e.step) + 1, 'log' FROM event AS e JOIN session AS s ON s.id = e.session_id
-WHERE {where} AND NOT (
-    typeof(e.prompt) = 'text' AND json_valid(e.prompt)
-    AND (e.answer IS NULL OR (typeof(e.answer) = 'text' AND json_valid(e.answer)))
-)
+WHERE {where} AND ({not_json("e.prompt")} OR {not_json("e.answer", nullable=True)})
 GROUP BY e.session_id
 UNION ALL
 SELECT e.session_id, MIN(e.step) + 1, 'die' FROM event AS e JOIN session AS s ON s.id = e.session_id
-WHERE {where} AND typeof(e.prompt) = 'text' AND json_valid(e.prompt)
+WHERE {where} AND NOT {not_json("e.prompt")}
   AND json_extract(e.prompt, '$.kind') = 'roll'
   AND NOT (json_type(e.prompt, '$.sides') = 'integer' AND json_extract(e.prompt, '$.sides') BETWEEN 2 AND {MOST_SIDES})
 GROUP BY e.session_id
 UNION ALL
 SELECT s.id, NULL, 'state' FROM session AS s
-WHERE {where} AND s.state IS NOT NULL AND NOT (typeof(s.state) = 'text' AND json_valid(s.state))
+WHERE {where} AND {not_json("s.state", nullable=True)}
 """
     found: dict[int, str] = {}
     with store.reading() as con:

@@ -20,7 +20,7 @@ Where each figure comes from (every one counts effective steps only):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -293,22 +293,6 @@ def _board_for(config: str | None, notes: list[str]) -> Any:
         return _board(None, None)
 
 
-def _unread_states(store: Store, scope: Scope) -> tuple[Scope, tuple[str, ...]]:
-    """``scope`` without the sessions whose saved state is not JSON, and a sentence naming each:
-    the figures read from states (hands, battles) leave them out. A look at each state of the
-    game, as the figures themselves read every one."""
-    rows = _rows(
-        store,
-        f"SELECT s.id FROM session AS s WHERE {scope.where('s')} AND NOT json_valid(s.state) ORDER BY s.id",
-        scope.params(),
-    )
-    ids = [int(r[0]) for r in rows]
-    if not ids:
-        return scope, ()
-    notes = tuple(f"Session {i} is left out: its saved state is damaged (it cannot be read)." for i in ids)
-    return replace(scope, skip=scope.skip | frozenset(ids)), notes
-
-
 def _count_sessions(store: Store, scope: Scope, game: str) -> int:
     sql = f"SELECT COUNT(*) FROM session AS s WHERE {scope.where('s')} AND s.game = :_g"
     return int(_rows(store, sql, {**scope.params(), "_g": game})[0][0])
@@ -506,14 +490,12 @@ def simancas_stats(store: Store, session_id: int | None = None) -> SimancasStats
 
 
 def _simancas_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> SimancasStats:
-    scope, unread = _unread_states(store, scope)
-    skipped = tuple(dict.fromkeys(skipped + unread))
     # A hand is a table of facts: anything else in the list is no hand (read as hostile).
     hands = _rows(
         store,
         f"""
 SELECT COALESCE(json_extract(h.value, '$.winner'), 'tie') AS winner, COUNT(*)
-FROM session AS s, json_each(CASE WHEN json_valid(s.state) THEN s.state END, '$.hands') AS h
+FROM session AS s, json_each(s.state, '$.hands') AS h
 WHERE {scope.where("s")} AND h.type = 'object'
 GROUP BY winner
 """,
@@ -522,7 +504,7 @@ GROUP BY winner
     matches = _rows(
         store,
         f"""
-SELECT json_extract(CASE WHEN json_valid(s.state) THEN s.state END, '$.winner') AS winner, COUNT(*)
+SELECT json_extract(s.state, '$.winner') AS winner, COUNT(*)
 FROM session AS s
 WHERE {scope.where("s")} AND s.status = 'finished'
 GROUP BY winner
@@ -565,9 +547,6 @@ def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats
 def _castells_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> CastellsStats:
     from companion.games import entry
 
-    scope, unread = _unread_states(store, scope)
-    skipped = tuple(dict.fromkeys(skipped + unread))
-
     sessions = _count_sessions(store, scope, "castells")
     if entry("castells").module is None:
         return CastellsStats(
@@ -582,7 +561,7 @@ def _castells_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> Cas
         store,
         f"""
 SELECT CASE WHEN b.value LIKE '%, taken' THEN 'saracens' ELSE 'defenders' END AS winner, COUNT(*)
-FROM session AS s, json_each(CASE WHEN json_valid(s.state) THEN s.state END, '$.battles') AS b
+FROM session AS s, json_each(s.state, '$.battles') AS b
 WHERE {scope.where("s")}
   AND b.value LIKE 'Saracens against %' AND (b.value LIKE '%, taken' OR b.value LIKE '%, held')
 GROUP BY winner

@@ -111,6 +111,14 @@ def explain(exc: BaseException, path: str) -> StoreError:
     return StoreError(f"The database {path} cannot be used: {exc}.")
 
 
+def not_json(column: str, nullable: bool = False) -> str:
+    """A SQL condition: ``column`` holds a value SQLite's JSON functions cannot read (text that
+    is not JSON, or a BLOB), the one test of a damaged value (``_damaged_session`` and the
+    figures' ``effective.readable``); ``nullable``: NULL is a value that reads."""
+    unreadable = f"NOT (typeof({column}) = 'text' AND json_valid({column}))"
+    return f"({column} IS NOT NULL AND {unreadable})" if nullable else f"({column} IS NULL OR {unreadable})"
+
+
 def _damaged_session(path: str) -> int | None:
     """The first session of ``path`` with a value that is not JSON (its settings, its state, a
     question or an answer of its log), or None. Looked for only once a query has met one."""
@@ -122,12 +130,11 @@ def _damaged_session(path: str) -> int | None:
         return None
     try:
         row = con.execute(
-            """
+            f"""
 SELECT MIN(id) FROM (
-    SELECT id FROM session WHERE NOT json_valid(config) OR NOT json_valid(state)
+    SELECT id FROM session WHERE {not_json("config")} OR {not_json("state", nullable=True)}
     UNION ALL
-    SELECT session_id FROM event
-    WHERE NOT json_valid(prompt) OR (answer IS NOT NULL AND NOT json_valid(answer))
+    SELECT session_id FROM event WHERE {not_json("prompt")} OR {not_json("answer", nullable=True)}
 )"""
         ).fetchone()
     except sqlite3.Error:
