@@ -66,3 +66,18 @@ def check_going_on(
     assert again.notice is None and len(again.driver.steps) == len(log.steps)
     assert store.session(sid).config[key] == point
     return int(point)
+
+
+def replay_command_passes(db: str, text: str, name: str, capsys: Any) -> None:
+    """``companion replay`` of the export ``text`` imported into ``db``: the log replays under
+    the rules it was recorded under to the stored state."""
+    from companion.cli import main
+    from companion.errors import EXIT_OK
+
+    s = Store(db)
+    try:
+        sid = import_session(s, text, name).session_id
+    finally:
+        s.close()
+    assert main(["--db", db, "replay", str(sid)]) == EXIT_OK
+    assert "the state is the stored one" in capsys.readouterr().out

@@ -18,7 +18,7 @@ from random import Random
 
 import pytest
 from castells_helpers import random_answer
-from rules_v2_helpers import check_going_on, resume_cut
+from rules_v2_helpers import check_going_on, replay_command_passes, resume_cut
 from rules_v2_helpers import unzipped as recorded
 from test_castells_game import PHASE_3, forbidden
 
@@ -26,9 +26,7 @@ from companion import games, interface
 from companion.castells.actions import menu_v2
 from companion.castells.game import GAME, V2_UNTIL
 from companion.castells.state import CastellsState
-from companion.cli import main
 from companion.driver import Driver, replay_fitting, verify
-from companion.errors import EXIT_OK
 from companion.prompts import Choose, Edit
 from companion.review.exchange import import_session
 from companion.sessions import resume_session
@@ -74,14 +72,7 @@ def test_a_game_of_rules_version_2_imports_and_replays_as_recorded(store: Store,
 def test_companion_replay_checks_a_version_2_game_as_recorded(
     tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = str(tmp_path / "c.db")
-    s = Store(db)
-    try:
-        sid = import_session(s, recorded(name), name).session_id
-    finally:
-        s.close()
-    assert main(["--db", db, "replay", str(sid)]) == EXIT_OK
-    assert "the state is the stored one" in capsys.readouterr().out
+    replay_command_passes(str(tmp_path / "c.db"), recorded(name), name, capsys)
 
 
 def turn_of(state: CastellsState) -> int:

@@ -17,14 +17,12 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
-from rules_v2_helpers import check_going_on, resume_cut
+from rules_v2_helpers import check_going_on, replay_command_passes, resume_cut
 from rules_v2_helpers import unzipped as recorded
 from test_simancas_game import check_menu, check_where_the_cards_are, random_answer
 
 from companion import games, interface
-from companion.cli import main
 from companion.driver import Driver, replay_fitting, verify
-from companion.errors import EXIT_OK
 from companion.prompts import Choose, Tell
 from companion.review.exchange import import_session
 from companion.sessions import resume_session
@@ -67,14 +65,7 @@ def test_a_match_of_rules_version_2_imports_and_replays_as_recorded(store: Store
 def test_companion_replay_checks_a_version_2_session_as_recorded(
     tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = str(tmp_path / "c.db")
-    s = Store(db)
-    try:
-        sid = import_session(s, recorded(name), name).session_id
-    finally:
-        s.close()
-    assert main(["--db", db, "replay", str(sid)]) == EXIT_OK
-    assert "the state is the stored one" in capsys.readouterr().out
+    replay_command_passes(str(tmp_path / "c.db"), recorded(name), name, capsys)
 
 
 def test_a_finished_match_of_version_2_resumes_whole_and_ended(store: Store) -> None:
