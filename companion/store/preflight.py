@@ -51,10 +51,10 @@ def resolve(db: str | None) -> str:
 
 def _read_only(path: str) -> sqlite3.Connection:
     """A connection that can change nothing in ``path`` (an SQLite URI, the path quoted so that
-    '?', '#' or '%' in it stay part of the name)."""
-    from urllib.request import pathname2url
-
-    return sqlite3.connect(f"file:{pathname2url(os.path.abspath(path))}?mode=ro", uri=True)
+    '?', '#' or '%' in it stay part of the name). ``Path.as_uri`` quotes it as
+    ``urllib.request.pathname2url`` would, without the 8 ms that module costs the first paint
+    (it brings http.client and email)."""
+    return sqlite3.connect(f"{Path(os.path.abspath(path)).as_uri()}?mode=ro", uri=True)
 
 
 def is_ours(tables: set[str]) -> bool:

@@ -30,9 +30,10 @@ from companion.errors import CompanionError, StoreError
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.text import visible
 from screens.plain import notify_plain
-from screens.shell.dialogs import ConfirmDialog, MessageDialog, UndoToDialog
+from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.prompt_panel import PromptPanel, done_index
 from screens.shell.session_actions import abandon_question, abandoned_text, ask_then
+from screens.shell.step_dialogs import UndoToDialog
 
 #: Said after every undo: what was taken back is not lost.
 REDO_HINT = " ctrl+y: redo."

@@ -15,7 +15,8 @@ from companion.interface import Game
 from companion.prompts import BadAnswer, Roll
 from screens.context import companion_app
 from screens.plain import notify_plain
-from screens.shell.dialogs import CorrectionDialog, MessageDialog, correction_text
+from screens.shell.dialogs import MessageDialog
+from screens.shell.step_dialogs import CorrectionDialog, correction_text
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
     from companion.sessions import Resumed

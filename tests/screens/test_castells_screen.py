@@ -264,7 +264,7 @@ async def correct_in_dialog(pilot: Pilot[Any], step: int, dice: str) -> None:
     dialog saying what the correction changed."""
     from textual.widgets import Input, OptionList
 
-    from screens.shell.dialogs import CorrectionDialog
+    from screens.shell.step_dialogs import CorrectionDialog
 
     app = pilot.app
     await pilot.press("c")

@@ -21,7 +21,8 @@ from companion.store.db import Store
 from screens.app import CompanionApp
 from screens.reconquista.dialogs import NewGameDialog
 from screens.reconquista.game_screen import ReconquistaScreen
-from screens.shell.dialogs import ConfirmDialog, CorrectionDialog, MessageDialog
+from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.step_dialogs import CorrectionDialog
 
 SIZE = (100, 30)
 #: The sizes the screen is drawn at in the size snapshots: the smallest terminal, a common

@@ -14,8 +14,9 @@ from companion import dicetray
 from companion.driver import Driver
 from companion.store.db import Store
 from screens.app import CompanionApp, screen_commands
-from screens.shell.dialogs import ConfirmDialog, UndoToDialog
+from screens.shell.dialogs import ConfirmDialog
 from screens.shell.game_screen import GameScreen
+from screens.shell.step_dialogs import UndoToDialog
 
 SIZE = (80, 24)
 
