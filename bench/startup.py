@@ -59,7 +59,9 @@ LATER = (
 
 # Shared by both children: a meta-path hook that notes which thread first imports
 # each watched package (it only looks, and returns None), and the paint callback.
-PRELUDE = f"LATER = {LATER!r}\n" + r"""
+PRELUDE = (
+    f"LATER = {LATER!r}\n"
+    + r"""
 import json, os, sys, threading, time
 WATCHED = ("sqlalchemy", "sqlmodel", "alembic", "pydantic")
 FIRST_IMPORT = {}
@@ -88,6 +90,7 @@ def painted(screen):
     os.write(1, (json.dumps(out) + "\n").encode())  # Textual redirects sys.stdout
     os._exit(0)  # now: do not wait for the store's worker thread
 """
+)
 
 COMPANION = (
     PRELUDE

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -25,6 +26,7 @@ from textual.screen import Screen
 from companion import settings as user_settings
 from companion.errors import CompanionError
 from companion.settings import Settings, SettingsError
+from screens.heap import CHECK, IdleCollector
 from screens.home import HomeScreen
 from screens.plain import notify_plain
 
@@ -69,6 +71,7 @@ class CompanionApp(App[None]):
         #: The settings file has been validated (or there is none to validate).
         self.settings_ready = settings_path is None
         self.settings_path = None if settings_path is None else Path(settings_path)
+        self.heap = IdleCollector()
         self._settings_file = None if self.settings_path is None else user_settings.read(self.settings_path)
         # The theme the settings file gives: written back only when the user picks another.
         self._saved_theme: str | None = None
@@ -82,6 +85,9 @@ class CompanionApp(App[None]):
             self.theme = self._saved_theme
 
     def on_mount(self) -> None:
+        # The full garbage collections in the player's pauses, not inside an answer.
+        self.heap.start()
+        self.set_interval(CHECK, self.heap.tick)
         self.push_screen(HomeScreen())
         # After the first paint: importing SQLAlchemy must not delay the first screen.
         self.call_after_refresh(
@@ -129,6 +135,14 @@ class CompanionApp(App[None]):
             user_settings.save_theme(self.settings_path, theme)
         except SettingsError as exc:
             notify_plain(self, str(exc), severity="error", timeout=15)
+
+    def on_unmount(self) -> None:
+        self.heap.stop()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.heap.input()  # a key or a click: not a pause for a full collection
+        await super().on_event(event)
 
     def _store_opened(self) -> None:
         # Everything loaded so far lives as long as the app: keep it out of the garbage

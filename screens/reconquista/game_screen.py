@@ -32,7 +32,7 @@ from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
 from companion.reconquista.units import Kind, SpecError, parse_spec
 from screens.colours import tone
 from screens.context import companion_app
-from screens.plain import notify_plain
+from screens.plain import notify_plain, update_line
 from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog, EditAreaDialog
 from screens.shell.dialogs import MessageDialog
@@ -205,16 +205,18 @@ class ReconquistaScreen(GameScreen):
             self.refresh_bindings()
         self.sub_title = f"Reconquista · session {self.session_id}"
         self.query_one(BoardView).show(state)
-        self.query_one("#rq-status", Static).update(self._status_line(state))
+        update_line(self.query_one("#rq-status", Static), self._status_line(state))
         track = Text("Turn ")
         for t in range(1, LAST_TURN + 1):
             track.append(str(t), style="reverse bold" if t == state.turn else "dim")
             track.append(" ")
-        self.query_one("#rq-turns", Static).update(track)
+        update_line(self.query_one("#rq-turns", Static), track)
         panel = self.query_one(PromptPanel)
         prompt = driver.pending
         # A choice's options take the room first (reconquista.tcss, -choosing).
-        self.set_class(isinstance(prompt, Choose), "-choosing")
+        choosing = isinstance(prompt, Choose)
+        for gives_way in ("#rq-log", "#rq-legend"):
+            self.query_one(gives_way).set_class(choosing, "-choosing")
         if prompt is None:
             panel.show(None, [], self._final_text())
             panel.message("")
