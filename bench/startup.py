@@ -61,7 +61,7 @@ LATER = (
 # each watched package (it only looks, and returns None), and the paint callback.
 PRELUDE = (
     f"LATER = {LATER!r}\n"
-    + r"""
+    r"""
 import json, os, sys, threading, time
 WATCHED = ("sqlalchemy", "sqlmodel", "alembic", "pydantic")
 FIRST_IMPORT = {}

@@ -47,6 +47,7 @@ from screens.castells.views import (
     status_text,
 )
 from screens.colours import tone
+from screens.rendered import Rendered
 from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
@@ -293,12 +294,15 @@ class CastellsScreen(GameScreen):
         state, board = self.state, self.board
         narrow = self.has_class("-narrow")
         self.query_one("#cs-status", Static).update(status_text(self, state, board))
-        self.query_one("#cs-players", Static).update(players_table(state, castles=not narrow))
+        # The Rich tables drawn once for their height and their paint (screens/rendered.py).
+        self.query_one("#cs-players", Static).update(Rendered(players_table(state, castles=not narrow)))
         bag = self.query_one("#cs-bag", Static)
         bag.update(bag_text(self, state, board, narrow=narrow))
         bag.border_title = f"Bag: {bags.tokens_left(state.bag)} tokens"
         castles = castles_by_owner(self, state, board) if narrow else castles_text(self, state, board)
-        self.query_one("#cs-castles", Static).update(castles)
+        self.query_one("#cs-castles", Static).update(
+            castles if isinstance(castles, Text) else Rendered(castles)
+        )
         battle = self.query_one("#cs-battle", Static)
         over = battle_over(state, d.pending)
         # A battle over stays in view as the last one; on the narrow screen it gives its rows
@@ -306,7 +310,7 @@ class CastellsScreen(GameScreen):
         battle.display = state.battle is not None and not (over and narrow)
         if state.battle is not None:
             battle.border_title = "Last battle" if over else "Battle"
-            battle.update(battle_grid(self, state))
+            battle.update(Rendered(battle_grid(self, state)))
         if self.has_class("-wide") and not self._log_width_changed:
             self._show_log(d.steps)
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -49,6 +51,7 @@ from companion.simancas.game import (
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.colours import tone
+from screens.rendered import Rendered
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -185,14 +188,41 @@ def name_cell(name: tuple[str, str], under: list[Text], hanging: bool) -> Render
     return out
 
 
-def indented(line: Text) -> RichTable:
+class Hanging:
+    """A line after a lead of fixed width (two blanks, or "  ↳ "): where it wraps it wraps under
+    itself, never back under the lead. Two grid columns drew the same, and made most of the cost
+    of a side's table (a Rich table measures every cell of every table nested in it): 40-90 ms
+    an answer on a long hand, against a few here (bench/game_screens.py)."""
+
+    def __init__(self, line: Text, lead: Text) -> None:
+        self.line = line
+        self.lead = lead
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = self.lead.cell_len
+        width = max(options.max_width - indent, 1)
+        # As the grid's column did, whatever the cell it is in: left, a word too long cut with "…".
+        lines = self.line.wrap(console, width, justify="left", overflow="ellipsis")
+        blank = Segment(" " * indent, Style.null())
+        lead = Segment.apply_style(self.lead.render(console), console.get_style(self.lead.style))
+        first = list(lead)
+        for i, line in enumerate(lines):
+            yield from [blank] if i else first
+            line.truncate(width, overflow="ellipsis", pad=True)
+            # Text.render leaves out the text's own style where it has no spans: applied here.
+            yield from Segment.apply_style(line.render(console), console.get_style(line.style))
+            yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        indent = self.lead.cell_len
+        inner = Measurement.get(console, options.update_width(max(options.max_width - indent, 1)), self.line)
+        return Measurement(inner.minimum + indent, inner.maximum + indent).clamp(max_width=options.max_width)
+
+
+def indented(line: Text) -> Hanging:
     """A line under a card's name, two columns in: where it wraps it wraps under itself, not back
     under the names ('destroyed by the Christians' / Skirmisher tactic' read as a card)."""
-    row = RichTable.grid(expand=True)
-    row.add_column(width=2, no_wrap=True)
-    row.add_column(ratio=1)
-    row.add_row("", line)
-    return row
+    return Hanging(line, Text("  "))
 
 
 #: The widths of the narrow table's type and score columns, the same on every card's line.
@@ -211,14 +241,10 @@ def card_row(name: Text, kind: Text | str, score: Text | str) -> RichTable:
     return row
 
 
-def under_card(line: Text) -> RichTable:
+def under_card(line: Text) -> Hanging:
     """The line under a card in the narrow table: marked ↳ as the card's own, and where it wraps
     it wraps under itself, never back to where the names of the cards start."""
-    row = RichTable.grid(expand=True)
-    row.add_column(width=4, no_wrap=True)
-    row.add_column(ratio=1)
-    row.add_row(Text("  ↳ ", style="dim"), line)
-    return row
+    return Hanging(line, Text("  ↳ ", style="dim"))
 
 
 def narrow_side_table(node: DOMNode, table: Table, side: Side) -> RenderableType:
@@ -322,6 +348,8 @@ class SimancasScreen(GameScreen):
         self._shown_for: tuple[str, object] = ("", None)  # the text and question they match
         # The card types panel opened for the guide's Strategy Phase (closed once it is confirmed).
         self._reference_for_strategy = False
+        # What each side's table shows now (``_show_table``): drawn again only when it changes.
+        self._cards_shown: dict[Side, object] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -473,12 +501,20 @@ class SimancasScreen(GameScreen):
             panel.border_subtitle = f"total {totals[side]}"
             other_total = totals["christians" if side == "moors" else "moors"]
             panel.set_class(totals[side] > other_total, "ahead")
+            # Drawn again only when what it shows changes (the scores of the side's cards, the
+            # layout, the theme's colours): a side's cards are a Rich table, which Textual renders
+            # whole to measure its height and again to paint it, 300 ms of an answer for both at
+            # 120x40 when every answer drew them (bench/game_screens.py).
+            shown = (narrow, self.app.theme, [table.score(n) for n in table.placed[side]])
+            if self._cards_shown.get(side) == shown:
+                continue
+            self._cards_shown[side] = shown
             cards = (
                 narrow_side_table(self, table, side)
                 if narrow
                 else side_table(self, table, side, hanging=True)
             )
-            self.query_one(f"#sm-{side}-cards", Static).update(cards)
+            self.query_one(f"#sm-{side}-cards", Static).update(Rendered(cards))
         self.query_one("#sm-status", Static).update(self._status_text(short=narrow))
         self.query_one("#sm-totals", Static).update(self._totals_text(totals, over))
 
