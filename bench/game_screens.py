@@ -106,15 +106,17 @@ def _install(app: CompanionApp, screen_type: type) -> None:
     """Wrap the screen's ``_show`` (the answer's end), the app's driver (the key's start) and
     display (the repaints), as bench/ui.py does."""
     show = screen_type._show
+    if not getattr(show, "timed", False):  # once a class, however many runs
 
-    def timed_show(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return show(self, *args, **kwargs)
-        finally:
-            if (p := Probe.press) is not None and p.sent and not p.board:
-                p.shown = time.perf_counter()
+        def timed_show(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return show(self, *args, **kwargs)
+            finally:
+                if (p := Probe.press) is not None and p.sent and not p.board:
+                    p.shown = time.perf_counter()
 
-    screen_type._show = timed_show
+        timed_show.timed = True  # type: ignore[attr-defined]
+        screen_type._show = timed_show
     driver = app._driver
     assert driver is not None
     send = driver.send_message
@@ -140,12 +142,14 @@ def _install(app: CompanionApp, screen_type: type) -> None:
     driver.send_message = send_message  # type: ignore[method-assign]
     app._display = _display  # type: ignore[method-assign]
 
-    def on_gc(phase: str, info: dict[str, int]) -> None:
-        p = Probe.press
-        if phase == "stop" and info["generation"] == 2 and p is not None and p.sent and not p.board:
-            p.full_gc += 1
+    if _on_gc not in gc.callbacks:
+        gc.callbacks.append(_on_gc)
 
-    gc.callbacks.append(on_gc)
+
+def _on_gc(phase: str, info: dict[str, int]) -> None:
+    p = Probe.press
+    if phase == "stop" and info["generation"] == 2 and p is not None and p.sent and not p.board:
+        p.full_gc += 1
 
 
 async def _until(pilot: Any, cond: Callable[[], bool], timeout: float = 20.0) -> None:
