@@ -15,7 +15,7 @@ Measured per answer (wall clock, like bench/ui.py): from the moment Pilot hands 
 the app's driver to
   "key -> repainted screen": the end of the first repaint (``App._display`` with an update)
       after the screen's last ``_show`` of the answer, i.e. the first frame that holds it;
-  "key -> screen settled": the last repaint before the app goes quiet (bench/ui.settle).
+  "key -> screen settled": the last repaint before the app goes quiet (``settle`` of bench/ui.py).
 Full garbage collections that fall inside are counted.
 
 Targets (docs/design.md): key -> repainted p90 <= 50 ms, settled p90 <= 100 ms, every size.
@@ -161,7 +161,7 @@ async def _until(pilot: Any, cond: Callable[[], bool], timeout: float = 20.0) ->
 
 
 async def _settle(screen: Any, press: Press, timeout: float = 10.0) -> None:
-    """No repaint for 60 ms, the CPU idle, nothing dirty (bench/ui.settle)."""
+    """No repaint for 60 ms, the CPU idle, nothing dirty (``settle`` of bench/ui.py)."""
     from ui import settle
 
     await settle(screen, press, timeout)  # type: ignore[arg-type]

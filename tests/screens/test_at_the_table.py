@@ -138,7 +138,7 @@ async def test_letters_in_the_dice_field_are_the_footers_keys(tmp_path: Path, cl
     they used to be typed into the field."""
     from textual.widgets import Input, Static
 
-    from screens.shell.dialogs import CorrectionDialog
+    from screens.shell.step_dialogs import CorrectionDialog
 
     async with at_the_board(tmp_path, clock, asks("Events: 2D6")) as (app, pilot):
         field = app.screen.query_one("#pp-dice", Input)

@@ -4,6 +4,8 @@ itself). Each must draw exactly what the slower form drew."""
 
 from __future__ import annotations
 
+import io
+
 from rich.console import Console, Group
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -18,7 +20,7 @@ WIDTHS = (12, 20, 33, 57)
 
 
 def _console() -> Console:
-    return Console(width=120, color_system="truecolor", file=open("/dev/null", "w"))  # noqa: SIM115
+    return Console(width=120, color_system="truecolor", file=io.StringIO())
 
 
 def _cells(lines: list[list[Segment]]) -> list[list[tuple[str, Style]]]:
