@@ -321,8 +321,8 @@ class CastellsScreen(GameScreen):
         answers out of sight, when its width changes, and when it would hold more than twice
         ``LOG_STEPS`` (so that a long game's log stays short, and starts with a step's first
         line). A Static holding the whole log was laid out again at every answer: with 120 steps,
-        an answer cost 0.40 s of CPU at 200x55 against 0.10 s at 120x40; now 0.17 s, the repaint
-        of a larger screen (bench/castells_screen.py)."""
+        an answer cost 0.40 s of CPU at 200x55 against 0.10 s at 120x40; then 0.17 s, the repaint
+        of a larger screen (bench/game_screens.py times an answer now)."""
         log = self.query_one("#cs-log", RichLog)
         shown = self._log_shown
         if (
