@@ -501,11 +501,12 @@ class SimancasScreen(GameScreen):
             panel.border_subtitle = f"total {totals[side]}"
             other_total = totals["christians" if side == "moors" else "moors"]
             panel.set_class(totals[side] > other_total, "ahead")
-            # Drawn again only when what it shows changes (the scores of the side's cards, the
-            # layout, the theme's colours): a side's cards are a Rich table, which Textual renders
-            # whole to measure its height and again to paint it, 300 ms of an answer for both at
-            # 120x40 when every answer drew them (bench/game_screens.py).
-            shown = (narrow, self.app.theme, [table.score(n) for n in table.placed[side]])
+            # Drawn again only when what it shows changes (the scores of the side's cards, how
+            # each destroyed card went, the layout, the theme's colours): a side's cards are a Rich
+            # table, which Textual renders whole to measure its height and again to paint it, 300
+            # ms of an answer for both at 120x40 when every answer drew them (bench/game_screens.py).
+            scores = [table.score(n) for n in table.placed[side]]
+            shown = (narrow, self.app.theme, scores, tuple(table.destroyed))
             if self._cards_shown.get(side) == shown:
                 continue
             self._cards_shown[side] = shown

@@ -175,6 +175,26 @@ async def test_cards_typed_are_placed_and_the_totals_follow_the_modifiers(tmp_pa
     ]
 
 
+async def test_a_sides_cards_are_drawn_again_only_when_they_change(tmp_path: Path, clock: Any) -> None:
+    """A side's table is a Rich table that takes long to draw: an answer that changes nothing of
+    a side's cards leaves its drawing as it is; one that changes a score draws it again."""
+    app = CompanionApp(db_path=str(tmp_path / "c.db"), seed=1, clock=clock)
+
+    def drawn(side: str) -> object:
+        return app.screen.query_one(f"#sm-{side}-cards", Static).content
+
+    async with app.run_test(size=SIZE) as pilot:
+        await new_match_screen(pilot)
+        await type_in(pilot, "cavalry det")
+        moors, christians = drawn("moors"), drawn("christians")
+        await type_in(pilot, "jund")  # the Moors' cards change, not the Christians'
+        assert drawn("moors") is not moors and drawn("christians") is christians
+        moors = drawn("moors")
+        await type_in(pilot, "woods")  # "All Cavalry get -1": the Moors' scores change too
+        assert drawn("moors") is not moors and drawn("christians") is not christians
+        assert card_line(app, "moors", "Jund Cavalry")[-1] == "5"
+
+
 @pytest.mark.slow
 async def test_a_tactic_destroys_a_card_and_the_total_drops(tmp_path: Path, clock: Any) -> None:
     db = tmp_path / "c.db"
