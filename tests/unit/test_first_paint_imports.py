@@ -13,7 +13,7 @@ import pytest
 from companion import cli
 from companion.errors import UsageError
 
-#: Imported only once a game, a command or the store needs them (bench/startup.LATER).
+#: Imported only once a game, a command or the store needs them (``LATER`` of bench/startup.py).
 LATER = (
     "companion.driver",
     "companion.prompts",
