@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,8 +71,17 @@ def startup(runs: int) -> list[Row]:
     return rows
 
 
-def _p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+def _screen_rows(screen: str, board: float, settled: float) -> list[Row]:
+    """The two figures of one screen at one size, against their targets."""
+    return [
+        (f"{screen} key -> board p90", f"{board:.1f} ms", f"<= {BOARD_TARGET:g} ms", board <= BOARD_TARGET),
+        (
+            f"{screen} key -> settled p90",
+            f"{settled:.1f} ms",
+            f"<= {SETTLED_TARGET:g} ms",
+            settled <= SETTLED_TARGET,
+        ),
+    ]
 
 
 def reconquista(presses: int) -> list[Row]:
@@ -86,26 +94,11 @@ def reconquista(presses: int) -> list[Row]:
             sessions = ui.prepare_sessions(db, (ui.WARMUP + presses) // 40 + 3)
             result = asyncio.run(ui.play(db, sessions, presses, None, size))
         answers = [p for p in result.presses if p.expects_answer]
-        board, settled = _p90([p.latency() for p in answers]), _p90([p.settled() for p in answers])
+        board, settled = ui.p90([p.latency() for p in answers]), ui.p90([p.settled() for p in answers])
         print(
             f"Reconquista at {name}: key -> repainted board p90 {board:.1f} ms, settled p90 {settled:.1f} ms"
         )
-        rows.append(
-            (
-                f"Reconquista {name} key -> board p90",
-                f"{board:.1f} ms",
-                f"<= {BOARD_TARGET:g} ms",
-                board <= BOARD_TARGET,
-            )
-        )
-        rows.append(
-            (
-                f"Reconquista {name} key -> settled p90",
-                f"{settled:.1f} ms",
-                f"<= {SETTLED_TARGET:g} ms",
-                settled <= SETTLED_TARGET,
-            )
-        )
+        rows += _screen_rows(f"Reconquista {name}", board, settled)
     return rows
 
 
@@ -114,23 +107,7 @@ def other_screens(answers: int) -> list[Row]:
     for game_id in game_screens.GAMES:
         figures = game_screens.run(game_id, answers, 80, 3, game_screens.SIZES)
         for name, f in figures.items():
-            board, settled = f["board_p90"], f["settled_p90"]
-            rows.append(
-                (
-                    f"{game_id} {name} key -> screen p90",
-                    f"{board:.1f} ms",
-                    f"<= {BOARD_TARGET:g} ms",
-                    board <= BOARD_TARGET,
-                )
-            )
-            rows.append(
-                (
-                    f"{game_id} {name} key -> settled p90",
-                    f"{settled:.1f} ms",
-                    f"<= {SETTLED_TARGET:g} ms",
-                    settled <= SETTLED_TARGET,
-                )
-            )
+            rows += _screen_rows(f"{game_id} {name}", f["board_p90"], f["settled_p90"])
     return rows
 
 

@@ -34,7 +34,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from textual import events
+import ui
 from textual.widgets import Input
 
 from companion import games
@@ -103,8 +102,8 @@ def record(db: str, game_id: str, steps: int, seed: int) -> int:
 
 
 def _install(app: CompanionApp, screen_type: type) -> None:
-    """Wrap the screen's ``_show`` (the answer's end), the app's driver (the key's start) and
-    display (the repaints), as bench/ui.py does."""
+    """Wrap the screen's ``_show`` (the answer's end), and the app's driver (the key's start)
+    and display (the repaints) by bench/ui.py's ``hook_app``."""
     show = screen_type._show
     if not getattr(show, "timed", False):  # once a class, however many runs
 
@@ -117,31 +116,22 @@ def _install(app: CompanionApp, screen_type: type) -> None:
 
         timed_show.timed = True  # type: ignore[attr-defined]
         screen_type._show = timed_show
-    driver = app._driver
-    assert driver is not None
-    send = driver.send_message
 
-    def send_message(message: Any) -> None:
+    def key() -> None:
         p = Probe.press
-        if isinstance(message, events.Key) and p is not None and not p.sent:
+        if p is not None and not p.sent:
             p.sent = time.perf_counter()
-        send(message)
 
-    display = app._display
-
-    def _display(screen: Any, update: Any) -> None:
-        display(screen, update)
+    def paint(_screen: Any, _update: Any) -> None:
         p = Probe.press
-        if update is None or p is None or not p.sent:
+        if p is None or not p.sent:
             return
         now = time.perf_counter()
         p.paints.append(now)
         if p.shown and not p.board:
             p.board = now
 
-    driver.send_message = send_message  # type: ignore[method-assign]
-    app._display = _display  # type: ignore[method-assign]
-
+    ui.hook_app(app, key, paint)
     if _on_gc not in gc.callbacks:
         gc.callbacks.append(_on_gc)
 
@@ -150,21 +140,6 @@ def _on_gc(phase: str, info: dict[str, int]) -> None:
     p = Probe.press
     if phase == "stop" and info["generation"] == 2 and p is not None and p.sent and not p.board:
         p.full_gc += 1
-
-
-async def _until(pilot: Any, cond: Callable[[], bool], timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise SystemExit("bench/game_screens.py: the app did not reach the expected state in time")
-        await pilot.pause(0.02)
-
-
-async def _settle(screen: Any, press: Press, timeout: float = 10.0) -> None:
-    """No repaint for 60 ms, the CPU idle, nothing dirty (``settle`` of bench/ui.py)."""
-    from ui import settle
-
-    await settle(screen, press, timeout)  # type: ignore[arg-type]
 
 
 async def play(
@@ -176,9 +151,9 @@ async def play(
     out: list[Press] = []
     async with app.run_test(size=size) as pilot:
         _install(app, screen_type)
-        await _until(pilot, lambda: app.store_ready)
+        await ui.until(pilot, lambda: app.store_ready)
         app.open_session(sid)
-        await _until(pilot, lambda: isinstance(app.screen, screen_type) and app.screen.driver is not None)
+        await ui.until(pilot, lambda: isinstance(app.screen, screen_type) and app.screen.driver is not None)
         await pilot.pause(0.3)
         screen = app.screen
         driver = screen.driver
@@ -205,7 +180,7 @@ async def play(
             press = Press(key)
             Probe.press = press
             await pilot.press(key)
-            await _settle(screen, press)
+            await ui.settle(screen, press)  # type: ignore[arg-type]
             Probe.press = None
             done += 1
             if len(driver.steps) == before and driver.pending is p:
@@ -215,12 +190,8 @@ async def play(
     return out
 
 
-def _p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
-
-
 def line(label: str, values: list[float], target: float) -> str:
-    p90 = _p90(values)
+    p90 = ui.p90(values)
     return (
         f"{label:<28} median {statistics.median(values):6.1f} ms   p90 {p90:6.1f} ms   max {max(values):6.1f} ms"
         f"   (target p90 <= {target:g} ms: {'ok' if p90 <= target else 'OVER'})"
@@ -249,7 +220,7 @@ def run(
             print("  " + line("key -> repainted screen", board, BOARD_TARGET))
             print("  " + line("key -> screen settled", settled, SETTLED_TARGET))
             print(f"  full garbage collections inside the answers: {sum(p.full_gc for p in presses)}")
-            figures[name] = {"board_p90": _p90(board), "settled_p90": _p90(settled)}
+            figures[name] = {"board_p90": ui.p90(board), "settled_p90": ui.p90(settled)}
     return figures
 
 

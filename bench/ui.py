@@ -240,28 +240,45 @@ def install_class_probes() -> None:
     gc.callbacks.append(on_gc)
 
 
-def install_app_probes(app: CompanionApp) -> None:
-    """Wrap the app's driver (the key's start) and its display (the repaints)."""
+def hook_app(app: CompanionApp, on_key: Callable[[], None], on_paint: Callable[[Any, Any], None]) -> None:
+    """Wrap the app's driver and display: ``on_key()`` as each Key goes to the app (before it
+    is handled), ``on_paint(screen, update)`` after each repaint with something to show. Also
+    bench/game_screens.py's probe."""
     driver = app._driver
     assert driver is not None
     send = driver.send_message
 
     def send_message(message: Any) -> None:
+        if isinstance(message, events.Key):
+            on_key()
+        send(message)
+
+    display = app._display
+
+    def _display(screen: Any, update: Any) -> None:
+        display(screen, update)
+        if update is not None:
+            on_paint(screen, update)
+
+    driver.send_message = send_message  # type: ignore[method-assign]
+    app._display = _display  # type: ignore[method-assign]
+
+
+def install_app_probes(app: CompanionApp) -> None:
+    """The key's start and the repaints of the Reconquista screen, into ``Probe.press``."""
+
+    def key() -> None:
         press = Probe.press
-        if isinstance(message, events.Key) and press is not None and not press.sent:
+        if press is not None and not press.sent:
             if Probe.profile is not None:
                 Probe.profile.enable()
                 Probe.profiling = True
             press.sent_cpu = time.process_time()
             press.sent = time.perf_counter()
-        send(message)
 
-    display = app._display
-
-    def _display(screen: Any, renderable: Any) -> None:
-        display(screen, renderable)
+    def paint(screen: Any, renderable: Any) -> None:
         press = Probe.press
-        if renderable is None or press is None or not press.sent or not isinstance(screen, ReconquistaScreen):
+        if press is None or not press.sent or not isinstance(screen, ReconquistaScreen):
             return
         now, cpu = time.perf_counter(), time.process_time()
         press.paints.append(now)
@@ -275,8 +292,7 @@ def install_app_probes(app: CompanionApp) -> None:
                 Probe.profile.disable()
                 Probe.profiling = False
 
-    driver.send_message = send_message  # type: ignore[method-assign]
-    app._display = _display  # type: ignore[method-assign]
+    hook_app(app, key, paint)
 
 
 # -- sessions --------------------------------------------------------------------------
@@ -320,7 +336,7 @@ def prepare_sessions(db: str, count: int) -> list[int]:
 # -- the run ---------------------------------------------------------------------------
 
 
-async def _until(pilot: Any, cond: Callable[[], bool], timeout: float = 20.0) -> None:
+async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not cond():
@@ -368,7 +384,7 @@ async def play(
     t_start = time.perf_counter()
     async with app.run_test(size=size) as pilot:
         install_app_probes(app)
-        await _until(pilot, lambda: app.store_ready or app.store_error is not None)
+        await until(pilot, lambda: app.store_ready or app.store_error is not None)
         if app.store_error is not None:
             raise SystemExit(f"bench/ui.py: the store did not open: {app.store_error}")
         queue = list(sessions)
@@ -380,7 +396,7 @@ async def play(
                 app.pop_screen()
                 await pilot.pause()
             app.open_session(queue.pop(0))
-            await _until(
+            await until(
                 pilot, lambda: isinstance(app.screen, ReconquistaScreen) and app.screen.driver is not None
             )
             await pilot.pause(0.2)
@@ -442,7 +458,7 @@ async def play(
 # -- report ------------------------------------------------------------------------------
 
 
-def _p90(values: list[float]) -> float:
+def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
 
 
@@ -452,8 +468,8 @@ def _verdict(ms: float) -> str:
 
 def _line(label: str, values: list[float], verdict: bool = False) -> str:
     med = statistics.median(values)
-    return f"{label:<34}median {med:6.1f} ms   p90 {_p90(values):6.1f} ms   max {max(values):6.1f} ms" + (
-        f"   {_verdict(_p90(values))} (p90)" if verdict else ""
+    return f"{label:<34}median {med:6.1f} ms   p90 {p90(values):6.1f} ms   max {max(values):6.1f} ms" + (
+        f"   {_verdict(p90(values))} (p90)" if verdict else ""
     )
 
 

@@ -34,6 +34,26 @@ if TYPE_CHECKING:
     from companion.store.db import Store
 
 
+#: What the first screen is painted without (bench/startup.py and
+#: tests/unit/test_first_paint_imports.py check it): the store's SQLAlchemy, SQLModel and
+#: Alembic and the settings' pydantic (loaded by a worker after it); a game's machinery, the
+#: driver and the prompts (38 ms, for the game screens); the games' calculators (the whole
+#: command-line parser, 17 ms, built only for a command); urllib.request (16 ms with
+#: http.client and email).
+AFTER_FIRST_PAINT = (
+    "sqlalchemy",
+    "sqlmodel",
+    "alembic",
+    "pydantic",
+    "companion.driver",
+    "companion.prompts",
+    "companion.reconquista.calculators",
+    "companion.castells.calculators",
+    "companion.simancas.calculators",
+    "urllib.request",
+)
+
+
 class CompanionApp(App[None]):
     """Tabletop Companion."""
 

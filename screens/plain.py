@@ -18,7 +18,6 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.widget import Widget
-from textual.widgets import Static
 
 from companion.text import visible
 
@@ -36,11 +35,3 @@ def notify_plain(target: App[Any] | Widget, message: str, **options: Any) -> Non
     """``target.notify(message, ...)`` with the message shown as written: an error quotes what
     it refuses (a file name, an answer, a label) and notify() would read it as markup."""
     target.notify(visible(message), markup=False, **options)
-
-
-def update_line(line: Static, content: Text) -> None:
-    """``line`` (a Static one row high in its CSS) showing ``content``: repainted only when the
-    text changes, and with no layout of the screen, which its size cannot change (a Static's
-    update asks for one by default: most answers of a game screen paid for it)."""
-    if line.content != content:
-        line.update(content, layout=False)

@@ -1,4 +1,6 @@
-"""A Rich renderable drawn once per width, however often Textual asks for it.
+"""Drawing no more than the screen needs: a Rich renderable drawn once per width however often
+Textual asks for it (``Rendered``), a line that wraps under itself without a nested table
+(``Hanging``), a one-row line updated only when it changes (``update_line``).
 
 A Static showing a Rich renderable of auto height renders it whole to measure its height, then
 again to paint it, and again at every repaint after a layout. For a nested Rich table (the
@@ -13,6 +15,9 @@ from __future__ import annotations
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
 
 
 class Rendered:
@@ -50,3 +55,41 @@ class Rendered:
         if measured is None:
             measured = self._measured[key] = Measurement.get(console, options, self.inner)
         return measured
+
+
+class Hanging:
+    """A line after a lead of fixed width (two blanks, or "  ↳ "): where it wraps it wraps under
+    itself, never back under the lead. Two grid columns drew the same, and made most of the cost
+    of a side's table (a Rich table measures every cell of every table nested in it): 40-90 ms
+    an answer on a long Simancas hand, against a few here (bench/game_screens.py)."""
+
+    def __init__(self, line: Text, lead: Text) -> None:
+        self.line = line
+        self.lead = lead
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = self.lead.cell_len
+        width = max(options.max_width - indent, 1)
+        # As the grid's column did, whatever the cell it is in: left, a word too long cut with "…".
+        lines = self.line.wrap(console, width, justify="left", overflow="ellipsis")
+        blank = Segment(" " * indent, Style.null())
+        first = list(Segment.apply_style(self.lead.render(console), console.get_style(self.lead.style)))
+        for i, line in enumerate(lines):
+            yield from [blank] if i else first
+            line.truncate(width, overflow="ellipsis", pad=True)
+            # Text.render leaves out the text's own style where it has no spans: applied here.
+            yield from Segment.apply_style(line.render(console), console.get_style(line.style))
+            yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        indent = self.lead.cell_len
+        inner = Measurement.get(console, options.update_width(max(options.max_width - indent, 1)), self.line)
+        return Measurement(inner.minimum + indent, inner.maximum + indent).clamp(max_width=options.max_width)
+
+
+def update_line(line: Static, content: Text) -> None:
+    """``line`` (a Static one row high in its CSS) showing ``content``: repainted only when the
+    text changes, and with no layout of the screen, which its size cannot change (a Static's
+    update asks for one by default: most answers of a game screen paid for it)."""
+    if line.content != content:
+        line.update(content, layout=False)

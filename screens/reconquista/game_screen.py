@@ -32,9 +32,10 @@ from companion.reconquista.game import GAME, LAST_TURN, TURN_BEGINS_TOPIC
 from companion.reconquista.units import Kind, SpecError, parse_spec
 from screens.colours import tone
 from screens.context import companion_app
-from screens.plain import notify_plain, update_line
+from screens.plain import notify_plain
 from screens.reconquista.board_view import BoardView, legend, marks_of
 from screens.reconquista.dialogs import DICE_MODES, DiceModeDialog, EditAreaDialog
+from screens.rendered import update_line
 from screens.shell.dialogs import MessageDialog
 from screens.shell.entry_log import EntryLog
 from screens.shell.footer import KeysFooter

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
-from rich.segment import Segment
+from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -51,7 +49,7 @@ from companion.simancas.game import (
 from companion.simancas.guide import GUIDE_TOPICS, PHASE_TITLES, guide_change, guide_what
 from companion.simancas.table import SIDE_NAMES, SIDES, Side, Table
 from screens.colours import tone
-from screens.rendered import Rendered
+from screens.rendered import Hanging, Rendered
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -186,37 +184,6 @@ def name_cell(name: tuple[str, str], under: list[Text], hanging: bool) -> Render
         out.append("\n  ")
         out.append_text(line)
     return out
-
-
-class Hanging:
-    """A line after a lead of fixed width (two blanks, or "  ↳ "): where it wraps it wraps under
-    itself, never back under the lead. Two grid columns drew the same, and made most of the cost
-    of a side's table (a Rich table measures every cell of every table nested in it): 40-90 ms
-    an answer on a long hand, against a few here (bench/game_screens.py)."""
-
-    def __init__(self, line: Text, lead: Text) -> None:
-        self.line = line
-        self.lead = lead
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        indent = self.lead.cell_len
-        width = max(options.max_width - indent, 1)
-        # As the grid's column did, whatever the cell it is in: left, a word too long cut with "…".
-        lines = self.line.wrap(console, width, justify="left", overflow="ellipsis")
-        blank = Segment(" " * indent, Style.null())
-        lead = Segment.apply_style(self.lead.render(console), console.get_style(self.lead.style))
-        first = list(lead)
-        for i, line in enumerate(lines):
-            yield from [blank] if i else first
-            line.truncate(width, overflow="ellipsis", pad=True)
-            # Text.render leaves out the text's own style where it has no spans: applied here.
-            yield from Segment.apply_style(line.render(console), console.get_style(line.style))
-            yield Segment.line()
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        indent = self.lead.cell_len
-        inner = Measurement.get(console, options.update_width(max(options.max_width - indent, 1)), self.line)
-        return Measurement(inner.minimum + indent, inner.maximum + indent).clamp(max_width=options.max_width)
 
 
 def indented(line: Text) -> Hanging:

@@ -12,18 +12,7 @@ import pytest
 
 from companion import cli
 from companion.errors import UsageError
-
-#: Imported only once a game, a command or the store needs them (``LATER`` of bench/startup.py).
-LATER = (
-    "companion.driver",
-    "companion.prompts",
-    "urllib.request",
-    "companion.reconquista.calculators",
-    "companion.castells.calculators",
-    "companion.simancas.calculators",
-    "sqlalchemy",
-    "pydantic",
-)
+from screens.app import AFTER_FIRST_PAINT
 
 
 def test_the_home_screen_and_the_apps_options_import_none_of_what_waits() -> None:
@@ -36,7 +25,7 @@ def test_the_home_screen_and_the_apps_options_import_none_of_what_waits() -> Non
         from companion.store import preflight
         preflight._read_only  # the database's check, as the start runs it
         import screens.app, screens.home
-        print(",".join(m for m in {LATER!r} if m in sys.modules))
+        print(",".join(m for m in {AFTER_FIRST_PAINT!r} if m in sys.modules))
         """
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

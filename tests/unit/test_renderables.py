@@ -13,8 +13,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from screens.rendered import Rendered
-from screens.simancas.game_screen import Hanging
+from screens.rendered import Hanging, Rendered
 
 WIDTHS = (12, 20, 33, 57)
 
