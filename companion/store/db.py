@@ -44,6 +44,8 @@ from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
 from companion.store.models import EventRow, SessionRow
+from companion.store.standing import KINDS, REWIND, Standing
+from companion.store.standing import register as register_standing
 from companion.store.watch import Watch, new_ident
 
 S = SessionRow.__table__  # type: ignore[attr-defined]
@@ -475,6 +477,7 @@ class Store:
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
+            register_standing(dbapi_con)
 
         return engine
 
@@ -653,25 +656,27 @@ class Store:
         return events
 
     def log(self, session_id: int) -> Log:
-        """The effective log: the answers that stand after every rewind."""
-        kept: list[EventInfo] = []
+        """The effective log: the answers that stand after every rewind (``Standing``), with
+        what the driver may redo and the steps a correction kept ahead."""
+        standing: Standing[EventInfo] = Standing()
         redo: list[list[EventInfo]] = []
         ahead: list[EventInfo] = []
         # _fact_key of each of ahead, made once: every later answer is read against them.
         ahead_keys: list[str] = []
         for ev in self.events(session_id):
-            if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in ("answer", "rewind"):
+            if not isinstance(ev.step, int) or ev.step < 0 or ev.kind not in KINDS:
                 raise StoreError(f"Session {session_id}'s log is damaged (an event of it cannot be read).")
-            if ev.step > len(kept):  # a step missing, or steps out of order
+            if ev.step > len(standing.rows):  # a step missing, or steps out of order
                 raise StoreError(
-                    f"Session {session_id}'s log is damaged at step {len(kept) + 1}: the next logged step is "
-                    f"step {ev.step + 1}."
+                    f"Session {session_id}'s log is damaged at step {len(standing.rows) + 1}: the next "
+                    f"logged step is step {ev.step + 1}."
                 )
-            if ev.kind == "rewind":
-                if kept[ev.step :]:
-                    redo.append(kept[ev.step :])
+            withdrawn = standing.add(ev.step, ev.kind, ev)
+            if ev.kind == REWIND:
+                if withdrawn:
+                    redo.append(withdrawn)
                 if ev.source == "correction":
-                    ahead = kept[ev.step + 1 :]
+                    ahead = withdrawn[1:]
                     ahead_keys = [_fact_key(e) for e in ahead]
             else:  # an answer: the rules of Driver._commit
                 if ahead:  # the same as a step kept ahead: that step, given again
@@ -686,9 +691,7 @@ class Store:
                         redo[-1] = redo[-1][1:]
                     else:
                         redo.pop()
-            del kept[ev.step :]
-            if ev.kind == "answer":
-                kept.append(ev)
+        kept = standing.rows
         try:
             steps = [_step(e) for e in kept]
             to_redo = [[_step(e) for e in group] for group in redo]

@@ -96,7 +96,8 @@ ACTIONS = st.sampled_from(["roll", "type", "undo", "undo2", "correct"])
 @settings(max_examples=40, deadline=None)
 @given(actions=st.lists(ACTIONS, min_size=1, max_size=30))
 def test_effective_steps_match_the_store_log(actions: list[str]) -> None:
-    """Whatever mix of answers, undos and corrections, the SQL keeps exactly the rows Store.log keeps."""
+    """Whatever mix of answers, undos and corrections, the SQL keeps exactly the rows Store.log keeps,
+    and they are the steps the driver played holds (its own list, kept as it went)."""
     store = Store(":memory:")
     sid, driver = new_driver(store, "dice", 3)
     for i, action in enumerate(actions):
@@ -113,7 +114,9 @@ def test_effective_steps_match_the_store_log(actions: list[str]) -> None:
         elif driver.pending is not None:
             roll = driver.pending
             driver.type(" ".join(str((i + j) % roll.sides + 1) for j in range(roll.n)))
-    assert effective_seqs(store, sid) == [e.seq for e in store.log(sid).events]
+    log = store.log(sid)
+    assert effective_seqs(store, sid) == [e.seq for e in log.events]
+    assert [e.answer for e in log.events] == [s.answer for s in driver.steps]
     store.close()
 
 
