@@ -19,6 +19,7 @@ from companion.castells.state import (
     MAX_ROLLS,
     SARACENS,
     Battle,
+    BattleRecord,
     CastellsState,
     Player,
     Side,
@@ -380,6 +381,21 @@ def outcome(battle: Battle, paid: dict[str, int]) -> dict[str, Any]:
     }
 
 
+def record(battle: Battle, defence: int | None) -> BattleRecord:
+    """The record of a battle decided (``battle.result`` set): ``defence`` is the defender's
+    successes, None when the castle held with no defence roll."""
+    assert battle.result is not None
+    return BattleRecord(
+        battle.kind,
+        battle.attacker.name,
+        battle.defender.name,
+        battle.castle,
+        battle.target or 0,
+        defence,
+        battle.result,
+    )
+
+
 def result_reason(battle: Battle) -> str:
     """Why the castle holds or falls, from the successes the app compared."""
     saracens = battle.kind == "saracen"
@@ -507,7 +523,7 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     yield from favour_cards(state, battle, defender)
     if decided(battle) == "held" and not battle.defender.rolls:
         battle.result = "held"
-        state.battles.append(f"Saracens against {owner} at {castle}: {battle.target} successes, held")
+        state.battles.append(record(battle, None))
         yield Tell(
             (
                 f"The Saracens roll no success: {castle} holds without a defence roll. No change on the board."
@@ -526,7 +542,7 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     paid = {owner: battle.defender.paid} if battle.defender.paid else {}
     if decided(battle) == "held":
         battle.result = "held"
-        state.battles.append(f"Saracens against {owner} at {castle}: {score}, held")
+        state.battles.append(record(battle, got))
         yield Tell(
             f"{castle} holds ({told}): no change on the board.{paid_text(defender, battle.defender)}",
             topic="castells.battle.result",
@@ -538,7 +554,7 @@ def saracen_battle(state: CastellsState, castle: str, reason: str = "") -> Proc:
     battle.result = "taken"
     state.owners[castle] = None
     state.saracen = castle
-    state.battles.append(f"Saracens against {owner} at {castle}: {score}, taken")
+    state.battles.append(record(battle, got))
     yield Tell(
         f"The Saracens take {castle} ({told}): return {owner}'s castle on {castle} to {owner}'s reserve "
         f"and move the Saracen figure to {castle}.{paid_text(defender, battle.defender)}",
@@ -602,7 +618,7 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
     if decided(battle) == "held" and not battle.defender.rolls:
         battle.result = "held"
-        state.battles.append(f"{attacker.name} against {owner} at {castle}: {battle.target} successes, held")
+        state.battles.append(record(battle, None))
         no = f"{attacker.name} rolls no success: " if not battle.target else ""
         yield Tell(
             f"{no}{castle} holds. No change on the board.{spent}",
@@ -615,13 +631,13 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
     got = battle.defender.total()
     score = f"{attacker.name} {battle.target}, {owner} {got}"
     # The instruction says what decided a result the successes did not (or 4 seems to beat 5);
-    # the record of battles (in the state, and so in the logged digests) stays as it was.
+    # the record of battles (its line in the snapshot, and so in the digests) stays as it was.
     told = score + (", as a favour card says" if battle.forced else "")
     spent += paid_text(defender, battle.defender)
     paid = {s.name: s.paid for s in (battle.attacker, battle.defender) if s.paid}
     if decided(battle) == "held":
         battle.result = "held"
-        state.battles.append(f"{attacker.name} against {owner} at {castle}: {score}, held")
+        state.battles.append(record(battle, got))
         yield Tell(
             f"{castle} holds ({told}): no change on the board.{spent}",
             topic="castells.battle.result",
@@ -633,7 +649,7 @@ def player_battle(state: CastellsState, attacker: Player, castle: str) -> Proc:
     battle.result = "taken"
     state.owners[castle] = attacker.name
     state.attack_won = True
-    state.battles.append(f"{attacker.name} against {owner} at {castle}: {score}, taken")
+    state.battles.append(record(battle, got))
     yield Tell(
         f"{attacker.name} takes {castle} ({told}): return {owner}'s castle to {owner}'s reserve and place "
         f"a castle of {attacker.name}'s on {castle}. {attacker.name} cannot attack again this turn.{spent}",

@@ -97,6 +97,37 @@ class Battle:
         }
 
 
+@dataclass(frozen=True)
+class BattleRecord:
+    """A battle fought, for the record: who attacked whose castle, the successes, the result."""
+
+    kind: str  # "saracen" or "players", as Battle.kind
+    attacker: str  # SARACENS, or the attacking player
+    defender: str
+    castle: str
+    attacker_successes: int
+    #: The defender's successes (a favour card's counted); None when the castle held with no
+    #: defence roll.
+    defender_successes: int | None
+    result: str  # "held" or "taken"
+
+    def line(self) -> str:
+        """The battle in one line, as the state's snapshot holds it: "Saracens against Anna at
+        Tortosa: Anna 1 against the Saracens' 3, taken". The snapshot is what each step's
+        digest is made from, so this wording is frozen with the rules version (rules-notes:
+        an older game replays to the same digests); nothing reads it back."""
+        head = f"{self.attacker} against {self.defender} at {self.castle}: "
+        if self.defender_successes is None:
+            return f"{head}{self.attacker_successes} successes, {self.result}"
+        if self.kind == "saracen":
+            score = (
+                f"{self.defender} {self.defender_successes} against the Saracens' {self.attacker_successes}"
+            )
+        else:
+            score = f"{self.attacker} {self.attacker_successes}, {self.defender} {self.defender_successes}"
+        return f"{head}{score}, {self.result}"
+
+
 @dataclass
 class CastellsState:
     territories_file: str | None
@@ -113,7 +144,7 @@ class CastellsState:
     battle: Battle | None = None
     attack_won: bool = False  # "cannot attack again this turn"
     actions: list[str] = field(default_factory=list)  # the codes of this turn's actions counted (3 at most)
-    battles: list[str] = field(default_factory=list)  # one line a battle fought, for the record
+    battles: list[BattleRecord] = field(default_factory=list)  # every battle fought, in order
     #: Ask whether a favour card with C changes a battle only once a player has bought favour
     #: cards (a new game's setting); off, every battle asks (games recorded before it).
     favour_after_purchase: bool = False
@@ -157,7 +188,7 @@ class CastellsState:
             "battle": self.battle.to_json() if self.battle else None,
             "attack_won": self.attack_won,
             "actions": list(self.actions),
-            "battles": list(self.battles),
+            "battles": [b.line() for b in self.battles],
             "files": [self.territories_file, self.castles_file],
             # Only when on: the picture of a game recorded before the setting is the one it had.
             **({"favour_after_purchase": True} if self.favour_after_purchase else {}),

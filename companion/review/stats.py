@@ -533,8 +533,10 @@ CASTELLS_BATTLES = {"saracen": "Defending against the Saracens", "players": "Bat
 
 
 def castells_stats(store: Store, session_id: int | None = None) -> CastellsStats:
-    """Saracen battles by winner, from each session's stored state (its ``battles`` record:
-    'Saracens against P at C: ..., taken' or '..., held'); army points spent, one for each
+    """Saracen battles by winner, one for each effective ``castells.battle.result`` step of a
+    Saracen battle (data ``kind`` 'saracen', ``result`` 'taken' or 'held'; a result told
+    before topics has them from its wording, migration 0006): a result counts once its
+    instruction is acknowledged, as every figure here counts steps that stand. Army points spent, one for each
     effective answer to a ``castells.battle.reroll`` question that is its ``reroll`` option
     (data ``options``: a code for each option), by the phase it was given in ('saracens' for
     a defence against the Saracens, 'battle' for a battle between players).
@@ -559,12 +561,15 @@ def _castells_stats(store: Store, scope: Scope, skipped: tuple[str, ...]) -> Cas
         )
     battles = _rows(
         store,
-        f"""
-SELECT CASE WHEN b.value LIKE '%, taken' THEN 'saracens' ELSE 'defenders' END AS winner, COUNT(*)
-FROM session AS s, json_each(s.state, '$.battles') AS b
-WHERE {scope.where("s")}
-  AND b.value LIKE 'Saracens against %' AND (b.value LIKE '%, taken' OR b.value LIKE '%, held')
-GROUP BY winner
+        effective_cte(scope)
+        + """
+SELECT CASE json_extract(prompt, '$.data.result') WHEN 'taken' THEN 'saracens' ELSE 'defenders' END, COUNT(*)
+FROM effective
+WHERE instr(prompt, 'castells.battle.result') > 0
+  AND json_extract(prompt, '$.topic') = 'castells.battle.result'
+  AND json_extract(prompt, '$.data.kind') = 'saracen'
+  AND json_extract(prompt, '$.data.result') IN ('taken', 'held')
+GROUP BY 1
 """,
         scope.params(),
     )

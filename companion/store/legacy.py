@@ -8,7 +8,8 @@ those the engines wrote at the time; they are frozen with this module, which no 
 need touch: a replay gives an old step the topic the game asks with now (``prompts.fits``).
 
 A step is given the topic and the facts the statistics read (the table column, whether a roll
-was asked again, what each option of a reroll question means); any other step gets
+was asked again, what each option of a reroll question means, a battle's kind, castle and
+result); any other step gets
 ``<game>.legacy.<kind>``. Either way the prompt is marked ``legacy``, so it fits the game's
 prompt by its wording alone.
 
@@ -48,6 +49,48 @@ _REROLL = re.compile(r"Reroll the (\d+) failed (?:die|dice) \(1 army point\)")
 _REROLL_OTHERS = {"Stop and keep these dice": "stop", "Accept the result": "accept"}
 
 
+#: Terra de Castells: a battle's result as its instruction told it (the castle taken or held),
+#: with the favour-card note a score may carry. Saracen battles first: "The Saracens take"
+#: would otherwise read as a player named "The Saracens".
+_SCORE_NOTE = r"(?:, as a favour card says)?"
+_RESULTS = (
+    (
+        re.compile(
+            rf"The Saracens take (?P<castle>.+?) \((?P<defender>.+) \d+ against the Saracens' \d+{_SCORE_NOTE}\): "
+        ),
+        "saracen",
+        "taken",
+    ),
+    (
+        re.compile(
+            rf"(?P<castle>.+?) holds \((?P<defender>.+) \d+ against the Saracens' \d+{_SCORE_NOTE}\): "
+        ),
+        "saracen",
+        "held",
+    ),
+    (
+        re.compile(r"The Saracens roll no success: (?P<castle>.+?) holds without a defence roll\."),
+        "saracen",
+        "held",
+    ),
+    (re.compile(r"(?P<castle>.+?) holds without a defence roll: "), "saracen", "held"),
+    (
+        re.compile(
+            rf"(?P<attacker>.+?) takes (?P<castle>.+?) \((?P=attacker) \d+, (?P<defender>.+) \d+{_SCORE_NOTE}\): "
+        ),
+        "players",
+        "taken",
+    ),
+    (
+        re.compile(rf"(?P<castle>.+?) holds \((?P<attacker>.+?) \d+, (?P<defender>.+) \d+{_SCORE_NOTE}\): "),
+        "players",
+        "held",
+    ),
+    (re.compile(r"(?P<attacker>.+?) rolls no success: (?P<castle>.+?) holds\. "), "players", "held"),
+    (re.compile(r"(?P<castle>.+?) holds\. No change on the board\."), "players", "held"),
+)
+
+
 #: How a correction by hand's logged text began before schema 0005 (prompts.CORRECTION is what
 #: the displays add now; this is the old wording, frozen here with the rest).
 _OLD_CORRECTION_LABEL = "Correction by hand: "
@@ -74,11 +117,17 @@ def unlabelled(prompt: dict[str, Any]) -> dict[str, Any]:
 
 def derive(game: str, prompt: dict[str, Any]) -> dict[str, Any]:
     """``prompt`` (a logged prompt's JSON object, without a topic) with its topic, its facts and
-    ``legacy`` set; a prompt that already has a topic, or is a correction, is returned as it is."""
+    ``legacy`` set. A prompt an earlier derivation found no topic for (``<game>.legacy.<kind>``)
+    is looked at again, since this one may find more (migration 0006); any other prompt with a
+    topic, or a correction, is returned as it is, the very object."""
     kind = prompt.get("kind")
-    if "topic" in prompt or kind == "edit" or not isinstance(kind, str):
+    if kind == "edit" or not isinstance(kind, str):
+        return prompt
+    if "topic" in prompt and not (prompt.get("legacy") is True and prompt["topic"] in topics(game)):
         return prompt
     topic, data = _topic(game, kind, prompt)
+    if topic == prompt.get("topic"):
+        return prompt
     out = dict(prompt) | {"topic": topic, "legacy": True}
     if data:
         out["data"] = data
@@ -104,6 +153,11 @@ def _topic(game: str, kind: str, prompt: dict[str, Any]) -> tuple[str, dict[str,
         if paid:
             codes = ["reroll" if _REROLL.fullmatch(o) else _REROLL_OTHERS.get(o, "other") for o in options]
             return "castells.battle.reroll", {"failed": int(paid[0][1]), "options": codes}
+    if game == "castells" and kind == "tell":
+        text = prompt.get("text")
+        for pattern, battle, result in _RESULTS if isinstance(text, str) else ():
+            if found := pattern.match(text):
+                return "castells.battle.result", {"kind": battle, "castle": found["castle"], "result": result}
     return f"{_word(game)}.legacy.{_word(kind)}", {}
 
 

@@ -23,6 +23,7 @@ from companion.castells.battle import (
 from companion.castells.board import default_board
 from companion.castells.game import ATTACK, ATTACK_NEAR, MOVE, draw, empty_castles, play_turn
 from companion.castells.odds import percent, reach
+from companion.castells.state import BattleRecord
 from companion.prompts import Choose, Edit, Enter, Prompt, Roll, Tell
 
 TERRITORIES = ["Levant", "Migdia", "Ponent", "Riu", "Bosc", "Muntanya"]
@@ -208,7 +209,8 @@ def test_the_saracen_attack_names_its_castles_apart_from_the_wording() -> None:
     assert result.data["result"] == "held" and result.data["attacker_successes"] == 0
     assert result.data["defender_successes"] is None  # no defence roll against no success
     assert result.rule == "Phase 3 — Actions — Unfavorable result for the attacker"
-    assert state.battles == ["Saracens against Bo at Ulldecona: 0 successes, held"]
+    assert state.battles == [BattleRecord("saracen", "Saracens", "Bo", "Ulldecona", 0, None, "held")]
+    assert state.snapshot()["battles"] == ["Saracens against Bo at Ulldecona: 0 successes, held"]
 
 
 # -- the Saracen battle ---------------------------------------------------------------------
@@ -348,8 +350,11 @@ def test_a_castle_the_saracens_take_is_told_with_the_score_and_what_was_paid() -
     assert result.reason == (
         "1 against 3: the defender's successes fall short of the Saracens'; the Saracen figure moves onto Tortosa"
     )
-    # The record the statistics read is as it was.
-    assert state.battles == ["Saracens against Anna at Tortosa: Anna 1 against the Saracens' 3, taken"]
+    assert state.battles == [BattleRecord("saracen", "Saracens", "Anna", "Tortosa", 3, 1, "taken")]
+    # The record's line in the snapshot, which the digests are made from, is as it was.
+    assert state.snapshot()["battles"] == [
+        "Saracens against Anna at Tortosa: Anna 1 against the Saracens' 3, taken"
+    ]
 
 
 def test_the_defender_may_accept_instead_of_paying() -> None:

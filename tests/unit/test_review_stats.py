@@ -285,6 +285,30 @@ def test_castells_saracen_battles_and_army_points(store: Store) -> None:
     assert stats.army_points_spent == sum(paid.values())
 
 
+def test_castells_a_saracen_battle_undone_counts_nowhere(store: Store) -> None:
+    """Every figure counts the steps that stand: a Saracen battle's result acknowledged and then
+    undone is not counted; acknowledged again, it is, once."""
+    _sid, driver = new_driver(store, "castells", 5)
+    choose = castells_chooser(5)
+    while not (
+        driver.pending is not None
+        and driver.pending.kind == "tell"
+        and driver.pending.topic == "castells.battle.result"
+        and driver.pending.data["kind"] == "saracen"
+    ):
+        assert driver.pending is not None, "the game ended with no Saracen battle"
+        auto(driver, choose)
+    result = driver.pending.data["result"]
+    winner = "saracens" if result == "taken" else "defenders"
+    before = keyed(castells_stats(store).battles)
+    driver.ack()
+    assert keyed(castells_stats(store).battles) == dict(Counter(before) + Counter({winner: 1}))
+    driver.undo()
+    assert keyed(castells_stats(store).battles) == before
+    driver.ack()
+    assert keyed(castells_stats(store).battles) == dict(Counter(before) + Counter({winner: 1}))
+
+
 # -- all games ----------------------------------------------------------------------------
 
 

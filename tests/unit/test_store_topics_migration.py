@@ -21,7 +21,7 @@ import pytest
 
 from companion import games, interface
 from companion.review.luck import luck
-from companion.review.stats import statistics
+from companion.review.stats import castells_stats, statistics
 from companion.sessions import resume_session
 from companion.store import preflight
 from companion.store.db import Store
@@ -184,6 +184,57 @@ def test_a_damaged_row_is_left_as_it_is(old_db: str) -> None:
             {"failed": 2, "options": ["reroll", "accept"]},
         ),
         ("simancas", {"kind": "tell", "text": "Deal 9 cards."}, "simancas.legacy.tell", None),
+        *(
+            ("castells", {"kind": "tell", "text": text}, "castells.battle.result", data)
+            for text, data in (
+                (
+                    (
+                        "The Saracens take Olerdola (Player 1 1 against the Saracens' 4): return Player 1's castle "
+                        "on Olerdola to Player 1's reserve and move the Saracen figure to Olerdola."
+                    ),
+                    {"kind": "saracen", "castle": "Olerdola", "result": "taken"},
+                ),
+                (
+                    (
+                        "Coll de Balaguer holds (Anna 2 against the Saracens' 2, as a favour card says): no change "
+                        "on the board. Anna paid 1 army point for rerolls: set the army marker to 3."
+                    ),
+                    {"kind": "saracen", "castle": "Coll de Balaguer", "result": "held"},
+                ),
+                (
+                    "The Saracens roll no success: Tortosa holds without a defence roll. No change on the board.",
+                    {"kind": "saracen", "castle": "Tortosa", "result": "held"},
+                ),
+                (
+                    "Tortosa holds without a defence roll: no change on the board.",
+                    {"kind": "saracen", "castle": "Tortosa", "result": "held"},
+                ),
+                (
+                    (
+                        "Player 2 takes Flix (Player 2 2, Player 1 0): return Player 1's castle to Player 1's "
+                        "reserve and place a castle of Player 2's on Flix. Player 2 cannot attack again this turn."
+                    ),
+                    {"kind": "players", "castle": "Flix", "result": "taken"},
+                ),
+                (
+                    (
+                        "Mora holds (Player 1 4, Player 2 4): no change on the board. Player 1 paid 2 army points "
+                        "for rerolls: set the army marker to 1."
+                    ),
+                    {"kind": "players", "castle": "Mora", "result": "held"},
+                ),
+                (
+                    "Player 3 rolls no success: Olerdola holds. No change on the board.",
+                    {"kind": "players", "castle": "Olerdola", "result": "held"},
+                ),
+                (
+                    "Olerdola holds. No change on the board.",
+                    {"kind": "players", "castle": "Olerdola", "result": "held"},
+                ),
+            )
+        ),
+        # An instruction that tells no battle's result stays one found no topic for.
+        ("castells", {"kind": "tell", "text": "Century XII begins."}, "castells.legacy.tell", None),
     ],
 )
 def test_the_derivation_reads_the_old_wording(
@@ -193,3 +244,38 @@ def test_the_derivation_reads_the_old_wording(
     assert derived["topic"] == topic and derived["legacy"] is True
     assert derived.get("data") == data
     assert derive(game, derived) is derived  # a prompt with a topic keeps it
+
+
+def test_a_step_an_earlier_migration_found_no_topic_for_is_read_again(old_db: str) -> None:
+    """Migration 0006: a battle's result that 0004 marked ``castells.legacy.tell`` is given its
+    topic and facts, and counts in the statistics; the other such steps stay as they were."""
+    Store(old_db).close()
+    migrated = prompts(old_db)
+    results = [p for g, p in migrated if g == "castells" and p["topic"] == "castells.battle.result"]
+    assert results and all(p["legacy"] is True and p["data"]["result"] in ("held", "taken") for p in results)
+    con = sqlite3.connect(old_db)
+    try:  # as migration 0004 left them: no topic found for a result
+        ids = [
+            i
+            for (i, p) in con.execute("SELECT id, prompt FROM event").fetchall()
+            if '"castells.battle.result"' in p
+        ]
+        for i in ids:
+            (p,) = con.execute("SELECT prompt FROM event WHERE id = ?", (i,)).fetchone()
+            old = json.loads(p)
+            del old["data"]
+            old["topic"] = "castells.legacy.tell"
+            con.execute("UPDATE event SET prompt = ? WHERE id = ?", (json.dumps(old), i))
+        con.execute("UPDATE alembic_version SET version_num = '0005'")
+        con.commit()
+    finally:
+        con.close()
+    assert sum(p["topic"] == "castells.battle.result" for _, p in prompts(old_db)) == 0
+    store = Store(old_db)  # opening migrates it
+    try:
+        assert preflight.check(old_db) == preflight.HEAD
+        assert prompts(old_db) == migrated
+        saracens = {c.key: c.count for c in castells_stats(store).battles}
+        assert saracens == {"saracens": 1, "defenders": 0}
+    finally:
+        store.close()
