@@ -153,9 +153,9 @@ def _topic(game: str, kind: str, prompt: dict[str, Any]) -> tuple[str, dict[str,
         if paid:
             codes = ["reroll" if _REROLL.fullmatch(o) else _REROLL_OTHERS.get(o, "other") for o in options]
             return "castells.battle.reroll", {"failed": int(paid[0][1]), "options": codes}
-    if game == "castells" and kind == "tell":
-        text = prompt.get("text")
-        for pattern, battle, result in _RESULTS if isinstance(text, str) else ():
+    text = prompt.get("text")
+    if game == "castells" and kind == "tell" and isinstance(text, str):
+        for pattern, battle, result in _RESULTS:
             if found := pattern.match(text):
                 return "castells.battle.result", {"kind": battle, "castle": found["castle"], "result": result}
     return f"{_word(game)}.legacy.{_word(kind)}", {}
