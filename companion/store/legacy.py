@@ -49,46 +49,46 @@ _REROLL = re.compile(r"Reroll the (\d+) failed (?:die|dice) \(1 army point\)")
 _REROLL_OTHERS = {"Stop and keep these dice": "stop", "Accept the result": "accept"}
 
 
-#: Terra de Castells: a battle's result as its instruction told it (the castle taken or held),
-#: with the favour-card note a score may carry. Saracen battles first: "The Saracens take"
-#: would otherwise read as a player named "The Saracens".
-_SCORE_NOTE = r"(?:, as a favour card says)?"
+#: Terra de Castells: a battle's result as its instruction told it, by its start: the castle
+#: (a name of the board's, never with a parenthesis) taken or held, and by whom. "The Saracens
+#: take" comes first: it would otherwise read as a player named "The Saracens". A castle held
+#: after a defence roll ("Mora holds (Anna 2, Bo 2): ...") was a Saracen battle when its score
+#: is against the Saracens ("Tortosa holds (Anna 1 against the Saracens' 1): ..."). A name is
+#: read up to the first word that ends it (" takes "), so no text is scanned more than a few times.
 _RESULTS = (
+    (re.compile(r"The Saracens take (?P<castle>[^(]+) \("), "saracen", "taken"),
     (
-        re.compile(
-            rf"The Saracens take (?P<castle>.+?) \((?P<defender>.+) \d+ against the Saracens' \d+{_SCORE_NOTE}\): "
-        ),
+        re.compile(r"The Saracens roll no success: (?P<castle>[^(]+?) holds without a defence roll\."),
         "saracen",
-        "taken",
+        "held",
     ),
+    (re.compile(r"(?P<castle>[^(]+?) holds without a defence roll: "), "saracen", "held"),
     (
         re.compile(
-            rf"(?P<castle>.+?) holds \((?P<defender>.+) \d+ against the Saracens' \d+{_SCORE_NOTE}\): "
+            r"(?P<castle>[^(]+?) holds \((?=.* against the Saracens' \d+(?:, as a favour card says)?\): )"
         ),
         "saracen",
         "held",
     ),
+    (re.compile(r"(?P<castle>[^(]+?) holds \("), "players", "held"),
     (
-        re.compile(r"The Saracens roll no success: (?P<castle>.+?) holds without a defence roll\."),
-        "saracen",
-        "held",
-    ),
-    (re.compile(r"(?P<castle>.+?) holds without a defence roll: "), "saracen", "held"),
-    (
-        re.compile(
-            rf"(?P<attacker>.+?) takes (?P<castle>.+?) \((?P=attacker) \d+, (?P<defender>.+) \d+{_SCORE_NOTE}\): "
-        ),
-        "players",
-        "taken",
-    ),
-    (
-        re.compile(rf"(?P<castle>.+?) holds \((?P<attacker>.+?) \d+, (?P<defender>.+) \d+{_SCORE_NOTE}\): "),
+        re.compile(r"(?:(?! rolls no success: ).)+ rolls no success: (?P<castle>[^(]+?) holds\. "),
         "players",
         "held",
     ),
-    (re.compile(r"(?P<attacker>.+?) rolls no success: (?P<castle>.+?) holds\. "), "players", "held"),
-    (re.compile(r"(?P<castle>.+?) holds\. No change on the board\."), "players", "held"),
+    (re.compile(r"(?P<castle>[^(]+?) holds\. No change on the board\."), "players", "held"),
+    (
+        re.compile(r"(?P<attacker>(?:(?! takes ).)+) takes (?P<castle>[^(]+) \((?P=attacker) \d"),
+        "players",
+        "taken",
+    ),
 )
+
+
+#: The longest text read as a battle's result: the longest the engine wrote is under 400
+#: characters (long names, two payments). The patterns backtrack over their names, so a text
+#: of thousands of characters (a damaged or hostile import) would take seconds; none is a result.
+_LONGEST_RESULT = 1000
 
 
 #: How a correction by hand's logged text began before schema 0005 (prompts.CORRECTION is what
@@ -154,7 +154,7 @@ def _topic(game: str, kind: str, prompt: dict[str, Any]) -> tuple[str, dict[str,
             codes = ["reroll" if _REROLL.fullmatch(o) else _REROLL_OTHERS.get(o, "other") for o in options]
             return "castells.battle.reroll", {"failed": int(paid[0][1]), "options": codes}
     text = prompt.get("text")
-    if game == "castells" and kind == "tell" and isinstance(text, str):
+    if game == "castells" and kind == "tell" and isinstance(text, str) and len(text) <= _LONGEST_RESULT:
         for pattern, battle, result in _RESULTS:
             if found := pattern.match(text):
                 return "castells.battle.result", {"kind": battle, "castle": found["castle"], "result": result}

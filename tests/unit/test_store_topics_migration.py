@@ -233,8 +233,30 @@ def test_a_damaged_row_is_left_as_it_is(old_db: str) -> None:
                 ),
             )
         ),
-        # An instruction that tells no battle's result stays one found no topic for.
+        (
+            "castells",
+            {"kind": "tell", "text": "Anna (red) takes Flix (Anna (red) 3, Bo 1): return Bo's castle ..."},
+            "castells.battle.result",
+            {"kind": "players", "castle": "Flix", "result": "taken"},
+        ),
+        (
+            "castells",
+            {
+                "kind": "tell",
+                "text": "Flix holds (Anna (red) 3 against the Saracens' 3): no change on the board.",
+            },
+            "castells.battle.result",
+            {"kind": "saracen", "castle": "Flix", "result": "held"},
+        ),
+        # An instruction that tells no battle's result stays one found no topic for, and so does
+        # a text longer than any result was (a damaged or hostile import: not scanned).
         ("castells", {"kind": "tell", "text": "Century XII begins."}, "castells.legacy.tell", None),
+        (
+            "castells",
+            {"kind": "tell", "text": "Mora holds. No change on the board." + " " * 2000},
+            "castells.legacy.tell",
+            None,
+        ),
     ],
 )
 def test_the_derivation_reads_the_old_wording(
