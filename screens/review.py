@@ -187,6 +187,8 @@ class LuckScreen(ReviewScreen):
         return luck(store, game)
 
     def widgets(self, ledger: Any) -> list[Any]:
+        from companion.review.luck import p_text
+
         # A session left out (its rows cannot be read) is named, first and plainly.
         skipped = [Static(plain(note, "dim"), classes="review-note") for note in ledger.notes]
         if not ledger.dice:
@@ -194,8 +196,10 @@ class LuckScreen(ReviewScreen):
         out: list[Any] = [
             Static(
                 Text(
-                    "Each die's faces against a fair die (a chi-square test): a small p means the faces "
-                    "came up less evenly than a fair die usually gives.",
+                    "Each die's faces against a fair die: Pearson's chi-square, with the G test beside it, "
+                    "and the exact test where there are under 5 rolls a face. A small p means the faces came "
+                    "up less evenly than a fair die usually gives; a flag is weighed against the number of "
+                    "tests shown (Holm's correction).",
                     style="dim",
                 ),
                 classes="review-note",
@@ -208,26 +212,36 @@ class LuckScreen(ReviewScreen):
             for face in range(1, die.sides + 1):
                 table.add_column(str(face), justify="right")
             table.add_column("Dice", justify="right")
+            table.add_column("χ²", justify="right")
+            table.add_column("G", justify="right")
             table.add_column("p", justify="right")
             for test, name in ((die.physical, "typed"), (die.app, "app")):
-                # Too few dice: the p-value is shown in brackets, as the test cannot be trusted yet.
-                p = (
-                    "-"
-                    if test.p_value is None
-                    else f"{test.p_value:.2f}"
-                    if test.enough
-                    else f"({test.p_value:.2f})"
+                table.add_row(
+                    name,
+                    *map(str, test.counts),
+                    str(test.dice),
+                    "-" if test.chi2 is None else f"{test.chi2:.1f}",
+                    "-" if test.g is None else f"{test.g:.1f}",
+                    "-" if test.p is None else p_text(test.p).removeprefix("p = ").replace("p < ", "<"),
                 )
-                table.add_row(name, *map(str, test.counts), str(test.dice), p)
             out.append(Static(table, classes="review-block"))
             for test in (die.physical, die.app):
-                style = "bold" if test.enough else "dim"
                 out.append(
                     Static(
-                        Text(f"• {test.verdict[0].upper()}{test.verdict[1:]}", style=style),
+                        Text(
+                            f"• {test.verdict[0].upper()}{test.verdict[1:]}.",
+                            style="bold" if test.flagged else "",
+                        ),
                         classes="review-note",
                     )
                 )
+                for line in test.lines():
+                    out.append(
+                        Static(
+                            Text(f"{line[0].upper()}{line[1:]}.", style="dim"),
+                            classes="review-note review-detail",
+                        )
+                    )
             if die.sides <= 20 and (die.physical.dice or die.app.dice):
                 faces = [str(f) for f in range(1, die.sides + 1)]
 

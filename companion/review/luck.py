@@ -1,24 +1,37 @@
-"""The luck ledger: are the dice fair? Faces counted against a fair die, with a chi-square test.
+"""The luck ledger: are the dice fair? Faces counted against a fair die, tested as a statistician would.
 
 For each die size (the ``sides`` of the Roll prompts), the faces of the dice the
 player typed from the table (source 'physical') and, beside them, of the dice
 the app rolled (source 'app') are counted with SQL over the effective steps (an
-undone roll does not count). Each count is tested against a fair die with
-Pearson's chi-square goodness-of-fit test; its p-value comes from the
-regularized upper incomplete gamma function, implemented here (no scipy).
-The test needs an expected count of at least 5 a face; below that the ledger
-says there are not enough rolls to tell.
+undone roll does not count), in the order they were rolled. Each count is tested
+against a fair die (companion/review/dice_tests.py): Pearson's chi-square and the
+G statistic; below 5 rolls expected a face, the exact (or Monte Carlo) p-value
+instead of the approximation; each face's share with its 95% interval; the
+power of the test against a loaded die, so that "no evidence" never reads as
+"fair"; Holm's correction across every test the ledger shows together; and a
+streak test, the same face twice running against the 1 in k of a fair die.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from companion.errors import DamagedRow
+from companion.review.dice_tests import (
+    Repeats,
+    chi2_sf,
+    chi_square,
+    exact_p,
+    g_statistic,
+    holm,
+    loaded_share,
+    power,
+    repeats,
+    wilson,
+)
 from companion.review.effective import MOST_SIDES, Scope, counted, effective_cte
 
 if TYPE_CHECKING:
@@ -26,82 +39,11 @@ if TYPE_CHECKING:
 
 SOURCES = ("physical", "app")
 MIN_EXPECTED = 5.0  # the usual rule of thumb for the chi-square approximation
-_EPS = 1e-15
-_TINY = 1e-300
-_MAX_ITER = 10_000
-
-
-# -- the mathematics ---------------------------------------------------------------------
-
-
-def gamma_q(a: float, x: float) -> float:
-    """The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a).
-
-    Series for P = 1 - Q below x = a + 1, Lentz's continued fraction above it
-    (each converges fast on its side); ``a`` > 0, ``x`` >= 0.
-    """
-    if a <= 0 or x < 0 or math.isnan(x):
-        raise ValueError(f"gamma_q needs a > 0 and x >= 0, not a={a}, x={x}")
-    if x == 0:
-        return 1.0
-    if math.isinf(x):
-        return 0.0
-    log_front = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1:
-        return max(0.0, 1.0 - _series_p(a, x, log_front))
-    return min(1.0, _continued_fraction_q(a, x, log_front))
-
-
-def _series_p(a: float, x: float, log_front: float) -> float:
-    term = total = 1.0 / a
-    ap = a
-    for _ in range(_MAX_ITER):
-        ap += 1.0
-        term *= x / ap
-        total += term
-        if abs(term) < abs(total) * _EPS:
-            break
-    return total * math.exp(log_front)
-
-
-def _continued_fraction_q(a: float, x: float, log_front: float) -> float:
-    b = x + 1.0 - a
-    c = 1.0 / _TINY
-    d = 1.0 / b
-    h = d
-    for i in range(1, _MAX_ITER):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        if abs(d) < _TINY:
-            d = _TINY
-        c = b + an / c
-        if abs(c) < _TINY:
-            c = _TINY
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < _EPS:
-            break
-    return math.exp(log_front) * h
-
-
-def chi2_sf(x: float, dof: int) -> float:
-    """P(X >= x) for X chi-square distributed with ``dof`` degrees of freedom (the p-value)."""
-    if dof < 1:
-        raise ValueError(f"a chi-square distribution needs at least 1 degree of freedom, not {dof}")
-    if x <= 0:
-        return 1.0
-    return gamma_q(dof / 2.0, x / 2.0)
-
-
-def chi_square(counts: list[int] | tuple[int, ...]) -> float:
-    """Pearson's statistic of ``counts`` (one per face) against equal expected counts."""
-    n = sum(counts)
-    if n == 0 or not counts:
-        return 0.0
-    expected = n / len(counts)
-    return sum((c - expected) ** 2 for c in counts) / expected
+ALPHA = 0.05  # the level a flag is raised at, and the power worked out for
+#: How the p-value of a test with 5 rolls expected a face or more is found.
+CHI_SQUARE = "chi-square"
+#: The streak test of dice with no two rolls in a row.
+NO_PAIRS = Repeats(0, 0, 0.0, None)
 
 
 # -- the ledger --------------------------------------------------------------------------
@@ -111,9 +53,13 @@ def chi_square(counts: list[int] | tuple[int, ...]) -> float:
 class FaceTest:
     """The faces of one kind of die from one source, tested against a fair die.
 
-    ``counts[i]`` is how often face i+1 came up; ``dice`` their sum. ``chi2`` and
-    ``p_value`` are None when there are no dice; ``enough`` is False when the
-    expected count a face is under 5 (the test is then not to be trusted).
+    ``counts[i]`` is how often face i+1 came up; ``dice`` their sum. ``chi2``, ``g`` and
+    ``p_value`` (Pearson's, from the chi-square approximation) are None when there are no
+    dice; ``enough`` is False when the expected count a face is under 5, and the verdict's
+    p (``p``) is then the exact or Monte Carlo one (``p_exact``, found as ``method`` says).
+    ``shares`` holds each face's share with its 95% interval; ``power`` the chance the test
+    had of catching a die with one face 1.5 times as likely as it should be. ``holm_p`` is
+    ``p`` adjusted for the ``tests`` shown together (Holm), ``repeats`` the streak test.
     """
 
     sides: int
@@ -126,20 +72,105 @@ class FaceTest:
     p_value: float | None
     enough: bool
     verdict: str
+    g: float | None = None
+    g_p_value: float | None = None
+    p_exact: float | None = None
+    method: str = CHI_SQUARE
+    shares: tuple[tuple[float, float, float], ...] = ()
+    power: float | None = None
+    holm_p: float | None = None
+    tests: int = 1
+    repeats: Repeats = NO_PAIRS
+
+    @property
+    def p(self) -> float | None:
+        """The p-value the verdict rests on: the chi-square's with enough rolls, else the exact one."""
+        return self.p_value if self.enough else self.p_exact
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the test found evidence of an unfair die (p under 5%, before Holm's correction)."""
+        return self.p is not None and self.p < ALPHA
+
+    def largest_gap(self) -> tuple[int, float] | None:
+        """The face furthest from a fair die's share, and by how many percentage points (+/-)."""
+        if not self.dice:
+            return None
+        fair = 1 / self.sides
+        face = max(range(self.sides), key=lambda i: (abs(self.shares[i][0] - fair), -i))
+        return face + 1, 100 * (self.shares[face][0] - fair)
+
+    def lines(self) -> list[str]:
+        """What the test says beyond its verdict, a sentence each: the largest gap from a fair
+        die, the power of the test where it found nothing, the streak test."""
+        out: list[str] = []
+        gap = self.largest_gap()
+        if gap is None:
+            return out
+        face, points = gap
+        share, low, high = self.shares[face - 1]
+        out.append(
+            f"largest gap from a fair die: {face} came up {_pct(share)} of the time against {_pct(1 / self.sides)} "
+            f"({points:+.1f} points; 95% interval {_pct(low)} to {_pct(high)})"
+        )
+        p = self.p
+        if p is not None and p >= ALPHA and self.power is not None:
+            caught = ">99%" if self.power > 0.995 else f"{self.power:.0%}"
+            so = (
+                "so a die loaded that much would very likely have shown"
+                if self.power >= 0.9
+                else "no evidence is not proof of a fair die"
+            )
+            out.append(
+                f"with {self.dice:,} {_dice(self.dice)}, a d{self.sides} showing one face {_pct(loaded_share(self.sides))} "
+                f"of the time would have been caught {caught} of the time: {so}"
+            )
+        streak = streak_text(self.repeats)
+        if streak:
+            out.append(streak)
+        return out
 
     def to_json(self) -> dict[str, Any]:
+        gap = self.largest_gap()
         return {
             "sides": self.sides,
             "source": self.source,
             "counts": {str(face): n for face, n in enumerate(self.counts, start=1)},
             "dice": self.dice,
             "expected": round(self.expected, 3),
-            "chi2": None if self.chi2 is None else round(self.chi2, 4),
+            "chi2": _round(self.chi2, 4),
             "dof": self.dof,
-            "p_value": None if self.p_value is None else round(self.p_value, 6),
+            "p_value": _round(self.p_value, 6),
             "enough": self.enough,
             "verdict": self.verdict,
+            "g": _round(self.g, 4),
+            "g_p_value": _round(self.g_p_value, 6),
+            "p_exact": _round(self.p_exact, 6),
+            "method": self.method,
+            "shares": {
+                str(face): {"share": round(sh, 4), "low": round(lo, 4), "high": round(hi, 4)}
+                for face, (sh, lo, hi) in enumerate(self.shares, start=1)
+            },
+            "largest_gap": None if gap is None else {"face": gap[0], "points": round(gap[1], 2)},
+            "power": _round(self.power, 4),
+            "holm_p": _round(self.holm_p, 6),
+            "tests": self.tests,
+            "repeats": {
+                "pairs": self.repeats.pairs,
+                "repeats": self.repeats.repeats,
+                "expected": round(self.repeats.expected, 3),
+                "p_value": _round(self.repeats.p_value, 6),
+            },
         }
+
+
+def _round(x: float | None, digits: int) -> float | None:
+    return None if x is None else round(x, digits)
+
+
+def _pct(share: float) -> str:
+    """'16.7%', '25%': a share as a player reads it."""
+    return f"{100 * share:.1f}".removesuffix(".0") + "%"
 
 
 @dataclass(frozen=True)
@@ -168,49 +199,84 @@ class LuckLedger:
 
 
 def p_text(p: float) -> str:
-    """'p = 0.41', 'p = 0.003', 'p < 0.001'."""
+    """'p = 0.41', 'p = 0.003', 'p < 0.001'; 'p = 0.047', not 'p = 0.05', for a p that is
+    under the 5% a flag needs (or just over it): the words beside it must not seem to disagree."""
     if p < 0.001:
         return "p < 0.001"
-    if p < 0.01:
+    if p < 0.01 or round(p, 2) == ALPHA:
         return f"p = {p:.3f}"
     return f"p = {p:.2f}"
 
 
-def verdict(sides: int, source: str, counts: tuple[int, ...] | list[int], p: float | None) -> str:
-    """The result in plain words, e.g. 'no evidence your d6 is unfair, p = 0.41'."""
+def verdict(
+    sides: int,
+    source: str,
+    counts: tuple[int, ...] | list[int],
+    p: float | None,
+    method: str = CHI_SQUARE,
+    holm_p: float | None = None,
+    tests: int = 1,
+) -> str:
+    """The result in plain words, e.g. 'no evidence your d6 is unfair, p = 0.41'. ``method``
+    says how ``p`` was found when it is not the chi-square's; ``holm_p`` and ``tests``, whether
+    a flag stands after Holm's correction for the tests shown together."""
     die = f"your d{sides}" if source == "physical" else f"the app's d{sides}"
     n = sum(counts)
     if n == 0:
         return f"no d{sides} typed from the table" if source == "physical" else f"the app rolled no d{sides}"
-    needed = math.ceil(MIN_EXPECTED * sides)
-    if n < needed:
-        return (
-            f"not enough rolls to tell whether {die} is fair: {n} {_dice(n)}, "
-            f"at least {needed} needed (5 a face)"
-        )
-    assert p is not None
-    if p >= 0.05:
-        return f"no evidence {die} is unfair, {p_text(p)}"
+    if p is None:
+        return f"{die} could not be tested"
+    how = "" if method == CHI_SQUARE else f" ({method}: {n} {_dice(n)} are too few for the chi-square)"
+    if p >= ALPHA:
+        return f"no evidence {die} is unfair, {p_text(p)}{how}"
     expected = n / sides
     face = max(range(sides), key=lambda i: (abs(counts[i] - expected), -i))
-    how = "more" if counts[face] > expected else "less"
+    more = "more" if counts[face] > expected else "less"
     # '5,986.5', not '5.99e+03': the count a player can compare with the one beside it.
     fair = f"{expected:,.1f}".removesuffix(".0")
-    detail = f"{face + 1} came up {counts[face]:,} times, {how} than the {fair} a fair die would give"
+    detail = f"{face + 1} came up {counts[face]:,} times, {more} than the {fair} a fair die would give"
     strength = "strong evidence" if p < 0.01 else "some evidence"
-    return f"{strength} {die} is unfair, {p_text(p)}: {detail}"
+    said = f"{strength} {die} is unfair, {p_text(p)}{how}: {detail}"
+    if tests > 1 and holm_p is not None:
+        if holm_p < ALPHA:
+            said += f"; it stands after Holm's correction for the {tests} tests shown ({p_text(holm_p)})"
+        else:
+            said += (
+                f"; but not after Holm's correction for the {tests} tests shown ({p_text(holm_p)}): "
+                "among that many tests, a p this small often comes by chance"
+            )
+    return said
 
 
-def face_test(sides: int, source: str, counts: tuple[int, ...] | list[int]) -> FaceTest:
-    """Test one set of face counts (``counts[i]`` for face i+1) against a fair ``sides``-sided die."""
+def streak_text(r: Repeats) -> str | None:
+    """The streak test in plain words; None with no two rolls in a row to compare."""
+    if r.p_value is None:
+        return None
+    seen = f"the same face came twice running {r.repeats:,} times in {r.pairs:,} pairs of rolls, {r.expected:,.1f} expected"
+    if r.p_value >= ALPHA:
+        return f"no sign of streaks: {seen} ({p_text(r.p_value)})"
+    if r.repeats > r.expected:
+        return f"streaks: {seen} ({p_text(r.p_value)}), so the faces came in clumps"
+    return f"fewer repeats than chance: {seen} ({p_text(r.p_value)}), as if the die avoided its last face"
+
+
+def face_test(
+    sides: int, source: str, counts: tuple[int, ...] | list[int], pairs: int = 0, same: int = 0
+) -> FaceTest:
+    """Test one set of face counts (``counts[i]`` for face i+1) against a fair ``sides``-sided
+    die; ``same`` of ``pairs`` consecutive rolls showed the same face (the streak test)."""
     counts = tuple(int(c) for c in counts)
     if len(counts) != sides:
         raise ValueError(f"a d{sides} needs {sides} face counts, not {len(counts)}")
     n = sum(counts)
     dof = sides - 1
     stat = chi_square(counts) if n else None
-    p = chi2_sf(stat, dof) if stat is not None else None
+    g = g_statistic(counts) if n else None
     expected = n / sides
+    enough = n > 0 and expected >= MIN_EXPECTED
+    p_exact, method = exact_p(counts) if n and not enough else (None, CHI_SQUARE)
+    p_value = chi2_sf(stat, dof) if stat is not None else None
+    p = p_value if enough else p_exact
     return FaceTest(
         sides=sides,
         source=source,
@@ -219,38 +285,85 @@ def face_test(sides: int, source: str, counts: tuple[int, ...] | list[int]) -> F
         expected=expected,
         chi2=stat,
         dof=dof,
-        p_value=p,
-        enough=n > 0 and expected >= MIN_EXPECTED,
-        verdict=verdict(sides, source, counts, p),
+        p_value=p_value,
+        enough=enough,
+        verdict=verdict(sides, source, counts, p, method),
+        g=g,
+        g_p_value=chi2_sf(g, dof) if g is not None else None,
+        p_exact=p_exact,
+        method=method,
+        shares=tuple((c / n, *wilson(c, n)) for c in counts) if n else (),
+        power=power(n, sides, ALPHA) if n else None,
+        holm_p=p,
+        repeats=repeats(pairs, same, sides),
     )
 
 
-def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str], list[int]]:
-    """(sides, source) -> counts per face, over the effective Roll answers in ``scope``."""
+def with_holm(tests: list[FaceTest]) -> list[FaceTest]:
+    """``tests`` (shown together) with their p adjusted by Holm's procedure and their verdicts
+    saying whether a flag stands after it: 20 tests at 5% raise a false alarm 64% of the time."""
+    tested = [i for i, t in enumerate(tests) if t.p is not None]
+    adjusted = holm([tests[i].p for i in tested])  # type: ignore[misc]
+    out = list(tests)
+    for i, adj in zip(tested, adjusted, strict=True):
+        t = tests[i]
+        out[i] = replace(
+            t,
+            holm_p=adj,
+            tests=len(tested),
+            verdict=verdict(t.sides, t.source, t.counts, t.p, t.method, adj, len(tested)),
+        )
+    return out
+
+
+@dataclass
+class Faces:
+    """The dice of one size from one source: counts per face, and of the consecutive rolls of
+    a session (``pairs``) how many showed the same face twice running (``same``)."""
+
+    counts: list[int]
+    pairs: int = 0
+    same: int = 0
+
+
+def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str], Faces]:
+    """(sides, source) -> the faces of the effective Roll answers in ``scope``, in the order
+    they were rolled: a session's steps in order, a step's dice as typed or rolled."""
     sql = (
         effective_cte(scope)
-        + """
-SELECT CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
-       effective.source AS source,
-       CAST(d.value AS INTEGER) AS face,
-       COUNT(*) AS n
-FROM effective, json_each(effective.answer) AS d
-WHERE effective.source IN ('physical', 'app')
-  AND json_extract(effective.prompt, '$.kind') = 'roll'
+        + """,
+dice AS (
+    SELECT effective.session_id AS sid, effective.seq AS seq, CAST(d.key AS INTEGER) AS k,
+           CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
+           effective.source AS source, CAST(d.value AS INTEGER) AS face
+    FROM effective, json_each(effective.answer) AS d
+    WHERE effective.source IN ('physical', 'app')
+      AND json_extract(effective.prompt, '$.kind') = 'roll'
+),
+paired AS (
+    SELECT sides, source, face,
+           LAG(face) OVER (PARTITION BY sid, sides, source ORDER BY seq, k) AS previous
+    FROM dice
+)
+SELECT sides, source, face, COUNT(*) AS n, SUM(previous IS NOT NULL) AS pairs, SUM(previous = face) AS same
+FROM paired
 GROUP BY sides, source, face
 """
     )
     # A row SQLite cannot read fails the query (DamagedRow), as a die too large to count does
     # here: the caller leaves their sessions out (``effective.counted``).
-    out: dict[tuple[int, str], list[int]] = {}
+    out: dict[tuple[int, str], Faces] = {}
     with store.reading() as con:
         rows = con.execute(text(sql), scope.params()).all()
-    for sides, source, face, n in rows:
+    for sides, source, face, n, pairs, same in rows:
         if sides is not None and not 2 <= sides <= MOST_SIDES:
             raise DamagedRow(f"A roll of a d{min(sides, 10**6)} or larger is no roll of any game.")
         if sides is None or face is None or not 1 <= face <= sides:
             continue  # a damaged row: the log's own checks refuse it elsewhere
-        out.setdefault((sides, source), [0] * sides)[face - 1] += n
+        faces = out.setdefault((sides, source), Faces([0] * sides))
+        faces.counts[face - 1] += n
+        faces.pairs += int(pairs or 0)
+        faces.same += int(same or 0)
     return out
 
 
@@ -258,23 +371,26 @@ def luck(store: Store, game: str | None = None, session_id: int | None = None) -
     """The luck ledger over every session, one game's sessions, or one session.
 
     One ``DieLuck`` per die size that was rolled in the scope, smallest first; each
-    holds the physical and the app test (a side with no dice says so in its verdict).
+    holds the physical and the app test (a side with no dice says so in its verdict),
+    the flags weighed by Holm's correction across every test the ledger shows.
     """
     return counted(store, Scope(game, session_id), lambda scope, notes: _luck(store, scope, notes))
 
 
 def _luck(store: Store, scope: Scope, skipped: tuple[str, ...]) -> LuckLedger:
-    counts = face_counts(store, scope)
-    sizes = sorted({sides for sides, _ in counts})
+    found = face_counts(store, scope)
+    sizes = sorted({sides for sides, _ in found})
+    tests = with_holm(
+        [
+            face_test(sides, source, faces.counts, faces.pairs, faces.same)
+            for sides in sizes
+            for source in SOURCES
+            for faces in [found.get((sides, source), Faces([0] * sides))]
+        ]
+    )
     return LuckLedger(
         scope=scope.describe(),
-        dice=tuple(
-            DieLuck(
-                sides,
-                *(face_test(sides, source, counts.get((sides, source), [0] * sides)) for source in SOURCES),
-            )
-            for sides in sizes
-        ),
+        dice=tuple(DieLuck(sides, tests[2 * i], tests[2 * i + 1]) for i, sides in enumerate(sizes)),
         notes=skipped,
     )
 

@@ -22,11 +22,16 @@ def _test_lines(t: FaceTest) -> list[str]:
     if not t.dice:
         return [f"  {who}: {t.verdict}."]
     faces = "  ".join(f"{face}:{n}" for face, n in enumerate(t.counts, start=1))
-    stat = f"chi-square {t.chi2:.2f} on {t.dof} degrees of freedom, " if t.chi2 is not None else ""
+    stat = (
+        f"chi-square {t.chi2:.2f}, G {t.g:.2f} on {t.dof} degrees of freedom; "
+        if t.chi2 is not None and t.g is not None
+        else ""
+    )
     return [
         f"  {who}: {t.dice:,} {'die' if t.dice == 1 else 'dice'}, {t.expected:,.3f}".rstrip("0").rstrip(".")
         + f" expected a face; {stat}{t.verdict}.",
         f"    faces {faces}",
+        *(f"    {line[0].upper()}{line[1:]}." for line in t.lines()),
     ]
 
 

@@ -8,7 +8,7 @@ die like any other, and leaving it out would bend the faces the refusal falls on
 
 The rolls are read by the statistics' own query (``stats._table_rolls``: effective steps
 only, by topic); the comparison is a pure function (``against_dice``) with the luck
-ledger's chi-square test (``luck.chi2_sf``), expected counts of 5 at least before it
+ledger's chi-square test (``dice_tests.chi2_sf``), expected counts of 5 at least before it
 says anything (``luck.MIN_EXPECTED``).
 """
 
@@ -21,8 +21,9 @@ from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from companion.review.dice_tests import chi2_sf
 from companion.review.effective import Scope, counted
-from companion.review.luck import MIN_EXPECTED, chi2_sf, p_text
+from companion.review.luck import MIN_EXPECTED, p_text
 
 if TYPE_CHECKING:
     from companion.store.db import Store

@@ -12,11 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_review_helpers import new_driver
 
+from companion.review.dice_tests import chi2_sf, chi_square, gamma_q
 from companion.review.luck import (
-    chi2_sf,
-    chi_square,
     face_test,
-    gamma_q,
     luck,
     p_text,
     verdict,
@@ -106,10 +104,9 @@ def test_fair_dice_are_flagged_about_one_time_in_twenty() -> None:
 def test_verdict_wording() -> None:
     assert verdict(6, "physical", [7, 7, 7, 7, 6, 6], 0.41) == "no evidence your d6 is unfair, p = 0.41"
     assert verdict(6, "app", [7, 7, 7, 7, 6, 6], 0.999) == "no evidence the app's d6 is unfair, p = 1.00"
-    assert verdict(6, "physical", [3, 2, 1, 0, 0, 4], None) == (
-        "not enough rolls to tell whether your d6 is fair: 10 dice, at least 30 needed (5 a face)"
+    assert verdict(6, "physical", [3, 2, 1, 0, 0, 4], 0.2, "exact") == (
+        "no evidence your d6 is unfair, p = 0.20 (exact: 10 dice are too few for the chi-square)"
     )
-    assert verdict(20, "physical", [1] + [0] * 19, None).endswith("1 die, at least 100 needed (5 a face)")
     assert verdict(6, "physical", [0] * 6, None) == "no d6 typed from the table"
     assert verdict(8, "app", [0] * 8, None) == "the app rolled no d8"
     some = verdict(6, "physical", [10, 10, 10, 10, 10, 22], 0.03)
@@ -118,13 +115,45 @@ def test_verdict_wording() -> None:
         == "some evidence your d6 is unfair, p = 0.03: 6 came up 22 times, more than the 12 a fair die would give"
     )
     assert p_text(0.0049) == "p = 0.005" and p_text(0.0004) == "p < 0.001"
+    assert p_text(0.0468) == "p = 0.047" and p_text(0.0512) == "p = 0.051" and p_text(0.061) == "p = 0.06"
 
 
-def test_too_few_rolls_are_not_tested_as_enough() -> None:
+def test_verdict_says_whether_a_flag_stands_after_holm() -> None:
+    """Several tests shown together: a flag is weighed against their number (Holm)."""
+    counts = [10, 10, 10, 10, 10, 22]
+    stands = verdict(6, "physical", counts, 0.003, holm_p=0.012, tests=4)
+    assert stands.endswith("it stands after Holm's correction for the 4 tests shown (p = 0.01)")
+    falls = verdict(6, "physical", counts, 0.03, holm_p=0.12, tests=4)
+    assert "but not after Holm's correction for the 4 tests shown (p = 0.12)" in falls
+    assert "Holm" not in verdict(6, "physical", counts, 0.03, holm_p=0.03, tests=1)
+
+
+def test_too_few_rolls_are_tested_exactly() -> None:
+    """Under 5 rolls expected a face the chi-square approximation is not trusted: the verdict
+    rests on the exact p-value of the same statistic instead."""
     t = face_test(6, "physical", [5, 5, 5, 5, 5, 4])  # 29 dice: under 5 a face expected
-    assert not t.enough
-    assert t.verdict.startswith("not enough rolls to tell")
-    assert face_test(6, "physical", [5] * 6).enough
+    assert not t.enough and t.method == "exact"
+    assert t.p == t.p_exact and t.p_exact is not None and t.p_exact > 0.99
+    assert t.verdict.startswith("no evidence your d6 is unfair, p = 1.00 (exact: 29 dice are too few")
+    loaded = face_test(6, "physical", [9, 0, 0, 0, 0, 0])
+    assert loaded.p == pytest.approx(6 / 6**9, rel=1e-9)  # only a face nine times running is as uneven
+    assert loaded.verdict.startswith("strong evidence your d6 is unfair, p < 0.001 (exact:")
+    enough = face_test(6, "physical", [5] * 6)
+    assert enough.enough and enough.method == "chi-square" and enough.p == enough.p_value
+
+
+def test_the_lines_give_the_largest_gap_the_power_and_the_streaks() -> None:
+    t = face_test(6, "physical", [20, 20, 20, 20, 20, 20], pairs=119, same=20)
+    gap, power, streak = t.lines()
+    assert gap.startswith(
+        "largest gap from a fair die: 1 came up 16.7% of the time against 16.7% (+0.0 points"
+    )
+    assert power.startswith("with 120 dice, a d6 showing one face 25% of the time would have been caught 4")
+    assert streak.startswith("no sign of streaks: the same face came twice running 20 times in 119 pairs")
+    clumped = face_test(6, "physical", [20] * 6, pairs=119, same=45)
+    assert clumped.lines()[-1].startswith("streaks: the same face came twice running 45 times")
+    flagged = face_test(6, "physical", [10, 10, 10, 10, 10, 60])
+    assert not any(line.startswith("with 110 dice") for line in flagged.lines())  # no power line: it found
 
 
 # -- the ledger from the store ------------------------------------------------------------
@@ -189,3 +218,36 @@ def test_app_dice_over_many_rolls_look_fair(store: Store) -> None:
 def test_a_large_expected_count_reads_as_a_number_not_an_exponent() -> None:
     said = verdict(6, "physical", [35919, 0, 0, 0, 0, 0], 0.0)
     assert said.endswith("1 came up 35,919 times, more than the 5,986.5 a fair die would give")
+
+
+def test_streaks_are_counted_in_the_order_rolled_within_each_session(store: Store) -> None:
+    """The dice of a step in the order typed, the steps in order, an undone roll nowhere, and no
+    pair across two sessions (their rolls were not made one after the other)."""
+    tray(store, 1, ["1 1", "1 2"], spec="2d6")  # 1 1 1 2: pairs 1-1, 1-1, 1-2 -> 2 repeats in 3
+    _sid, driver = new_driver(store, "dice", 2)
+    driver.type("2d6")
+    driver.type("2 2")
+    driver.undo()  # not counted
+    driver.type("2 3")  # 2 3 -> 0 repeats in 1
+    ledger = luck(store)
+    typed = ledger.dice[0].physical
+    assert typed.repeats.pairs == 4 and typed.repeats.repeats == 2
+    assert typed.repeats.expected == pytest.approx(4 / 6)
+    assert ledger.to_json()["dice"][0]["physical"]["repeats"]["repeats"] == 2
+
+
+def test_holm_weighs_every_test_the_ledger_shows(store: Store) -> None:
+    """A d6 and a d20, typed and by the app: four tests, each flag weighed against four."""
+    _sid, driver = new_driver(store, "dice", 3)
+    for spec, faces in (("1d6", "6"), ("1d20", "20")):
+        for _ in range(30):
+            driver.type(spec)
+            driver.type(faces)
+        driver.type(spec)
+        driver.roll()
+    tests = [t for d in luck(store).dice for t in (d.physical, d.app)]
+    assert [t.tests for t in tests] == [4, 4, 4, 4]
+    for t in tests:
+        assert t.p is not None and t.holm_p is not None and t.holm_p >= t.p
+    typed_d6 = tests[0]
+    assert typed_d6.flagged and "it stands after Holm's correction for the 4 tests shown" in typed_d6.verdict
