@@ -236,6 +236,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=_import)
 
+    p = sub.add_parser(
+        "verify",
+        help="check that an exported session's app dice come from its seed, as committed at its start",
+    )
+    p.add_argument("file", metavar="FILE", help="the JSON file written by 'companion export' ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="print JSON on stdout")
+    p.set_defaults(handler=_verify)
+
     p = sub.add_parser("stats", help="statistics of the games played: results, tables rolled, hands won")
     _db_option(p, top=False)
     p.add_argument(
@@ -340,11 +348,22 @@ def _show(args: argparse.Namespace) -> int:
         f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. "
         + visible(info.summary)
     )
+    if info.commitment and _rolls_dice(info.game):
+        print(
+            f"Commitment to its seed, made when it started: {info.commitment} ('companion verify' checks an export)."
+        )
     for i, (ev, step) in enumerate(zip(log.events, log.steps, strict=True), start=1):
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
         line = f"{where}{_described(step.prompt)} -> {answer_text(step.answer, none='done')} ({step.source})"
         print(f"{i:>5}  {visible(line)}")
     return EXIT_OK
+
+
+def _rolls_dice(game: str) -> bool:
+    """Whether ``game`` rolls dice (a game this version does not know: as if it did)."""
+    from companion.games import GAMES
+
+    return next((e.dice for e in GAMES if e.id == game), True)
 
 
 #: A choice with more options than this is shown by its question and the number of options:
@@ -550,9 +569,9 @@ def _bug_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _import(args: argparse.Namespace) -> int:
-    from companion.review.exchange import import_session
-
+def _read_export(args: argparse.Namespace) -> tuple[str, str]:
+    """(the name to say, the text) of the export ``args.file`` names ('-': standard input), read
+    with the bounds of an export; UsageError, one sentence, where it cannot be."""
     name = "stdin" if args.file == "-" else args.file
     try:
         if args.file == "-":
@@ -577,6 +596,13 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"{name} is not a text file, so it is not a session export.") from None
     except OSError as exc:
         raise UsageError(f"Cannot read {name}: {exc.strerror or exc}.") from None
+    return name, text
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.review.exchange import import_session
+
+    name, text = _read_export(args)
     done = import_session(_open_store(args), text, name, again=args.again)
     if args.json:
         print(json.dumps(done.to_json(), indent=2, ensure_ascii=False))
@@ -588,6 +614,18 @@ def _import(args: argparse.Namespace) -> int:
             )
         )
     return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from companion.review.verify import verify
+
+    name, text = _read_export(args)
+    found = verify(text, name)
+    if args.json:
+        print(json.dumps({"ok": found.ok, "rolls": found.rolls, "said": found.sentence}))
+    else:
+        print(visible(found.sentence), file=sys.stdout if found.ok else sys.stderr)
+    return EXIT_OK if found.ok else EXIT_DIVERGED
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -64,6 +64,28 @@ def session_seed(first: int, index: int) -> int:
     return int.from_bytes(digest, "big", signed=True)  # signed 64 bits: what the store keeps
 
 
+#: What a commitment hashes before the nonce and the seed: the scheme, should it ever change.
+_COMMITMENT = "tabletop-companion app dice v1"
+
+
+def new_nonce() -> str:
+    """A fresh nonce for a session's commitment to its seed: 128 random bits, as hex."""
+    return os.urandom(16).hex()
+
+
+def is_nonce(value: object) -> bool:
+    """Whether ``value`` is a nonce as ``new_nonce`` makes them (32 lowercase hex digits)."""
+    return isinstance(value, str) and len(value) == 32 and all(c in "0123456789abcdef" for c in value)
+
+
+def commitment(seed: int, nonce: str) -> str:
+    """The commitment to a session's seed shown when it starts: SHA-256 of the scheme, the nonce
+    and the seed. The seed alone would not do: a 32-bit seed is found from its hash in minutes;
+    with 128 random bits beside it, no one can tell the seed, nor the coming dice, before the
+    nonce is revealed, and no other seed gives the same commitment."""
+    return hashlib.sha256(f"{_COMMITMENT}:{nonce}:{seed}".encode()).hexdigest()
+
+
 def random_seed() -> int:
     """A fresh seed for a session when no ``--seed`` was given: 32 random bits, short enough to
     read out and type back with ``--seed``."""

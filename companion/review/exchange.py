@@ -117,6 +117,10 @@ class SessionModel(_Strict):
     # The version of the game's rules the log was recorded under. Exports written before the
     # key existed were all recorded under version 1.
     rules_version: StrictInt = Field(default=1, ge=1)
+    # The commitment to the seed shown when the session started, and its nonce (dice.commitment).
+    # Exports written before commitments have neither: they are checked against the seed alone.
+    dice_nonce: StrictStr | None = Field(default=None, pattern=r"^[0-9a-f]{32}$")
+    commitment: StrictStr | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
 
 
 class ExportModel(_Strict):
@@ -179,6 +183,8 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
             "ended": _iso(info.ended),
             "summary": info.summary,
             "rules_version": info.rules_version,
+            "dice_nonce": info.dice_nonce,
+            "commitment": info.commitment,
         },
         "steps": steps,
         "final_state": store.state(session_id),
@@ -594,6 +600,14 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         )
     game, steps = _load(doc, name)
     sess = doc.session
+    if sess.commitment is not None and sess.dice_nonce is not None:
+        from companion.dice import commitment
+
+        if commitment(sess.seed, sess.dice_nonce) != sess.commitment:
+            raise ImportRefused(
+                f"{name}'s seed and nonce do not give its commitment: the file was changed after it was "
+                "written ('companion verify' says more)."
+            )
     recorded, current = sess.rules_version, game.rules_version
     if recorded > current:
         raise ImportRefused(
@@ -641,6 +655,7 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         "config": json.dumps(sess.config),
         "state": state,
         "rules_version": recorded,
+        "dice_nonce": sess.dice_nonce,
     }
     events = [
         {

@@ -126,8 +126,24 @@ def header_facts(session: dict[str, Any], steps: list[dict[str, Any]]) -> list[t
         ("Started", when(session["started"])),
         last,
         ("Result" if finished else "Where it stands", session["summary"]),
-        ("Dice", f"{dice_used(session, steps)}; seed {session['seed']}; {len(steps)} steps"),
+        ("Dice", f"{dice_used(session, steps)}; {seed_text(session)}; {len(steps)} steps"),
     ]
+
+
+def seed_text(session: dict[str, Any]) -> str:
+    """The seed as a report gives it. A session with a commitment to its seed (shown when it
+    started) reveals the seed and the nonce only once it has ended, so that no one reading a
+    report of a game in play can work out the app's coming dice; a session recorded before
+    commitments shows its seed, as it always did."""
+    committed = session.get("commitment")
+    if not committed:
+        return f"seed {session['seed']}"
+    if session["status"] == "finished":
+        return (
+            f"seed {session['seed']}, nonce {session.get('dice_nonce')}, commitment {committed} "
+            "('companion verify' checks them against every app roll)"
+        )
+    return f"commitment to the seed {committed} (the seed is revealed when the game ends)"
 
 
 def whose_turn(known: GameEntry | None, step: dict[str, Any]) -> str:

@@ -38,7 +38,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
-from companion.dice import DICE_MODES, chosen_dice_mode
+from companion.dice import DICE_MODES, chosen_dice_mode, commitment, is_nonce, new_nonce
 from companion.driver import Record, Step, fact_key, step_key
 from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
@@ -99,6 +99,9 @@ class SessionInfo:
     summary: str
     config: dict[str, Any]
     rules_version: int = 1  # the version of the game's rules its log was recorded under
+    #: The nonce of the commitment to the seed shown when the session started (dice.commitment);
+    #: None in a session recorded before commitments, or whose nonce cannot be read.
+    dice_nonce: str | None = None
     #: A damaged row: the sentence that names the session and its broken fields (the fields
     #: themselves then hold neutral values, so that a listing still shows the row).
     damaged: str | None = None
@@ -116,7 +119,13 @@ class SessionInfo:
             "steps": self.steps,
             "summary": self.summary,
             "rules_version": self.rules_version,
+            "commitment": self.commitment,
         } | ({"damaged": self.damaged} if self.damaged else {})
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to the seed shown when the session started; None without a nonce."""
+        return None if self.dice_nonce is None else commitment(self.seed, self.dice_nonce)
 
 
 @dataclass(frozen=True)
@@ -321,6 +330,9 @@ def _session_info(row: Any) -> SessionInfo:
         summary=pick("summary", _text_or_none, lambda v: v or "", ""),
         config=pick("config", _text_or_none, _config, {}),
         rules_version=pick("rules_version", lambda v: _is_int(v) and v >= 1, int, 1),
+        # A nonce that is not one (edited by hand) is no commitment: the session is checked
+        # against its seed alone, as one recorded before commitments; nothing else is wrong.
+        dice_nonce=row.dice_nonce if is_nonce(row.dice_nonce) else None,
     )
     if not broken:
         return info
@@ -543,7 +555,8 @@ class Store:
     ) -> int:
         """A new, empty session of ``game``; its number. ``rules_version`` is the version of the
         game's rules it is played under: by default the game's current one (the game module is
-        imported to read it, here and not before: the store imports no engine when it loads)."""
+        imported to read it, here and not before: the store imports no engine when it loads).
+        The session gets a fresh nonce for the commitment to its seed (``SessionInfo.commitment``)."""
         if rules_version is None:
             from companion.games import load
 
@@ -563,6 +576,7 @@ class Store:
                     config=json.dumps(config or {}),
                     state="{}",
                     rules_version=rules_version,
+                    dice_nonce=new_nonce(),
                 )
             )
             return _new_id(result)

@@ -30,6 +30,9 @@ class SessionRow(SQLModel, table=True):
     config: str = "{}"  # JSON
     state: str = "{}"  # JSON snapshot of the state after the last step
     rules_version: int = 1  # the version of the game's rules its log was recorded under
+    dice_nonce: str | None = (
+        None  # the nonce of the commitment to the seed (dice.commitment); None before 0007
+    )
 
 
 class EventRow(SQLModel, table=True):

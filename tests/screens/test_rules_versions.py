@@ -184,7 +184,7 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
     assert preflight.check(db) == "0002"
     store = Store(db)
     try:
-        assert preflight.check(db) == preflight.HEAD == "0006"
+        assert preflight.check(db) == preflight.HEAD == "0007"
         [info] = store.sessions()
         assert (info.game, info.seed, info.rules_version) == ("dice", 3, 1)
     finally:
@@ -423,7 +423,8 @@ def test_history_show_and_replay_on_the_command_line(
     assert shown["session"]["rules_version"] == 1 and len(shown["log"]) == 6
     assert main(["--db", db, "show", str(sid)]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 7 and "Roll 1d6: roll 6 -> 6" in lines[-1]  # the log as recorded
+    assert lines[1].startswith("Commitment to its seed, made when it started: ")
+    assert len(lines) == 8 and "Roll 1d6: roll 6 -> 6" in lines[-1]  # the log as recorded
     assert main(["--db", db, "replay", str(sid)]) == EXIT_DIVERGED
     out, err = capsys.readouterr()
     assert out == ""

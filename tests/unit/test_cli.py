@@ -181,9 +181,14 @@ def test_show_text(db: str, recorded: int, capsys: pytest.CaptureFixture[str]) -
     assert main(["--db", db, "show", str(recorded)]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"Session {recorded}: dice, active, 6 steps, seed 2024.")
-    assert len(lines) == 7
-    assert lines[2].split() == ["2", "Roll", "2d6:", "Attack", "->", "3", "5", "(physical)"]
-    assert lines[4].endswith("(app)")
+    info = Store(db).session(recorded)
+    assert info.commitment is not None
+    assert lines[1] == (
+        f"Commitment to its seed, made when it started: {info.commitment} ('companion verify' checks an export)."
+    )
+    assert len(lines) == 8
+    assert lines[3].split() == ["2", "Roll", "2d6:", "Attack", "->", "3", "5", "(physical)"]
+    assert lines[5].endswith("(app)")
 
 
 # -- replay ------------------------------------------------------------------------------------

@@ -169,8 +169,12 @@ def test_the_markdown_header_gives_the_dice_as_they_were_rolled(store: Store) ->
     store.set_dice_mode(sid, "physical")
     md = export_markdown(store, sid).splitlines()
     dice = next(line for line in md if line.startswith("- Dice: "))
-    assert dice.startswith(f"- Dice: physical: 1 typed from the table, {rolled} rolled by the app; seed 2;")
-    assert rolled > 0
+    commitment = store.session(sid).commitment
+    assert dice.startswith(
+        f"- Dice: physical: 1 typed from the table, {rolled} rolled by the app; commitment to the seed {commitment} "
+        "(the seed is revealed when the game ends);"
+    )
+    assert rolled > 0 and "seed 2" not in dice
 
 
 # -- import: refusals ---------------------------------------------------------------------
