@@ -64,7 +64,9 @@ class GameEntry:
     ``to_json()``) and ``stats_view`` the function turning them into the Statistics screen's
     widgets (none: their lines, as text); ``story`` the screen of a session's story chart;
     ``calculators`` the module whose ``register(subparsers)`` adds its commands to the CLI;
-    ``dice`` whether it rolls dice (the luck ledger offers it).
+    ``dice`` whether it rolls dice (the luck ledger offers it); ``luck`` the function weighing
+    one logged roll in the game's own units (``luck(topic, data, dice)``: an
+    ``interface.RollLuck``, or None for a roll it does not weigh).
     """
 
     id: str
@@ -88,6 +90,7 @@ class GameEntry:
     story: str | None = None
     calculators: str | None = None
     dice: bool = True
+    luck: str | None = None
 
     def commands(self) -> tuple[PaletteCommand, ...]:
         """The palette's commands for a new session of the game (see ``palette``)."""
@@ -125,6 +128,7 @@ GAMES: tuple[GameEntry, ...] = (
         robot_topics=("reconquista.reaction.", "reconquista.march."),
         palette=(PaletteCommand("New Reconquista game", "The solitaire wargame"),),
         stats="companion.review.stats:reconquista_stats",
+        luck="companion.reconquista.luck:roll_luck",
         stats_view="screens.reconquista.statistics:widgets",
         story="screens.story:StoryScreen",
         calculators="companion.reconquista.calculators",
@@ -192,6 +196,7 @@ GAMES: tuple[GameEntry, ...] = (
             PaletteCommand("New Terra de Castells game", "The euro game: the app runs the Saracen turns"),
         ),
         stats="companion.review.stats:castells_stats",
+        luck="companion.castells.luck:roll_luck",
         stats_view="screens.castells.statistics:widgets",
         calculators="companion.castells.calculators",
     ),

@@ -21,6 +21,39 @@ Procedure = Generator[Prompt, Any, Any]
 
 
 @dataclass(frozen=True)
+class RollLuck:
+    """What one logged roll decided, in the game's own units, beside what it would decide on
+    average: the luck of that roll (#36, "luck in game units"). A game gives it for the rolls
+    whose outcome it can weigh exactly (its registry entry's ``luck``), from the roll's logged
+    facts and dice alone, so that old sessions have it too."""
+
+    side: str  # who rolled, as a sentence names them: 'the Christian side', 'Anna', 'the Saracens'
+    mine: bool  # the player's own roll (its good luck is theirs), not the side the app plays
+    unit: str  # what the roll counts: 'hits', 'successes'
+    got: int
+    dist: tuple[float, ...]  # P(k) of k units for k = 0, 1, ... before the dice fell
+    where: str  # "Granada, round 2": where a player finds it on the board
+
+    @property
+    def expected(self) -> float:
+        return sum(k * p for k, p in enumerate(self.dist))
+
+    @property
+    def percentile(self) -> float:
+        """The outcome's place among the outcomes the roll could have had (0: the worst, 1: the
+        best), by the mid-point rule: P(fewer) + P(as many) / 2."""
+        return sum(self.dist[: self.got]) + self.dist[self.got] / 2 if self.got < len(self.dist) else 1.0
+
+    def at_least(self) -> float:
+        """The chance of an outcome at least as high as the one that came."""
+        return sum(self.dist[self.got :])
+
+    def at_most(self) -> float:
+        """The chance of an outcome at most as high as the one that came."""
+        return sum(self.dist[: self.got + 1])
+
+
+@dataclass(frozen=True)
 class Step:
     """One answered prompt; never changed once logged."""
 

@@ -254,4 +254,25 @@ class LuckScreen(ReviewScreen):
                     plt.ylabel("% of dice")
 
                 out.append(plot(f"d{die.sides}: share of each face (the line: a fair die)", bars, height=12))
-        return out + skipped
+        games = self.game_luck(ledger)
+        if games:  # the dice's own tests below the games' luck, a line apart
+            out[0].add_class("review-block")
+        return [*games, *out, *skipped]
+
+    @staticmethod
+    def game_luck(ledger: Any) -> list[Any]:
+        """Was the player lucky? Each game's rolls in its own units against their average, first:
+        the question a player asks before whether the dice are fair."""
+        out: list[Any] = []
+        for game in ledger.games:
+            head, *rest = game.lines()
+            out.append(Static(Text(head.removesuffix("."), style="bold underline"), classes="review-title"))
+            # Player names are the players' text: shown as text, never read as markup.
+            out += [
+                Static(
+                    Text(line.strip(), style="" if "balance" in line else "dim"),
+                    classes="review-note review-detail",
+                )
+                for line in rest
+            ]
+        return out

@@ -78,6 +78,11 @@ def _hit_dist(counts: Counts) -> Dist:
     return dist
 
 
+def hit_distribution(units: Sequence[Kind]) -> Dist:
+    """P(h hits) for h = 0 .. len(units) of ``units`` rolling a die each (the luck of a roll)."""
+    return _hit_dist(counts_of(units))
+
+
 # -- battle ----------------------------------------------------------------------------------
 
 BattleOdds = tuple[float, float, float, float]  # attacker_wins, defender_wins, siege, both_destroyed

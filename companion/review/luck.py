@@ -9,7 +9,8 @@ G statistic; below 5 rolls expected a face, the exact (or Monte Carlo) p-value
 instead of the approximation; each face's share with its 95% interval; the
 power of the test against a loaded die, so that "no evidence" never reads as
 "fair"; Holm's correction across every test the ledger shows together; and a
-streak test, the same face twice running against the 1 in k of a fair die.
+streak test, the same face twice running against the 1 in k of a fair die. Beside it, the
+luck in game units of the games that weigh their rolls (game_luck.py).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from companion.review.dice_tests import (
     wilson,
 )
 from companion.review.effective import MOST_SIDES, Scope, counted, effective_cte
+from companion.review.game_luck import GameLuck, weighed_games
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -193,9 +195,16 @@ class LuckLedger:
     dice: tuple[DieLuck, ...]
     #: A sentence for each session left out (its rows cannot be read: ``effective.readable``).
     notes: tuple[str, ...] = ()
+    #: Luck in game units, a game at a time (game_luck.py): was the player lucky?
+    games: tuple[GameLuck, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"scope": self.scope, "dice": [d.to_json() for d in self.dice], "notes": list(self.notes)}
+        return {
+            "scope": self.scope,
+            "dice": [d.to_json() for d in self.dice],
+            "notes": list(self.notes),
+            "games": [g.to_json() for g in self.games],
+        }
 
 
 def p_text(p: float) -> str:
@@ -392,6 +401,7 @@ def _luck(store: Store, scope: Scope, skipped: tuple[str, ...]) -> LuckLedger:
         scope=scope.describe(),
         dice=tuple(DieLuck(sides, tests[2 * i], tests[2 * i + 1]) for i, sides in enumerate(sizes)),
         notes=skipped,
+        games=weighed_games(store, scope),
     )
 
 

@@ -45,4 +45,6 @@ def luck_lines(ledger: LuckLedger) -> list[str]:
         lines += ["", f"d{d.sides}:"]
         lines += _test_lines(d.physical)
         lines += _test_lines(d.app)
+    for game in ledger.games:
+        lines += ["", *game.lines()]
     return lines + ([""] if notes else []) + notes

@@ -448,6 +448,7 @@ async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, cl
     ledger = luck(Store(str(db)))
     d6 = next(d for d in ledger.dice if d.sides == 6)
     assert d6.physical.counts == (1, 0, 0, 0, 0, 4)
+    assert [g.game for g in ledger.games] == ["reconquista"]
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_history(pilot)
@@ -462,6 +463,9 @@ async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, cl
         assert d6.physical.verdict[1:] in text
         for line in d6.physical.lines():  # the largest gap, the power, the streaks
             assert line[1:] in text
+        for game in ledger.games:  # luck in game units: the Reconquista games of the database
+            for line in game.lines()[1:]:
+                assert line.strip()[1:] in text
 
 
 @pytest.mark.slow

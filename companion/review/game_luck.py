@@ -1,0 +1,263 @@
+"""Luck in game units: what the dice decided against what they would decide on average.
+
+The luck ledger (luck.py) asks whether the dice are fair; this asks whether the player was
+lucky, as backgammon programs have long measured it: for every roll whose outcome a game can
+weigh exactly (its registry entry's ``luck``: Reconquista battle rolls in hits, Terra de
+Castells battle rolls in successes), the outcome against its expectation and its percentile
+among the outcomes the roll could have had. It is worked out from the effective log alone (the
+roll's logged facts and dice), so old sessions have it too, and an undone roll counts nowhere.
+Sides are counted apart and by where the dice came from (typed from the table or rolled by the
+app); the player's luck is their own rolls' outcomes above expectation and the other sides'
+below it, and the luckiest and unluckiest rolls are the ones furthest out for them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+
+from companion.review.effective import Scope, counted, effective_cte
+
+if TYPE_CHECKING:
+    from companion.interface import RollLuck
+    from companion.store.db import Store
+
+SOURCE_WORDS = {"physical": "typed dice", "app": "app dice"}
+
+
+def counted_units(n: int, unit: str) -> str:
+    """'1 hit', '3 hits', '1 success': ``unit`` is the plural the game names its rolls' count by."""
+    if n != 1:
+        return f"{n:,} {unit}"
+    return f"1 {unit.removesuffix('es') if unit.endswith('sses') else unit.removesuffix('s')}"
+
+
+def signed(x: float) -> str:
+    """'+2.0', '-0.5', '+0.0' (never '-0.0')."""
+    return f"{round(x, 1) + 0.0:+,.1f}"
+
+
+@dataclass(frozen=True)
+class SideLuck:
+    """One side's rolls from one source: what they gave against what they would give on average."""
+
+    side: str
+    mine: bool
+    source: str  # 'physical' or 'app'
+    unit: str
+    rolls: int
+    got: int
+    expected: float
+
+    @property
+    def balance(self) -> float:
+        return self.got - self.expected
+
+    def line(self) -> str:
+        mine = "yours, " if self.mine else ""
+        who = f"{self.side[0].upper()}{self.side[1:]} ({mine}{SOURCE_WORDS.get(self.source, self.source)})"
+        return (
+            f"{who}: {counted_units(self.got, self.unit)} in {self.rolls:,} {'roll' if self.rolls == 1 else 'rolls'}, "
+            f"{self.expected:,.1f} expected ({signed(self.balance)})"
+        )
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A roll worth naming: where and when, what it gave, and how lucky it was for the player."""
+
+    session_id: int
+    turn: int | None
+    side: str
+    mine: bool
+    where: str
+    unit: str
+    dice: int
+    got: int
+    expected: float
+    luck: float  # for the player: the roll's percentile if it is theirs, its complement if not
+    odds: float  # the chance of a roll at least this lucky for them (luck >= 1/2), or this unlucky
+
+    def line(self) -> str:
+        when = f"session {self.session_id}" + (f", turn {self.turn}" if self.turn is not None else "")
+        place = f", {self.where}" if self.where else ""
+        owner = f"{self.side}'" if self.side.endswith("s") else f"{self.side}'s"
+        how = "good" if self.luck >= 0.5 else "bad"
+        return (
+            f"{when}{place}: {owner} {self.dice} {'die' if self.dice == 1 else 'dice'} gave "
+            f"{counted_units(self.got, self.unit)}, {self.expected:.1f} expected (a roll this {how} for you comes "
+            f"{one_in(self.odds)})"
+        )
+
+
+def one_in(p: float) -> str:
+    """'1 time in 243', 'about 2 times in 3': a chance as a player reads it."""
+    if p <= 0:
+        return "never"
+    if p >= 0.5:
+        return f"{p:.0%} of the time"
+    return f"1 time in {round(1 / p):,}"
+
+
+@dataclass(frozen=True)
+class GameLuck:
+    """A game's luck in its own units over a scope."""
+
+    game: str
+    title: str
+    unit: str
+    sides: tuple[SideLuck, ...]
+    luckiest: Moment | None
+    unluckiest: Moment | None
+
+    @property
+    def balance(self) -> float:
+        """The player's luck in units: their sides above expectation, the others' below it."""
+        return sum(s.balance if s.mine else -s.balance for s in self.sides)
+
+    def lines(self) -> list[str]:
+        out = [f"{self.title}: luck in {self.unit}, the outcome of each roll against its average."]
+        out += [f"  {s.line()}." for s in self.sides]
+        out.append(
+            f"  Your luck balance: {signed(self.balance)} {self.unit} (your rolls above their average, "
+            "the others' below theirs)."
+        )
+        if self.luckiest is not None:
+            out.append(f"  Luckiest roll: {self.luckiest.line()}.")
+        if self.unluckiest is not None:
+            out.append(f"  Unluckiest roll: {self.unluckiest.line()}.")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def moment(m: Moment | None) -> dict[str, Any] | None:
+            if m is None:
+                return None
+            return {
+                "session_id": m.session_id,
+                "turn": m.turn,
+                "side": m.side,
+                "where": m.where,
+                "dice": m.dice,
+                "got": m.got,
+                "expected": round(m.expected, 4),
+                "luck": round(m.luck, 4),
+                "odds": round(m.odds, 6),
+            }
+
+        return {
+            "game": self.game,
+            "unit": self.unit,
+            "balance": round(self.balance, 4),
+            "sides": [
+                {
+                    "side": s.side,
+                    "mine": s.mine,
+                    "source": s.source,
+                    "rolls": s.rolls,
+                    "got": s.got,
+                    "expected": round(s.expected, 4),
+                    "balance": round(s.balance, 4),
+                }
+                for s in self.sides
+            ],
+            "luckiest": moment(self.luckiest),
+            "unluckiest": moment(self.unluckiest),
+        }
+
+
+def game_luck(store: Store, game: str | None = None, session_id: int | None = None) -> tuple[GameLuck, ...]:
+    """The luck in game units of every game that weighs its rolls, in the scope; a game with no
+    roll it weighs in the scope is left out."""
+    return counted(store, Scope(game, session_id), lambda scope, _notes: weighed_games(store, scope))
+
+
+def weighed_games(store: Store, scope: Scope) -> tuple[GameLuck, ...]:
+    """``game_luck`` over a scope whose unreadable sessions are already left out (the ledger's)."""
+    from companion.games import GAMES, named
+
+    out: list[GameLuck] = []
+    for entry in GAMES:
+        if entry.luck is None or entry.module is None or (scope.game is not None and scope.game != entry.id):
+            continue
+        found = _weighed(store, scope, entry.id, entry.title, named(entry.luck))
+        if found is not None:
+            out.append(found)
+    return tuple(out)
+
+
+def _rolls(store: Store, scope: Scope, game: str) -> list[tuple[Any, ...]]:
+    """(session, turn, topic, data, dice, source) of the effective rolls of ``game`` in ``scope``,
+    typed or the app's, in the order they were rolled."""
+    sql = (
+        effective_cte(scope)
+        + """
+SELECT session_id, turn, json_extract(prompt, '$.topic'), json_extract(prompt, '$.data'), answer, source
+FROM effective
+WHERE game = :luck_game AND source IN ('physical', 'app') AND json_extract(prompt, '$.kind') = 'roll'
+ORDER BY session_id, seq
+"""
+    )
+    with store.reading() as con:
+        return list(con.execute(text(sql), {**scope.params(), "luck_game": game}).all())
+
+
+def _weighed(store: Store, scope: Scope, game: str, title: str, weigh: Any) -> GameLuck | None:
+    sides: dict[tuple[str, bool, str], list[Any]] = {}  # (side, mine, source) -> [unit, rolls, got, expected]
+    best: Moment | None = None
+    worst: Moment | None = None
+    unit = ""
+    for sid, turn, topic, data, answer, source in _rolls(store, scope, game):
+        try:
+            facts = json.loads(data) if isinstance(data, str) else None
+            dice = json.loads(answer) if isinstance(answer, str) else None
+        except (ValueError, RecursionError):
+            continue  # a damaged row: the log's own checks name it
+        if not isinstance(topic, str) or not isinstance(facts, dict) or not isinstance(dice, list):
+            continue
+        if not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):
+            continue
+        weighed: RollLuck | None = weigh(topic, facts, dice)
+        if weighed is None:
+            continue
+        unit = weighed.unit
+        tally = sides.setdefault((weighed.side, weighed.mine, source), [weighed.unit, 0, 0, 0.0])
+        tally[1] += 1
+        tally[2] += weighed.got
+        tally[3] += weighed.expected
+        luck = weighed.percentile if weighed.mine else 1 - weighed.percentile
+        # The chance of a roll at least as lucky (for the player) as this one, or as unlucky.
+        high = weighed.at_least() if weighed.mine else weighed.at_most()
+        low = weighed.at_most() if weighed.mine else weighed.at_least()
+        moment = Moment(
+            int(sid),
+            turn if isinstance(turn, int) else None,
+            weighed.side,
+            weighed.mine,
+            weighed.where,
+            weighed.unit,
+            len(dice),
+            weighed.got,
+            weighed.expected,
+            luck,
+            high if luck >= 0.5 else low,
+        )
+        # The first of equals is kept: the earliest such roll. A roll is the luckiest only if it
+        # was lucky (above the middle of its outcomes), the unluckiest only if it was unlucky.
+        if luck > 0.5 and (best is None or luck > best.luck):
+            best = moment
+        if luck < 0.5 and (worst is None or luck < worst.luck):
+            worst = moment
+    if not sides:
+        return None
+    ordered = sorted(sides.items(), key=lambda kv: (not kv[0][1], kv[0][0], kv[0][2] != "physical"))
+    return GameLuck(
+        game,
+        title,
+        unit,
+        tuple(SideLuck(side, mine, source, *tally) for (side, mine, source), tally in ordered),
+        best,
+        worst,
+    )

@@ -1,0 +1,153 @@
+"""Luck in game units (#36, 7-8): each game's weighing of a roll (companion/reconquista/luck.py,
+companion/castells/luck.py) against dice enumerated one by one, and the totals the ledger gives
+(companion/review/game_luck.py) against the rolls of games played here, tallied apart."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from test_review_helpers import auto, castells_chooser, new_driver, play_reconquista
+
+from companion.castells.luck import roll_luck as castells_roll_luck
+from companion.prompts import Roll
+from companion.reconquista import combat
+from companion.reconquista.luck import roll_luck as reconquista_roll_luck
+from companion.reconquista.units import HIT_ON, KIND_NAMES, Kind
+from companion.review.game_luck import counted_units, game_luck, one_in, signed
+from companion.review.luck import luck
+from companion.store.db import Store
+
+
+@pytest.mark.parametrize(
+    "units",
+    [[Kind.ARMY], [Kind.GARRISON, Kind.ARMY], [Kind.ORDER, Kind.REBEL, Kind.ARMY], [Kind.ARMY] * 4],
+)
+def test_a_battle_roll_is_weighed_against_every_roll_it_could_have_been(units: list[Kind]) -> None:
+    """'Garrison or Rebel: 5 or 6. Army: 4, 5 or 6. Military Order: 3, 4, 5 or 6.'"""
+    every = list(itertools.product(range(1, 7), repeat=len(units)))
+    hits = Counter(combat.hits(units, dice) for dice in every)
+    dist = [hits[k] / len(every) for k in range(len(units) + 1)]
+    data = {"units": [KIND_NAMES[k] for k in units], "side": "christian", "area": "Toledo", "round": 2}
+    for dice in every[:: max(1, len(every) // 40)]:
+        weighed = reconquista_roll_luck("reconquista.battle.roll", data, list(dice))
+        assert weighed is not None
+        assert weighed.dist == pytest.approx(dist)
+        assert weighed.got == combat.hits(units, dice)
+        assert weighed.expected == pytest.approx(sum((7 - HIT_ON[k]) / 6 for k in units))
+        below = sum(n for k, n in hits.items() if k < weighed.got) / len(every)
+        assert weighed.percentile == pytest.approx(below + hits[weighed.got] / len(every) / 2)
+        assert weighed.at_least() == pytest.approx(
+            sum(n for k, n in hits.items() if k >= weighed.got) / len(every)
+        )
+        assert weighed.mine and weighed.side == "the Christian side" and weighed.where == "Toledo, round 2"
+    muslim = reconquista_roll_luck("reconquista.battle.roll", data | {"side": "muslim"}, [1] * len(units))
+    assert muslim is not None and not muslim.mine
+
+
+def test_a_castells_roll_is_weighed_against_every_roll_it_could_have_been() -> None:
+    """'A success = result of 5 or 6': the Saracens are the side the app plays."""
+    every = list(itertools.product(range(1, 7), repeat=4))
+    successes = Counter(sum(d >= 5 for d in dice) for dice in every)
+    for topic in (
+        "castells.battle.roll",
+        "castells.battle.paid_roll",
+        "castells.saracens.roll",
+        "castells.saracens.reroll",
+    ):
+        weighed = castells_roll_luck(topic, {"player": "Anna", "castle": "Tortosa"}, [5, 6, 1, 2])
+        assert weighed is not None and weighed.got == 2 and weighed.mine and weighed.unit == "successes"
+        assert weighed.dist == pytest.approx([successes[k] / len(every) for k in range(5)])
+    saracens = castells_roll_luck("castells.saracens.roll", {"player": "Saracens"}, [6])
+    assert saracens is not None and not saracens.mine and saracens.side == "the Saracens"
+
+
+def test_rolls_a_game_does_not_weigh_or_cannot_read_are_left_out() -> None:
+    good = {"units": ["army", "garrison"], "side": "christian", "area": "Toledo", "round": 1}
+    assert reconquista_roll_luck("reconquista.events.roll", good, [3, 4]) is None
+    assert (
+        reconquista_roll_luck("reconquista.battle.roll", good | {"units": ["dragon", "army"]}, [3, 4]) is None
+    )
+    assert reconquista_roll_luck("reconquista.battle.roll", good | {"side": "nobody"}, [3, 4]) is None
+    assert reconquista_roll_luck("reconquista.battle.roll", good, [3]) is None  # a die missing
+    assert reconquista_roll_luck("reconquista.battle.roll", good, [3, 9]) is None
+    assert castells_roll_luck("castells.legacy.roll", {"player": "Anna"}, [5]) is None
+    assert castells_roll_luck("castells.battle.roll", {}, [5]) is None
+
+
+def test_words() -> None:
+    assert counted_units(1, "hits") == "1 hit" and counted_units(1, "successes") == "1 success"
+    assert counted_units(1_200, "hits") == "1,200 hits"
+    assert signed(-0.04) == "+0.0" and signed(-1.26) == "-1.3" and signed(2) == "+2.0"
+    assert one_in(1 / 243) == "1 time in 243" and one_in(0.5) == "50% of the time" and one_in(0) == "never"
+
+
+def test_a_game_s_luck_is_the_sum_of_its_battle_rolls(store: Store) -> None:
+    _sid, driver = play_reconquista(store, 3)
+    mine = Counter[str]()
+    theirs = Counter[str]()
+    expected = Counter[str]()
+    for step in driver.steps:
+        if isinstance(step.prompt, Roll) and step.prompt.topic == "reconquista.battle.roll":
+            units = [
+                next(k for k, n in KIND_NAMES.items() if n == noun) for noun in step.prompt.data["units"]
+            ]
+            got = combat.hits(units, step.answer)  # type: ignore[arg-type]
+            side = step.prompt.data["side"]
+            (mine if side == "christian" else theirs)[step.source] += got
+            expected[side] += sum((7 - HIT_ON[k]) / 6 for k in units)
+    assert sum(mine.values()) and sum(theirs.values())
+    (game,) = game_luck(store)
+    assert game.game == "reconquista" and game.unit == "hits"
+    assert sum(s.got for s in game.sides if s.mine) == sum(mine.values())
+    assert sum(s.got for s in game.sides if not s.mine) == sum(theirs.values())
+    assert sum(s.expected for s in game.sides) == pytest.approx(sum(expected.values()))
+    assert game.balance == pytest.approx(
+        sum(s.got - s.expected for s in game.sides if s.mine)
+        - sum(s.got - s.expected for s in game.sides if not s.mine)
+    )
+    assert game.luckiest is not None and game.unluckiest is not None
+    assert game.luckiest.luck > 0.5 > game.unluckiest.luck
+    assert luck(store).games == (game,)  # the ledger carries it
+    assert luck(store).to_json()["games"][0]["unit"] == "hits"
+    # Nothing weighed in a scope without such rolls.
+    tray, _ = new_driver(store, "dice", 1)
+    assert game_luck(store, session_id=tray) == ()
+
+
+def test_typed_and_app_dice_are_counted_apart(store: Store) -> None:
+    """A Castells game whose rolls are typed from the table as the app would have rolled them,
+    but one: each side's rolls are split by where the dice came from."""
+    _sid, driver = new_driver(store, "castells", 5)
+    choose = castells_chooser(5)
+    typed = 0
+    while driver.pending is not None:
+        prompt = driver.pending
+        if isinstance(prompt, Roll) and prompt.topic == "castells.battle.roll" and not typed:
+            driver.type(" ".join(["6"] * prompt.n))
+            typed = prompt.n
+            continue
+        auto(driver, choose)
+    assert typed
+    (game,) = game_luck(store)
+    physical = [s for s in game.sides if s.source == "physical"]
+    assert len(physical) == 1 and physical[0].got == typed and physical[0].rolls == 1
+    assert game.luckiest is not None and game.luckiest.got == typed  # every die a success
+
+
+def test_an_undone_roll_counts_nowhere(store: Store) -> None:
+    _sid, driver = new_driver(store, "castells", 5)
+    choose = castells_chooser(5)
+    while not (
+        isinstance(driver.pending, Roll)
+        and driver.pending.topic in ("castells.battle.roll", "castells.saracens.roll")
+    ):
+        assert driver.pending is not None
+        auto(driver, choose)
+    assert game_luck(store) == ()
+    driver.roll()
+    (game,) = game_luck(store)
+    assert sum(s.rolls for s in game.sides) == 1
+    driver.undo()
+    assert game_luck(store) == ()
