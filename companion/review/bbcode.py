@@ -2,7 +2,8 @@
 
 ``companion export ID --format bbcode`` (``exchange.export_bbcode``) writes the report the Markdown export writes, with
 the same header and the same turn and phase groups (companion/review/sections.py), in the
-markup of BoardGameGeek's forums: the game, its dates and result, then turn by turn (hand
+markup of BoardGameGeek's forums: the game, its dates and result, its luck in the game's
+units where the game weighs its rolls (game_luck.py), then turn by turn (hand
 by hand, round by round) and phase by phase every roll with its faces in brackets
 (``[3 5]``), the robot's moves under the robot's name, the player's decisions and the
 board instructions.
@@ -83,6 +84,8 @@ def bbcode_report(data: dict[str, Any]) -> str:
     report = outline(data)
     lines = [f"[size=18][b]{bb(sess['title'])}: session {sess['id']}[/b][/size]", ""]
     lines += [f"[b]{label}:[/b] {bb(text)}" for label, text in report.facts]
+    if report.luck:  # luck in the game's own units (game_luck.py)
+        lines += ["", "[b]Luck[/b]", *(f"{BULLET} {bb(line)}" for line in report.luck)]
     for turn in report.turns:
         if turn.turn is not None:
             lines += ["", "[hr]", f"[size=14][b]{bb(turn_title(report, turn))}[/b][/size]"]

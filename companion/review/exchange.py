@@ -271,6 +271,8 @@ def export_markdown(store: Store, session_id: int) -> str:
     report = outline(data)
     lines = [f"# {_md(sess['title'])}: session {sess['id']}", ""]
     lines += [f"- {label}: {_md(text)}" for label, text in report.facts]
+    if report.luck:  # luck in the game's own units (game_luck.py)
+        lines += ["", "## Luck", "", *(f"- {_md(line)}" for line in report.luck)]
     for turn in report.turns:
         if turn.turn is not None:
             lines += ["", f"## {_md(turn_title(report, turn))}"]

@@ -14,6 +14,7 @@ below it, and the luckiest and unluckiest rolls are the ones furthest out for th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,9 +82,13 @@ class Moment:
     luck: float  # for the player: the roll's percentile if it is theirs, its complement if not
     odds: float  # the chance of a roll at least this lucky for them (luck >= 1/2), or this unlucky
 
-    def line(self) -> str:
-        when = f"session {self.session_id}" + (f", turn {self.turn}" if self.turn is not None else "")
-        place = f", {self.where}" if self.where else ""
+    def line(self, session: bool = True) -> str:
+        """The roll in a sentence; ``session``: say which session (not in one session's report)."""
+        parts = ([f"session {self.session_id}"] if session else []) + (
+            [f"turn {self.turn}"] if self.turn is not None else []
+        )
+        when = ", ".join(parts)
+        place = (", " if when else "") + self.where if self.where else ""
         owner = f"{self.side}'" if self.side.endswith("s") else f"{self.side}'s"
         how = "good" if self.luck >= 0.5 else "bad"
         return (
@@ -118,7 +123,9 @@ class GameLuck:
         """The player's luck in units: their sides above expectation, the others' below it."""
         return sum(s.balance if s.mine else -s.balance for s in self.sides)
 
-    def lines(self) -> list[str]:
+    def lines(self, session: bool = True) -> list[str]:
+        """A title line, then a line a side, the balance, the luckiest and unluckiest rolls
+        (``session``: name the session of each, as where several are counted)."""
         out = [f"{self.title}: luck in {self.unit}, the outcome of each roll against its average."]
         out += [f"  {s.line()}." for s in self.sides]
         out.append(
@@ -126,9 +133,9 @@ class GameLuck:
             "the others' below theirs)."
         )
         if self.luckiest is not None:
-            out.append(f"  Luckiest roll: {self.luckiest.line()}.")
+            out.append(f"  Luckiest roll: {self.luckiest.line(session)}.")
         if self.unluckiest is not None:
-            out.append(f"  Unluckiest roll: {self.unluckiest.line()}.")
+            out.append(f"  Unluckiest roll: {self.unluckiest.line(session)}.")
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -176,16 +183,37 @@ def game_luck(store: Store, game: str | None = None, session_id: int | None = No
 
 def weighed_games(store: Store, scope: Scope) -> tuple[GameLuck, ...]:
     """``game_luck`` over a scope whose unreadable sessions are already left out (the ledger's)."""
-    from companion.games import GAMES, named
+    from companion.games import GAMES
 
     out: list[GameLuck] = []
     for entry in GAMES:
         if entry.luck is None or entry.module is None or (scope.game is not None and scope.game != entry.id):
             continue
-        found = _weighed(store, scope, entry.id, entry.title, named(entry.luck))
+        found = weigh_rolls(entry.id, _rolls(store, scope, entry.id))
         if found is not None:
             out.append(found)
     return tuple(out)
+
+
+def export_luck(data: dict[str, Any]) -> GameLuck | None:
+    """The luck in game units of an exported session (``exchange.export_data``'s document):
+    the same figures as from the store, for a report written from an export or after an import."""
+    sess = data["session"]
+    rolls = [
+        (
+            sess.get("id") or 0,
+            s.get("turn"),
+            (s.get("prompt") or {}).get("topic"),
+            (s.get("prompt") or {}).get("data"),
+            s.get("answer"),
+            s.get("source"),
+        )
+        for s in data["steps"]
+        if isinstance(s.get("prompt"), dict)
+        and s["prompt"].get("kind") == "roll"
+        and s.get("source") in SOURCE_WORDS
+    ]
+    return weigh_rolls(sess["game"], rolls)
 
 
 def _rolls(store: Store, scope: Scope, game: str) -> list[tuple[Any, ...]]:
@@ -204,15 +232,24 @@ ORDER BY session_id, seq
         return list(con.execute(text(sql), {**scope.params(), "luck_game": game}).all())
 
 
-def _weighed(store: Store, scope: Scope, game: str, title: str, weigh: Any) -> GameLuck | None:
+def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
+    """The luck of ``game`` over ``rolls`` (session, turn, topic, data, dice, source, in the
+    order rolled; data and dice as JSON text from the store or as values from an export), by
+    the game's registry ``luck``; None when the game weighs no roll, or none of these."""
+    from companion.games import GAMES, named
+
+    entry = next((e for e in GAMES if e.id == game), None)
+    if entry is None or entry.luck is None or entry.module is None:
+        return None
+    weigh = named(entry.luck)
     sides: dict[tuple[str, bool, str], list[Any]] = {}  # (side, mine, source) -> [unit, rolls, got, expected]
     best: Moment | None = None
     worst: Moment | None = None
     unit = ""
-    for sid, turn, topic, data, answer, source in _rolls(store, scope, game):
+    for sid, turn, topic, data, answer, source in rolls:
         try:
-            facts = json.loads(data) if isinstance(data, str) else None
-            dice = json.loads(answer) if isinstance(answer, str) else None
+            facts = json.loads(data) if isinstance(data, str) else data
+            dice = json.loads(answer) if isinstance(answer, str) else answer
         except (ValueError, RecursionError):
             continue  # a damaged row: the log's own checks name it
         if not isinstance(topic, str) or not isinstance(facts, dict) or not isinstance(dice, list):
@@ -255,7 +292,7 @@ def _weighed(store: Store, scope: Scope, game: str, title: str, weigh: Any) -> G
     ordered = sorted(sides.items(), key=lambda kv: (not kv[0][1], kv[0][0], kv[0][2] != "physical"))
     return GameLuck(
         game,
-        title,
+        entry.title,
         unit,
         tuple(SideLuck(side, mine, source, *tally) for (side, mine, source), tally in ordered),
         best,

@@ -12,7 +12,7 @@ store, so a report says what the JSON export holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,6 +60,8 @@ class Outline:
     show_phases: bool
     turns: list[TurnGroup]
     known: GameEntry | None
+    #: Luck in game units (game_luck.py), a sentence a line; empty for a game that weighs no roll.
+    luck: list[str] = field(default_factory=list)
 
     @property
     def success_at(self) -> int | None:
@@ -198,10 +200,14 @@ def outline(data: dict[str, Any]) -> Outline:
         elif not phases[-1].whose and (whose := whose_turn(known, s)):
             phases[-1] = PhaseGroup(title, phases[-1].steps, whose)
         phases[-1].steps.append(s)
+    from companion.review.game_luck import export_luck
+
+    weighed = export_luck(data)
     return Outline(
         facts=header_facts(sess, steps),
         turn_word=known.turn_word if known else "Turn",
         show_phases=show_phases,
         turns=turns,
         known=known,
+        luck=[line.strip() for line in weighed.lines(session=False)[1:]] if weighed else [],
     )

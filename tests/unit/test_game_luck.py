@@ -5,6 +5,7 @@ companion/castells/luck.py) against dice enumerated one by one, and the totals t
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 
 import pytest
@@ -15,7 +16,9 @@ from companion.prompts import Roll
 from companion.reconquista import combat
 from companion.reconquista.luck import roll_luck as reconquista_roll_luck
 from companion.reconquista.units import HIT_ON, KIND_NAMES, Kind
-from companion.review.game_luck import counted_units, game_luck, one_in, signed
+from companion.review.bbcode import bbcode_report
+from companion.review.exchange import export_bbcode, export_data, export_json, export_markdown, import_session
+from companion.review.game_luck import counted_units, export_luck, game_luck, one_in, signed
 from companion.review.luck import luck
 from companion.store.db import Store
 
@@ -151,3 +154,35 @@ def test_an_undone_roll_counts_nowhere(store: Store) -> None:
     assert sum(s.rolls for s in game.sides) == 1
     driver.undo()
     assert game_luck(store) == ()
+
+
+def test_the_luck_is_the_same_live_from_an_export_and_after_an_import(store: Store) -> None:
+    """#36: 'the luck of a recorded game is the same whether computed live or from an imported
+    export'; and the reports give it, in the game's units."""
+    sid, _driver = play_reconquista(store, 4)
+    (live,) = game_luck(store, session_id=sid)
+    assert export_luck(export_data(store, sid)) == live
+    other = Store(":memory:")
+    done = import_session(other, export_json(store, sid), "game.json")
+    (imported,) = game_luck(other, session_id=done.session_id)
+    assert imported.sides == live.sides and imported.balance == pytest.approx(live.balance)
+    assert imported.luckiest is not None and live.luckiest is not None
+    assert imported.luckiest.line(session=False) == live.luckiest.line(session=False)
+    md = export_markdown(store, sid)
+    expected = [f"- {line.strip()}" for line in live.lines(session=False)[1:]]
+    assert "\n## Luck\n\n" + "\n".join(expected) + "\n" in md
+    assert all(line.strip() in export_bbcode(store, sid) for line in live.lines(session=False)[1:])
+
+
+def test_a_player_s_name_in_the_luck_of_a_report_is_text(store: Store) -> None:
+    """A Castells player named like a tag: shown as written, never read as markup."""
+    sid, driver = new_driver(store, "castells", 5)
+    choose = castells_chooser(5)
+    while driver.pending is not None:
+        auto(driver, choose)
+    data = export_data(store, sid)
+    weighed = export_luck(data)
+    assert weighed is not None
+    renamed = json.loads(json.dumps(data).replace("Player 1", "[b]Anna[/b]"))
+    lines = bbcode_report(renamed)
+    assert "[b]Anna" not in lines and "[\u200bb]Anna" in lines
