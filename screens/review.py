@@ -164,7 +164,7 @@ class StatisticsScreen(ReviewScreen):
             out += view(figures)
             for note in figures.notes:
                 out.append(Static(plain(note, "dim"), classes="review-note"))
-        return out
+        return out + LuckScreen.game_luck(stats.luck)
 
 
 class LuckScreen(ReviewScreen):
@@ -254,17 +254,17 @@ class LuckScreen(ReviewScreen):
                     plt.ylabel("% of dice")
 
                 out.append(plot(f"d{die.sides}: share of each face (the line: a fair die)", bars, height=12))
-        games = self.game_luck(ledger)
+        games = self.game_luck(ledger.games)
         if games:  # the dice's own tests below the games' luck, a line apart
             out[0].add_class("review-block")
         return [*games, *out, *skipped]
 
     @staticmethod
-    def game_luck(ledger: Any) -> list[Any]:
-        """Was the player lucky? Each game's rolls in its own units against their average, first:
-        the question a player asks before whether the dice are fair."""
+    def game_luck(weighed: Any) -> list[Any]:
+        """Was the player lucky? Each game's rolls in its own units against their average (the
+        ledger shows them first: the question a player asks before whether the dice are fair)."""
         out: list[Any] = []
-        for game in ledger.games:
+        for game in weighed:
             head, *rest = game.lines()
             out.append(Static(Text(head.removesuffix("."), style="bold underline"), classes="review-title"))
             # Player names are the players' text: shown as text, never read as markup.

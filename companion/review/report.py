@@ -14,6 +14,8 @@ def stats_lines(stats: Stats) -> list[str]:
     for _game, figures in stats.games:
         if figures is not None:
             lines += ["", *figures.lines()]
+    for game in stats.luck:
+        lines += ["", *game.lines()]
     return lines
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy import text
 
 from companion.review.effective import Scope, counted, effective_cte
+from companion.review.game_luck import GameLuck, game_luck
 from companion.review.table_dice import TableDice, dice_of
 
 if TYPE_CHECKING:
@@ -219,6 +220,8 @@ class Stats:
     scope: str
     games: tuple[tuple[str, GameStats | None], ...] = ()
     sessions_by_game: tuple[Count, ...] = field(default=())
+    #: Luck in game units of the games that weigh their rolls (game_luck.py), by dice source.
+    luck: tuple[GameLuck, ...] = ()
 
     def of(self, game_id: str) -> Any:
         """The statistics of ``game_id`` (None when filtered out, or a game without any)."""
@@ -229,6 +232,7 @@ class Stats:
             "scope": self.scope,
             "sessions_by_game": [c.to_json() for c in self.sessions_by_game],
             **{gid: None if figures is None else figures.to_json() for gid, figures in self.games},
+            "luck": [g.to_json() for g in self.luck],
         }
 
 
@@ -631,4 +635,5 @@ def statistics(store: Store, game: str | None = None, session_id: int | None = N
             if e.stats is not None
         ),
         sessions_by_game=_ordered([g.id for g in games.GAMES], titles, counts),
+        luck=game_luck(store, game, session_id),
     )

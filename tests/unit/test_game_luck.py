@@ -20,6 +20,8 @@ from companion.review.bbcode import bbcode_report
 from companion.review.exchange import export_bbcode, export_data, export_json, export_markdown, import_session
 from companion.review.game_luck import counted_units, export_luck, game_luck, one_in, signed
 from companion.review.luck import luck
+from companion.review.report import stats_lines
+from companion.review.stats import statistics
 from companion.store.db import Store
 
 
@@ -186,3 +188,20 @@ def test_a_player_s_name_in_the_luck_of_a_report_is_text(store: Store) -> None:
     renamed = json.loads(json.dumps(data).replace("Player 1", "[b]Anna[/b]"))
     lines = bbcode_report(renamed)
     assert "[b]Anna" not in lines and "[\u200bb]Anna" in lines
+
+
+def test_the_statistics_carry_the_luck_of_every_session_and_of_each(store: Store) -> None:
+    """#36, 8-9: the statistics across sessions and per session, their lines and their JSON."""
+    first, _ = play_reconquista(store, 3)
+    second, _ = play_reconquista(store, 4)
+    (both,) = statistics(store).luck
+    (one,) = statistics(store, session_id=first).luck
+    (other,) = statistics(store, session_id=second).luck
+    assert sum(s.rolls for s in both.sides) == sum(s.rolls for s in one.sides) + sum(
+        s.rolls for s in other.sides
+    )
+    assert both.balance == pytest.approx(one.balance + other.balance)
+    assert statistics(store).to_json()["luck"] == [both.to_json()]
+    printed = stats_lines(statistics(store))
+    assert all(line in printed for line in both.lines())
+    assert statistics(store, game="castells").luck == ()

@@ -149,7 +149,7 @@ def test_a_report_reveals_the_seed_only_once_the_game_has_ended(store: Store) ->
     playing, _ = new_driver(store, "dice", 9)
     in_play = export_bbcode(store, playing)
     assert f"commitment to the seed {store.session(playing).commitment}" in in_play
-    assert "seed 9" not in in_play
+    assert "seed 9" not in in_play.replace(str(store.session(playing).commitment), "")  # its hex may hold "9"
 
 
 def test_a_nonce_damaged_in_the_database_is_no_commitment(db: str, store: Store) -> None:
