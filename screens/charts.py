@@ -9,6 +9,7 @@ drawn here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -163,6 +164,31 @@ def cities_chart(story: Story, **kwargs: Any) -> Widget:
     plot = ThemedPlot("Cities each side controls at the end of each turn", draw)
     key = Legend([(side_name(s), SIDE_COLOUR[s]) for s in sides])
     return Vertical(plot, key, classes="story-chart", **kwargs)
+
+
+def luck_chart(story: Story, **kwargs: Any) -> Widget:
+    """The player's luck in hits, added up from the set-up to the end of each turn: above 0,
+    their battles went better than the dice give on average (game_luck.py)."""
+    turns = [0, *(t.turn for t in story.turns)]
+    # The balance at the end of each turn: that of the last turn with battles before it.
+    balance, at = [], 0.0
+    luck = dict(story.luck)
+    for turn in turns:
+        at = luck.get(turn, at)
+        balance.append(at)
+
+    def draw(plt: Any, colour: Colour, size: tuple[int, int]) -> None:
+        plt.plot(turns, balance, marker="hd", color=colour(VP_COLOUR))
+        plt.hline(0, color=colour("foreground"))
+        # Whole hits on the axis, 0 among them: the line above or below it is the story.
+        low, high = math.floor(min(0.0, *balance)) - 1, math.ceil(max(0.0, *balance)) + 1
+        step = next((s for s in STEPS if (high - low) // s + 1 <= max(2, _frame(size) // 2)), STEPS[-1])
+        plt.ylim(low, high)
+        plt.yticks([t for t in range(low - low % step, high + 1, step) if low <= t <= high])
+        _turn_axis(plt, turns)
+
+    plot = ThemedPlot("Your luck in hits, turn by turn (above 0: luckier than average)", draw)
+    return Vertical(plot, classes="story-chart", **kwargs)
 
 
 # -- the dice against the odds ---------------------------------------------------------------

@@ -1,11 +1,11 @@
-"""A Reconquista session's story in pictures: the victory points and the cities each side holds,
-turn by turn (History, ``g``).
+"""A Reconquista session's story in pictures: the victory points, the cities each side holds and
+the player's luck in battle, turn by turn (History, ``g``).
 
 The figures are ``companion.review.story``'s: the session's log replayed by the driver, the
 engine's state read at the end of each turn. They are worked out in a worker thread (a long
 game replays in a tenth of a second, more than a key press should wait). A terminal of 34
-lines or more shows both charts one above the other; a shorter one shows them side by side
-when it is wide enough, one at a time (``v`` switches) when it is not.
+lines or more shows the charts one above the other; a shorter one shows them side by side
+when it is wide enough, one at a time (``v`` goes to the next) when it is not.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from textual.widgets import Header, Static
 from companion.errors import CompanionError
 from companion.games import title as game_title
 from companion.review.story import Story, side_name
-from screens.charts import cities_chart, vp_chart
+from screens.charts import cities_chart, luck_chart, vp_chart
 from screens.colours import tone
 from screens.context import companion_app
 from screens.plain import plain
@@ -44,12 +44,14 @@ class StoryScreen(Screen[None]):
     CSS_PATH = "story.tcss"
 
     BINDINGS = [
-        Binding("v", "switch", "VP / cities"),
+        Binding("v", "switch", "VP / cities / luck"),
         Binding("escape", "back", "Back"),
     ]
-    #: From this height both charts are shown, one above the other; below it, from WIDE columns,
+    #: From this height the charts are shown one above the other; below it, from WIDE columns,
     #: side by side; on a smaller terminal one at a time.
     TALL, WIDE = 34, 160
+    #: The charts, in the order ``v`` goes through them when one is shown at a time.
+    CHARTS = ("vp", "cities", "luck")
 
     def __init__(self, session_id: int) -> None:
         super().__init__()
@@ -80,7 +82,8 @@ class StoryScreen(Screen[None]):
         self.set_class(height >= self.TALL, "-stacked")
         self.set_class(height < self.TALL and width >= self.WIDE, "-side")
         self.set_class(one, "-one")
-        self.set_class(one and self.showing == "cities", "-cities")
+        for chart in self.CHARTS:
+            self.set_class(one and self.showing == chart, f"-show-{chart}")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -129,13 +132,17 @@ class StoryScreen(Screen[None]):
                 said += " " + story.parting
             note.update(plain(said))
             await self.query_one("#story-charts").mount_all(
-                [vp_chart(story, id="story-vp"), cities_chart(story, id="story-cities")]
+                [
+                    vp_chart(story, id="story-vp"),
+                    cities_chart(story, id="story-cities"),
+                    luck_chart(story, id="story-luck"),
+                ]
             )
         self.refresh_bindings()
         self.ready = True
 
     def action_switch(self) -> None:
-        self.showing = "cities" if self.showing == "vp" else "vp"
+        self.showing = self.CHARTS[(self.CHARTS.index(self.showing) + 1) % len(self.CHARTS)]
         self._layout()
 
     def action_back(self) -> None:

@@ -13,6 +13,7 @@ below it, and the luckiest and unluckiest rolls are the ones furthest out for th
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -117,6 +118,9 @@ class GameLuck:
     sides: tuple[SideLuck, ...]
     luckiest: Moment | None
     unluckiest: Moment | None
+    #: (turn, the player's balance up to the end of that turn), turns in order: the story's
+    #: chart of one session (over several sessions, a turn's rolls of each are added).
+    by_turn: tuple[tuple[int, float], ...] = ()
 
     @property
     def balance(self) -> float:
@@ -172,6 +176,7 @@ class GameLuck:
             ],
             "luckiest": moment(self.luckiest),
             "unluckiest": moment(self.unluckiest),
+            "by_turn": [{"turn": t, "balance": round(b, 4)} for t, b in self.by_turn],
         }
 
 
@@ -246,6 +251,7 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
     best: Moment | None = None
     worst: Moment | None = None
     unit = ""
+    per_turn: dict[int, float] = {}
     for sid, turn, topic, data, answer, source in rolls:
         try:
             facts = json.loads(data) if isinstance(data, str) else data
@@ -260,6 +266,10 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
         if weighed is None:
             continue
         unit = weighed.unit
+        if isinstance(turn, int):
+            per_turn[turn] = per_turn.get(turn, 0.0) + (1 if weighed.mine else -1) * (
+                weighed.got - weighed.expected
+            )
         tally = sides.setdefault((weighed.side, weighed.mine, source), [weighed.unit, 0, 0, 0.0])
         tally[1] += 1
         tally[2] += weighed.got
@@ -297,4 +307,7 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
         tuple(SideLuck(side, mine, source, *tally) for (side, mine, source), tally in ordered),
         best,
         worst,
+        tuple(
+            zip(sorted(per_turn), itertools.accumulate(per_turn[t] for t in sorted(per_turn)), strict=True)
+        ),
     )

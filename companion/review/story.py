@@ -55,6 +55,9 @@ class Story:
     steps: int
     replayed: int
     parting: str = ""
+    #: The player's luck in hits added up turn by turn (game_luck.py), (turn, balance): the
+    #: turns with battles; a stored session's, () for a story told from steps alone.
+    luck: tuple[tuple[int, float], ...] = ()
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -118,5 +121,11 @@ def reconquista_story(seed: int, config: dict[str, Any] | None, steps: Iterable[
 
 def session_story(store: Store, session_id: int) -> Story:
     """The story of a stored Reconquista session; StoreError if it cannot be read."""
+    from dataclasses import replace
+
+    from companion.review.game_luck import game_luck
+
     info = store.session(session_id)
-    return reconquista_story(info.seed, info.config, store.log(session_id).steps)
+    story = reconquista_story(info.seed, info.config, store.log(session_id).steps)
+    weighed = game_luck(store, session_id=session_id)
+    return replace(story, luck=weighed[0].by_turn) if weighed else story

@@ -599,12 +599,17 @@ async def test_g_opens_the_story_of_a_reconquista_game(tmp_path: Path, clock: An
             f"After turn 20: {last.vp} VP; cities: Christian {last.cities['christian']}"
         )
         vp, cities = screen.query_one("#story-vp"), screen.query_one("#story-cities")
-        assert vp.display and not cities.display and screen.check_action("switch", ())
+        luck = screen.query_one("#story-luck")
+        assert vp.display and not cities.display and not luck.display and screen.check_action("switch", ())
         await pilot.press("v")
-        assert cities.display and not vp.display
+        assert cities.display and not vp.display and not luck.display
+        await pilot.press("v")
+        assert luck.display and not vp.display and not cities.display
+        await pilot.press("v")
+        assert vp.display and not luck.display  # round again
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
-        assert vp.display and cities.display and not screen.check_action("switch", ())
+        assert vp.display and cities.display and luck.display and not screen.check_action("switch", ())
         await pilot.press("escape")
         assert isinstance(app.screen, HistoryScreen)
 
@@ -679,7 +684,7 @@ async def test_a_chart_drawn_for_another_size_is_drawn_again_before_it_shows() -
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_story_sizes(snap_compare: Any, tmp_path: Path, clock: Any, size: tuple[int, int]) -> None:
-    """A whole game's story: one chart at 80x24 (v: the other), both from 120x40."""
+    """A whole game's story: one chart at 80x24 (v: the next), the three from 120x40."""
     app = CompanionApp(db_path=str(story_db(tmp_path / "c.db", clock)), seed=1, clock=clock)
 
     async def before(pilot: Pilot[Any]) -> None:

@@ -205,3 +205,30 @@ def test_the_statistics_carry_the_luck_of_every_session_and_of_each(store: Store
     printed = stats_lines(statistics(store))
     assert all(line in printed for line in both.lines())
     assert statistics(store, game="castells").luck == ()
+
+
+def test_the_story_charts_the_luck_added_up_turn_by_turn(store: Store) -> None:
+    """The story's luck (History, g) is the player's balance at the end of each turn with
+    battles, tallied here from the logged rolls and their turns: the last is the game's."""
+    from companion.review.story import session_story
+
+    sid, _driver = play_reconquista(store, 4)
+    log = store.log(sid)
+    per_turn: Counter[int] = Counter()
+    for event, step in zip(log.events, log.steps, strict=True):
+        if isinstance(step.prompt, Roll) and step.prompt.topic == "reconquista.battle.roll":
+            units = [
+                next(k for k, n in KIND_NAMES.items() if n == noun) for noun in step.prompt.data["units"]
+            ]
+            luck = combat.hits(units, step.answer) - sum((7 - HIT_ON[k]) / 6 for k in units)  # type: ignore[arg-type]
+            assert event.turn is not None
+            per_turn[event.turn] += luck if step.prompt.data["side"] == "christian" else -luck
+    story = session_story(store, sid)
+    (game,) = game_luck(store, session_id=sid)
+    assert story.luck == game.by_turn
+    assert [t for t, _ in story.luck] == sorted(per_turn)
+    running = 0.0
+    for turn, balance in story.luck:
+        running += per_turn[turn]
+        assert balance == pytest.approx(running)
+    assert story.luck[-1][1] == pytest.approx(game.balance)

@@ -5,6 +5,7 @@ by the story's own test), against the final score the game tells, and in a table
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from companion.reconquista.game import GAME, TURN_BEGINS_TOPIC
 from companion.reconquista.setup import initial_state
 from companion.reconquista.simulate import bot_answer
 from companion.reconquista.units import Kind
+from companion.review.game_luck import game_luck
 from companion.review.story import reconquista_story, session_story, turn_figures
 from companion.store.db import Store
 
@@ -129,5 +131,9 @@ def test_a_stored_session_has_the_story_of_its_log(tmp_path: Path, clock: Any) -
     for _ in range(160):
         bot_answer(driver, bot, board)
     driver.undo()  # an answer taken back is not in the story
-    assert session_story(store, sid) == reconquista_story(5, CONFIG, driver.steps)
+    told = session_story(store, sid)
+    # The same story, and beside it the luck of the stored session's battles (game_luck).
+    assert replace(told, luck=()) == reconquista_story(5, CONFIG, driver.steps)
+    (game,) = game_luck(store, session_id=sid)  # 160 answers hold battles
+    assert told.luck == game.by_turn and told.luck
     store.close()
