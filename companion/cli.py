@@ -251,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="G",
         help=f"only game G ({', '.join(e.id for e in games.GAMES if e.stats)})",
     )
+    p.add_argument("--session", type=_session_id, metavar="ID", help="only session ID")
     p.add_argument("--json", action="store_true", help="print JSON on stdout")
     p.set_defaults(handler=_stats)
 
@@ -635,7 +636,10 @@ def _stats(args: argparse.Namespace) -> int:
 
     if args.game:
         entry(args.game)  # an unknown game is one sentence before any database is touched
-    stats = statistics(_open_store(args), game=args.game)
+    store = _open_store(args)
+    if args.session is not None:
+        store.session(args.session)  # no such session: one sentence
+    stats = statistics(store, game=args.game, session_id=args.session)
     if args.json:
         print(json.dumps(stats.to_json(), indent=2, ensure_ascii=False))
     else:

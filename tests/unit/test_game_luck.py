@@ -232,3 +232,20 @@ def test_the_story_charts_the_luck_added_up_turn_by_turn(store: Store) -> None:
         running += per_turn[turn]
         assert balance == pytest.approx(running)
     assert story.luck[-1][1] == pytest.approx(game.balance)
+
+
+def test_the_stats_command_takes_one_session(
+    db: str, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+    from companion.errors import EXIT_OK, EXIT_USAGE
+
+    first, _ = play_reconquista(store, 3)
+    play_reconquista(store, 4)
+    assert main(["stats", "--db", db, "--session", str(first), "--json"]) == EXIT_OK
+    said = json.loads(capsys.readouterr().out)
+    assert said["scope"] == f"session {first}"
+    assert said["luck"] == [g.to_json() for g in game_luck(store, session_id=first)]
+    assert main(["stats", "--db", db, "--session", "999"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "999" in err
