@@ -249,3 +249,30 @@ def test_the_stats_command_takes_one_session(
     assert main(["stats", "--db", db, "--session", "999"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "999" in err
+
+
+def test_a_damaged_row_leaves_its_session_out_and_the_others_are_weighed(db: str, store: Store) -> None:
+    """Every input is hostile: a roll's question that is not JSON (a file edited by hand) costs
+    its session the figures, named, and the other sessions are weighed as before."""
+    import sqlite3
+
+    first, _ = play_reconquista(store, 3)
+    second, _ = play_reconquista(store, 4)
+    (alone,) = game_luck(store, session_id=second)
+    con = sqlite3.connect(db)
+    con.execute(
+        "UPDATE event SET prompt = '{not json' WHERE session_id = ? AND seq = "
+        "(SELECT MIN(seq) FROM event WHERE session_id = ? AND prompt LIKE '%reconquista.battle.roll%')",
+        (first, first),
+    )
+    con.commit()
+    con.close()
+    (both,) = game_luck(store)
+    assert both.sides == alone.sides
+    ledger = luck(store)
+    assert ledger.games == (alone,) and any(f"Session {first} is left out" in n for n in ledger.notes)
+    # Facts of the wrong shape are no roll to weigh, and nothing fails.
+    assert (
+        reconquista_roll_luck("reconquista.battle.roll", {"units": "army", "side": "christian"}, [4]) is None
+    )
+    assert castells_roll_luck("castells.battle.roll", {"player": 5}, [5]) is None
