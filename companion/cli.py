@@ -334,6 +334,7 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from companion.games import rolls_dice
     from companion.prompts import answer_text
 
     store = _open_store(args)
@@ -349,7 +350,7 @@ def _show(args: argparse.Namespace) -> int:
         f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. "
         + visible(info.summary)
     )
-    if info.commitment and _rolls_dice(info.game):
+    if info.commitment and rolls_dice(info.game):
         print(
             f"Commitment to its seed, made when it started: {info.commitment} ('companion verify' checks an export)."
         )
@@ -358,13 +359,6 @@ def _show(args: argparse.Namespace) -> int:
         line = f"{where}{_described(step.prompt)} -> {answer_text(step.answer, none='done')} ({step.source})"
         print(f"{i:>5}  {visible(line)}")
     return EXIT_OK
-
-
-def _rolls_dice(game: str) -> bool:
-    """Whether ``game`` rolls dice (a game this version does not know: as if it did)."""
-    from companion.games import GAMES
-
-    return next((e.dice for e in GAMES if e.id == game), True)
 
 
 #: A choice with more options than this is shown by its question and the number of options:

@@ -238,6 +238,12 @@ def session_name(session_id: int, game_id: str, summary: str) -> str:
     return f"session {session_id}, {title(game_id)} ({said})"
 
 
+def rolls_dice(game_id: str) -> bool:
+    """Whether ``game_id`` rolls dice (its entry's ``dice``); a game this version does not know:
+    as if it did (its log may hold rolls)."""
+    return next((e.dice for e in GAMES if e.id == game_id), True)
+
+
 def named(path: str) -> Any:
     """What "module:name" names (an entry's ``stats``, a screen class...), imported now."""
     module, _, name = path.partition(":")

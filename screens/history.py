@@ -616,11 +616,17 @@ class SessionLogScreen(Screen[None]):
         self.steps = log.steps
         self.places = [(ev.turn, ev.phase) for ev in log.events]
         self.refresh_bindings()  # the story chart's key, for a Reconquista session
+        # The commitment to the seed made when the session started (companion verify checks an
+        # export against it), for a game that rolls dice: its first 12 digits, as a player
+        # compares it with the one posted when the game began.
+        committed = info.commitment if games.rolls_dice(info.game) else None
         self.query_one("#log-title", Static).update(
             Text.assemble(
                 (f"#{info.id} {game_title(info.game)}", "bold"),
                 f" · {STATUS_SHOWN.get(info.status, info.status)}"
-                f" · started {local_time(info.started)} · seed {info.seed} · ",
+                f" · started {local_time(info.started)} · seed {info.seed}"
+                + (f" · commitment {committed[:12]}…" if committed else "")
+                + " · ",
                 plain(info.summary or "no steps yet"),
             )
         )

@@ -8,6 +8,7 @@ pyproject's ``addopts``, where ``-n`` would break ``pytest -p no:xdist``). ``pyt
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import tempfile
@@ -141,13 +142,18 @@ pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension  # type: ignore
 
 @pytest.fixture
 def snap_compare(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """pytest-textual-snapshot's, with text cursors that do not blink. An Input's cursor shows on
-    focus and a key, then blinks every half second: on a busy machine (a parallel run) the picture
-    could be taken after the first blink, with the cursor hidden, and differ from the snapshot.
-    Without the blink the picture shows the cursor as it is right after focus or typing, always."""
+    """pytest-textual-snapshot's, with text cursors that do not blink and nonces that are not
+    random. An Input's cursor shows on focus and a key, then blinks every half second: on a busy
+    machine (a parallel run) the picture could be taken after the first blink, with the cursor
+    hidden, and differ from the snapshot. Without the blink the picture shows the cursor as it is
+    right after focus or typing, always."""
     from textual.widgets import Input
 
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    # A session's nonce (its commitment to its seed, shown in History) is random: a picture is
+    # taken with nonces counted from 1, as the fixed clock gives its times.
+    counter = itertools.count(1)
+    monkeypatch.setattr("companion.store.db.new_nonce", lambda: f"{next(counter):032x}")
     return snap_compare
 
 

@@ -724,3 +724,23 @@ def test_snapshot_statistics_dice_charts(snap_compare: Any, tmp_path: Path, cloc
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=before)
+
+
+async def test_a_session_s_log_shows_its_commitment_where_the_game_rolls_dice(
+    tmp_path: Path, clock: Any
+) -> None:
+    """#36, 10: the commitment to the seed made when the session started, in the log's title
+    (its first 12 digits); a Simancas match rolls no dice and shows none."""
+    db = mixed_db(tmp_path / "c.db", clock)
+    store = Store(str(db))
+    tray = store.session(1)
+    assert tray.commitment is not None
+    simancas = next(s.id for s in store.sessions() if s.game == "simancas")
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        log = await open_log(pilot, 1)
+        title = str(log.query_one("#log-title", Static).render())
+        assert f"commitment {tray.commitment[:12]}…" in title
+        app.pop_screen()
+        log = await open_log(pilot, simancas)
+        assert "commitment" not in str(log.query_one("#log-title", Static).render())
