@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
+from companion.errors import DamagedRow
 from companion.review.effective import Scope, counted, effective_cte
 
 if TYPE_CHECKING:
@@ -256,8 +257,12 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
         try:
             facts = json.loads(data) if isinstance(data, str) else data
             dice = json.loads(answer) if isinstance(answer, str) else answer
+        except json.JSONDecodeError:
+            # Not JSON: a damaged row, whose session is left out and named (effective.counted,
+            # which finds it as every figure does), so the others count as with it gone.
+            raise DamagedRow(f"Session {sid} has a roll that cannot be read.") from None
         except (ValueError, RecursionError):
-            continue  # a damaged row: the log's own checks name it
+            continue  # JSON that Python refuses (4,300 digits, nesting past the limit): no roll
         if not isinstance(topic, str) or not isinstance(facts, dict) or not isinstance(dice, list):
             continue
         if not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):

@@ -276,3 +276,22 @@ def test_a_damaged_row_leaves_its_session_out_and_the_others_are_weighed(db: str
         reconquista_roll_luck("reconquista.battle.roll", {"units": "army", "side": "christian"}, [4]) is None
     )
     assert castells_roll_luck("castells.battle.roll", {"player": 5}, [5]) is None
+
+
+def test_an_answer_python_cannot_read_is_no_roll_and_nothing_fails(db: str, store: Store) -> None:
+    """JSON that SQLite takes and Python refuses (a number of 5,000 digits): that roll is not
+    weighed, and the figures stand."""
+    import sqlite3
+
+    sid, _ = play_reconquista(store, 3)
+    (before,) = game_luck(store)
+    con = sqlite3.connect(db)
+    con.execute(
+        "UPDATE event SET answer = ? WHERE session_id = ? AND seq = "
+        "(SELECT MIN(seq) FROM event WHERE session_id = ? AND prompt LIKE '%reconquista.battle.roll%')",
+        ("[" + "9" * 5000 + "]", sid, sid),
+    )
+    con.commit()
+    con.close()
+    (after,) = game_luck(store)
+    assert sum(s.rolls for s in after.sides) == sum(s.rolls for s in before.sides) - 1
