@@ -218,6 +218,7 @@ class CompanionApp(App[None]):
         """Open a new session of ``game_id``; a game with a setup dialog (Reconquista: how the dice
         are rolled) asks it first."""
         from companion import games
+        from companion.dice import chosen_dice_mode
         from screens.registry import setup_dialog
 
         dialog = setup_dialog(game_id) if config is None else None
@@ -241,11 +242,22 @@ class CompanionApp(App[None]):
             seed = self.next_seed()
             game.new_state(seed, dict(config or {}))
             session_id = self.store().create_session(game_id, seed, config, game.rules_version)
+            committed = self.store().session(session_id).commitment
         except CompanionError as exc:
             notify_plain(self, str(exc), severity="error")
             return
         self.sessions_started += 1
         self.open_session(session_id)
+        if committed and games.rolls_dice(game_id) and chosen_dice_mode(config or {}) != "physical":
+            # The commitment to the seed the app's dice come from, shown as a game that may roll
+            # them starts (companion verify checks a finished game's export against it; History
+            # shows it too). A game of dice typed from the table has none to commit to.
+            notify_plain(
+                self,
+                f"The app's dice of session {session_id} are committed to its seed: {committed[:16]}… "
+                "(the seed is revealed in the report when the game ends).",
+                title="Dice committed",
+            )
 
     def new_session_settings(self, game_id: str) -> dict[str, Any]:
         """A new session's settings where no dialog asks them: the game's own, as the user's

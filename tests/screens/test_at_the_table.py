@@ -380,3 +380,27 @@ async def test_after_all_done_the_newest_instruction_is_in_view_and_no_line_is_c
         assert entries[0].startswith("✓ ") and entries[0].endswith("more done above: see the log")
         more = int(entries[0].split()[1])
         assert more + len(entries) - 1 == min(6, sum(1 for s in d.steps if s.prompt.kind == "tell"))
+
+
+async def test_a_game_that_may_roll_app_dice_shows_its_commitment_as_it_starts(
+    tmp_path: Path, clock: Any
+) -> None:
+    """#36, 10: 'When a session starts with app dice, the app shows and logs a commitment to its
+    seed'. A game of typed dice only, or one that rolls none, has nothing to commit to."""
+    db = str(tmp_path / "c.db")
+    app = CompanionApp(db_path=db, seed=1, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await store_ready(pilot)
+        await pilot.press("d")  # the Dice tray: app dice at will
+        await wait_until(pilot, lambda: bool(app._notifications))
+        (note,) = list(app._notifications)
+        committed = Store(db).session(1).commitment
+        assert committed is not None and note.title == "Dice committed"
+        assert f"session 1 are committed to its seed: {committed[:16]}…" in note.message
+        app.clear_notifications()
+        app.start_game("reconquista", {"dice": "physical"})
+        await pilot.pause()
+        app.start_game("simancas", {})
+        await pilot.pause()
+        assert sorted(s.game for s in Store(db).sessions()) == ["dice", "reconquista", "simancas"]
+        assert not list(app._notifications)
