@@ -232,15 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, help="one game (default: both)")
     parser.add_argument("--size", help="one size, WIDTHxHEIGHT (default: 80x24, 120x40, 200x55)")
     args = parser.parse_args(argv)
-    sizes = SIZES
-    if args.size:
-        width, _, height = args.size.partition("x")
-        if not (width.isdigit() and height.isdigit()):
-            parser.error(f"--size takes WIDTHxHEIGHT, like 80x24, not {args.size!r}")
-        sizes = ((int(width), int(height)),)
+    sizes = ui.sizes_of(parser, args.size)
     os.environ.pop("COMPANION_DB", None)
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs (load average {load}), Textual headless")
+    print(ui.machine())
     for game_id in (args.game,) if args.game else GAMES:
         run(game_id, args.answers, args.steps, args.seed, sizes)
     return 0

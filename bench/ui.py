@@ -458,6 +458,24 @@ async def play(
 # -- report ------------------------------------------------------------------------------
 
 
+def sizes_of(parser: argparse.ArgumentParser, size: str | None) -> tuple[tuple[int, int], ...]:
+    """The sizes to run at: ``--size WIDTHxHEIGHT`` alone, or the three (a usage error else).
+    Also bench/game_screens.py's."""
+    if not size:
+        return SIZES
+    width, _, height = size.partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        parser.error(f"--size takes WIDTHxHEIGHT, like 80x24, not {size!r}")
+    return ((int(width), int(height)),)
+
+
+def machine() -> str:
+    """'Python 3.11.7, 2 CPUs (load average 0.31, 0.77, 1.49), Textual headless': the first
+    line of a bench's figures, as the machine stood when it ran."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs (load average {load}), Textual headless"
+
+
 def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
 
@@ -586,19 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.presses < 10:
         parser.error("--presses must be at least 10")
-    sizes = SIZES
-    if args.size:
-        width, _, height = args.size.partition("x")
-        if not (width.isdigit() and height.isdigit()):
-            parser.error(f"--size takes WIDTHxHEIGHT, like 80x24, not {args.size!r}")
-        sizes = ((int(width), int(height)),)
-
+    sizes = sizes_of(parser, args.size)
     os.environ.pop("COMPANION_DB", None)
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs (load average {load}), Textual headless, "
-        "SQLite file in a temporary folder, app dice"
-    )
+    print(f"{machine()}, SQLite file in a temporary folder, app dice")
     install_class_probes()
     profile = cProfile.Profile() if args.profile else None
     for size in sizes:

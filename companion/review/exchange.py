@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode
+from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode, commitment
 from companion.errors import CompanionError
 from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
@@ -602,14 +602,15 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         )
     game, steps = _load(doc, name)
     sess = doc.session
-    if sess.commitment is not None and sess.dice_nonce is not None:
-        from companion.dice import commitment
-
-        if commitment(sess.seed, sess.dice_nonce) != sess.commitment:
-            raise ImportRefused(
-                f"{name}'s seed and nonce do not give its commitment: the file was changed after it was "
-                "written ('companion verify' says more)."
-            )
+    if (
+        sess.commitment is not None
+        and sess.dice_nonce is not None
+        and commitment(sess.seed, sess.dice_nonce) != sess.commitment
+    ):
+        raise ImportRefused(
+            f"{name}'s seed and nonce do not give its commitment: the file was changed after it was "
+            "written ('companion verify' says more)."
+        )
     recorded, current = sess.rules_version, game.rules_version
     if recorded > current:
         raise ImportRefused(

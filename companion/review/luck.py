@@ -311,16 +311,16 @@ def face_test(
 def with_holm(tests: list[FaceTest]) -> list[FaceTest]:
     """``tests`` (shown together) with their p adjusted by Holm's procedure and their verdicts
     saying whether a flag stands after it: 20 tests at 5% raise a false alarm 64% of the time."""
-    tested = [i for i, t in enumerate(tests) if t.p is not None]
-    adjusted = holm([tests[i].p for i in tested])  # type: ignore[misc]
+    tested = [(i, p) for i, t in enumerate(tests) if (p := t.p) is not None]
+    adjusted = holm([p for _, p in tested])
     out = list(tests)
-    for i, adj in zip(tested, adjusted, strict=True):
+    for (i, p), adj in zip(tested, adjusted, strict=True):
         t = tests[i]
         out[i] = replace(
             t,
             holm_p=adj,
             tests=len(tested),
-            verdict=verdict(t.sides, t.source, t.counts, t.p, t.method, adj, len(tested)),
+            verdict=verdict(t.sides, t.source, t.counts, p, t.method, adj, len(tested)),
         )
     return out
 
