@@ -102,3 +102,35 @@ def chosen_dice_mode(config: dict[str, object]) -> str | None:
     chosen (a game without the choice, or settings that name no known mode)."""
     mode = config.get("dice")
     return mode if isinstance(mode, str) and mode in DICE_MODES else None
+
+
+# -- the names of the player's dice --------------------------------------------------------
+
+#: The longest name a player's die (or set of dice) may have: room for "red d6 from the
+#: 1998 box", short enough to stand beside the dice field at 80 columns.
+DIE_NAME_MAX = 40
+
+
+def die_name(text: str) -> str:
+    """The name a player gives the dice they roll on the table ("red d6"), checked: spaces
+    around it dropped, inner runs of spaces made one. ValueError, with the one sentence to
+    show, for a name that is empty, longer than DIE_NAME_MAX or holds a character a terminal
+    does not print (a name is shown on every screen the dice are: it must read as written)."""
+    name = " ".join(str(text).split())
+    if not name:
+        raise ValueError("A die's name cannot be empty: a name is a word or a few, like 'red d6'.")
+    if len(name) > DIE_NAME_MAX:
+        raise ValueError(f"A die's name is at most {DIE_NAME_MAX} characters; that one has {len(name):,}.")
+    if not name.isprintable():
+        raise ValueError("A die's name cannot hold control characters: type it as letters, digits and signs.")
+    return name
+
+
+def is_die_name(value: object) -> bool:
+    """Whether ``value`` is a name ``die_name`` would keep as it is (a stored one, checked)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        return die_name(value) == value
+    except ValueError:
+        return False

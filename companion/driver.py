@@ -48,10 +48,19 @@ class Record:
     summary: str
 
 
+def not_a_roll(index: int) -> str:
+    """The sentence for a test-roll mark asked of step ``index``, which rolled no dice."""
+    return f"Step {index + 1} is not a roll of dice: only a roll can be marked as a test roll."
+
+
 class Recorder(Protocol):
-    """Where steps go as they happen (the store); both calls must be durable on return."""
+    """Where steps go as they happen (the store); every call must be durable on return."""
 
     def record(self, record: Record) -> None: ...
+
+    def mark_test(self, index: int, test: bool) -> None:
+        """Mark the roll standing at step ``index`` as a test roll, or take the mark off."""
+        ...
 
     def rewind(
         self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
@@ -160,6 +169,10 @@ class Driver:
         #: The last correction: (its step, the steps it replaced, the log it left), until an
         #: undo or the next correction; ``correction_to_undo`` says whether it may be undone.
         self.last_correction: tuple[int, list[Step], list[Step]] | None = None
+        #: The name of the dice the player rolls on the table now (dice.die_name), which each
+        #: roll typed from the table is logged with; None: unnamed. The screen sets it from the
+        #: session (``Store.set_die``).
+        self.die: str | None = None
         self._start()
 
     # -- building ---------------------------------------------------------
@@ -231,7 +244,7 @@ class Driver:
                 # game gave some of its facts or reworded it gets them (prompts.fits). A step
                 # logged as asked keeps its object: that spares a replay a Step a prompt
                 # (bench/replay.py: a 20-turn game's resume, 40 -> 25 ms).
-                step = Step(self.pending, step.answer, step.source)
+                step = Step(self.pending, step.answer, step.source, step.die, step.test)
             self._send(answer)
             self.steps.append(step)
 
@@ -274,17 +287,24 @@ class Driver:
 
     # -- answering --------------------------------------------------------
 
-    def submit(self, value: Any, source: str) -> Step:
-        """Answer the waiting prompt; BadAnswer (nothing changed) if it does not fit."""
+    def submit(self, value: Any, source: str, like: Step | None = None) -> Step:
+        """Answer the waiting prompt; BadAnswer (nothing changed) if it does not fit. ``like``:
+        the step this answer gives again (a redo, a kept fact), whose die and test mark it keeps."""
         prompt = self._waiting()
         if source not in SOURCES:
             raise ValueError(f"unknown answer source {source!r}")
-        return self._answer(prompt, prompt.check(value), source)
+        return self._answer(prompt, prompt.check(value), source, like)
 
-    def _answer(self, prompt: Prompt, answer: Answer, source: str) -> Step:
+    def _answer(self, prompt: Prompt, answer: Answer, source: str, like: Step | None = None) -> Step:
         """``submit`` past the checks: ``answer`` fits ``prompt`` (checked, or made to fit)."""
         where = self.game.where(self.state) if self.recorder is not None else (None, None)
-        step = Step(prompt, answer, source)
+        if not isinstance(prompt, Roll):
+            step = Step(prompt, answer, source)
+        elif like is not None and like.source == source:  # given again: the same dice, its mark
+            step = Step(prompt, answer, source, like.die, like.test)
+        else:
+            die = self.die if source == "physical" else None
+            step = Step(prompt, answer, source, die, like is not None and like.test)
         try:
             # ``_send`` written out: this runs once a prompt, a thousand times a headless game.
             self.pending = self._gen.send(answer)
@@ -347,7 +367,7 @@ class Driver:
                 if kept is None:
                     break
                 try:
-                    filled.append(self.submit(kept.answer, kept.source))
+                    filled.append(self.submit(kept.answer, kept.source, kept))
                 except BadAnswer:  # no longer an answer to it: not tried again
                     at = self.ahead.index(kept)
                     del self.ahead[at], self._ahead_keys[at]
@@ -390,6 +410,21 @@ class Driver:
         return Record(
             index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
         )
+
+    def mark_test(self, index: int, test: bool = True) -> Step:
+        """Mark the roll at step ``index`` as a test roll (``test``), which the luck ledger leaves
+        out, or take the mark off; durably. The game is not touched: the roll stands as it was.
+        BadAnswer (one sentence, nothing changed) for a step that is not a roll."""
+        if not 0 <= index < len(self.steps):
+            raise BadAnswer(f"There is no step {index + 1}; the log has {len(self.steps)}.")
+        step = self.steps[index]
+        if not isinstance(step.prompt, Roll):
+            raise BadAnswer(not_a_roll(index))
+        if step.test != test:
+            if self.recorder is not None:
+                self.recorder.mark_test(index, test)
+            self.steps[index] = Step(step.prompt, step.answer, step.source, step.die, test)
+        return self.steps[index]
 
     def edit(self, prompt: Edit) -> Step:
         """Log and apply a manual correction of the table; the waiting prompt stays waiting.
@@ -505,7 +540,7 @@ class Driver:
             if isinstance(step.prompt, Edit):
                 self.edit(step.prompt)
             elif self.pending is not None and fits(step.prompt, self.pending):
-                self.submit(step.answer, step.source)
+                self.submit(step.answer, step.source, step)
             else:
                 break
             done.append(step)
@@ -579,7 +614,7 @@ class Driver:
                     report.dropped.append(tail[p])
                 p += 1
             elif fits(logged, asked) or same_roll(logged, asked):
-                self.submit(tail[p].answer, tail[p].source)
+                self.submit(tail[p].answer, tail[p].source, tail[p])
                 report.reused += 1
                 p += 1
             elif isinstance(asked, Tell):
@@ -603,7 +638,8 @@ class Driver:
             self._rebuild(old[:index])
             where = self.game.where(self.state)
             left = canonical(self.snapshot()), self.finished, self.game.summary(self.state)
-            step = self.submit(value, source)
+            # A die corrected is the same roll: rolled with the same dice, marked as it was.
+            step = self.submit(value, source, old[index])
         except BaseException:
             self._rebuild(old)
             raise

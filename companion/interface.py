@@ -55,11 +55,18 @@ class RollLuck:
 
 @dataclass(frozen=True)
 class Step:
-    """One answered prompt; never changed once logged."""
+    """One answered prompt; never changed once logged (but for its test mark).
+
+    A roll also says which of the player's dice rolled it (``die``: the name they gave them,
+    for a roll from the table; None unnamed) and whether the player marked it as a test roll
+    (``test``), which the luck ledger leaves out. Both are facts of the roll: a step answered
+    again (a redo, a correction keeping its dice) keeps them."""
 
     prompt: Prompt
     answer: Answer
     source: str
+    die: str | None = None
+    test: bool = False
 
 
 class BoardChanges(Protocol):

@@ -45,6 +45,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("game.back", "escape", "Back", GAME_SCREENS),
     KeyBinding("game.undo_to", "f6", "Undo to a step (picked from the log)", GAME_SCREENS),
     KeyBinding("game.redo", "ctrl+y", "Redo (what the last undo took back)", GAME_SCREENS),
+    KeyBinding(
+        "game.name_dice",
+        "f7",
+        "Name the dice rolled on the table (the luck ledger tests each named die)",
+        "Reconquista, Terra de Castells, Dice tray",
+    ),
     KeyBinding("game.abandon", "ctrl+x", "Abandon the session (History keeps it)", GAME_SCREENS),
     KeyBinding("game.roll", "r", "Roll (the app rolls)", "Reconquista, Terra de Castells, Dice tray"),
     KeyBinding("game.done", "enter", "Done (an instruction carried out)", "Reconquista, Terra de Castells"),
@@ -70,6 +76,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("simancas.discards", "f3", "Discard pile", "Battle of Simancas"),
     KeyBinding("simancas.guide", "f4", "Guide on/off", "Battle of Simancas"),
     KeyBinding("dice.end_session", "ctrl+o", "End session", "Dice tray"),
+    KeyBinding(
+        "dice.test_roll",
+        "f8",
+        "Mark the roll highlighted as a test roll, left out of the luck ledger (again: not)",
+        "Dice tray",
+    ),
     KeyBinding("history.open", "enter", "Read log", "History"),
     KeyBinding("history.resume", "r", "Resume", "History, a session's log"),
     KeyBinding("history.delete", "delete", "Delete an abandoned session", "History"),
@@ -83,6 +95,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("log.previous_phase", "left_square_bracket", "Previous phase", "a session's log"),
     KeyBinding("log.next_phase", "right_square_bracket", "Next phase", "a session's log"),
     KeyBinding("log.turn", "t", "Go to turn", "a session's log"),
+    KeyBinding(
+        "log.test_roll",
+        "f8",
+        "Mark the roll highlighted as a test roll, left out of the luck ledger (again: not)",
+        "a session's log",
+    ),
 )
 
 BY_ID = {b.id: b for b in BINDINGS}

@@ -40,7 +40,17 @@ def resume_session(store: Store, session_id: int, game: Game) -> Resumed:
     replays whole under it, keeps its version, and goes on under the current rules from
     the point its settings name; the first resume sets that point and ``Resumed.notice``
     says so. A log that does not replay under them is taken as above.
+
+    The driver logs the dice typed from the table with the name the player gave them last
+    in this session (``Store.set_die``).
     """
+    resumed = _resumed(store, session_id, game)
+    resumed.driver.die = store.session(session_id).die
+    return resumed
+
+
+def _resumed(store: Store, session_id: int, game: Game) -> Resumed:
+    """``resume_session`` but the dice's name."""
     info = store.session(session_id)
     log = store.log(session_id)
     current = game.rules_version

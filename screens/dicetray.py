@@ -26,6 +26,7 @@ from companion.text import visible
 from screens.plain import TYPED_MAX, plain
 from screens.replay_views import StateView
 from screens.shell.dialogs import ConfirmDialog
+from screens.shell.dice_names import die_words, mark_test_roll
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
 from screens.shell.prompt_panel import PromptPanel
@@ -44,7 +45,11 @@ class DiceTrayScreen(GameScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Once the session is ended nothing is left to roll or to end (the shell's check says so).
-        if action in ("roll", "end_session") and self.driver is not None and self.driver.finished:
+        if (
+            action in ("roll", "end_session", "name_dice")
+            and self.driver is not None
+            and self.driver.finished
+        ):
             return False
         # The values field's r asks the app to roll; in the dice and label fields r is a letter.
         if action == "roll" and isinstance(self.focused, Input):
@@ -55,6 +60,7 @@ class DiceTrayScreen(GameScreen):
         Binding("r", "roll", "Roll (app)", id="game.roll"),
         Binding("ctrl+z", "undo", "Undo roll", priority=True, id="game.undo"),
         Binding("ctrl+o", "end_session", "End session", priority=True, id="dice.end_session"),
+        Binding("f8", "test_roll", "Test roll", show=False, id="dice.test_roll"),
         Binding("f2,question_mark", "rule", "Rule", show=False, priority=True, id="game.rule"),
         Binding("escape", "back", "Back", id="game.back"),
         *(Binding(str(i), f"preset({i})", show=False) for i in range(1, 10)),
@@ -165,7 +171,12 @@ class DiceTrayScreen(GameScreen):
                 f"{roll.n}d{roll.sides}",
                 " ".join(str(v) for v in roll.values),
                 str(roll.total),
-                SOURCE_TEXT.get(step.source, step.source),
+                # The die's name is the player's text: a str cell is read as markup.
+                plain(
+                    SOURCE_TEXT.get(step.source, step.source)
+                    + die_words(step.die)
+                    + (" · test" if step.test else "")
+                ),
             ]
             for i, (roll, step) in enumerate(zip(rolls, roll_steps, strict=True), start=1)
         ]
@@ -188,9 +199,15 @@ class DiceTrayScreen(GameScreen):
         if rolls:
             table.move_cursor(row=len(rolls) - 1)
         typed = sum(1 for s in roll_steps if s.source == "physical")
+        tests = sum(1 for s in roll_steps if s.test)
         self.query_one("#tray-summary", Static).update(
             f"{len(rolls)} roll{'s' if len(rolls) != 1 else ''} · {typed} from the table · "
             f"{len(rolls) - typed} by the app"
+            + (
+                f" · {tests} test roll{'s' if tests != 1 else ''}, left out of the luck ledger"
+                if tests
+                else ""
+            )
         )
 
     # -- answering -------------------------------------------------------------
@@ -276,6 +293,19 @@ class DiceTrayScreen(GameScreen):
             self.refused(exc)
             return
         self._show("Session ended; it stays in History.")
+
+    def action_test_roll(self) -> None:
+        """Mark the roll highlighted in the list as a test roll, or take the mark off."""
+        driver = self.driver
+        if driver is None:
+            return
+        rolls = [i for i, s in enumerate(driver.steps) if isinstance(s.prompt, Roll)]
+        if not rolls:
+            self._show("No roll yet to mark as a test roll.", error=True)
+            return
+        row = self.query_one("#rolls", DataTable).cursor_row
+        row = row if 0 <= row < len(rolls) else len(rolls) - 1
+        mark_test_roll(self, rolls[row], f"Roll {row + 1}")
 
     def action_preset(self, number: int) -> None:
         picks = presets()

@@ -20,6 +20,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
@@ -35,6 +36,7 @@ from screens.context import companion_app
 from screens.plain import TYPED_MAX, notify_plain, plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.dialogs import MessageDialog
+from screens.shell.dice_names import source_text, test_mark_text
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
 from screens.shell.session_actions import ask_then, delete_question
@@ -505,6 +507,7 @@ class SessionLogScreen(Screen[None]):
         Binding("f2,question_mark", "rule", "Rule", id="game.rule"),
         Binding("r", "resume", "Resume", id="history.resume"),
         Binding("g", "story", "Story", id="history.story"),
+        Binding("f8", "test_roll", "Test roll", show=False, id="log.test_roll"),
         Binding("escape", "back", "Back", id="history.back"),
         # With the log hidden (v), the arrows still step through the game.
         Binding("up", "step(-1)", show=False),
@@ -573,7 +576,7 @@ class SessionLogScreen(Screen[None]):
             "turn": 4,
             "phase": max([5, *(len(p or "") for _, p in places)]),
             "answer": max([6, *(len(answered(s, answer_width)) for s in steps)]),
-            "source": max([6, *(len(s.source) for s in steps)]),
+            "source": max([6, *(len(source_text(s)) for s in steps)]),
             "time": 8,
         }
         if width < LOG_NARROW:
@@ -666,7 +669,7 @@ class SessionLogScreen(Screen[None]):
                 "phase": plain(phase or "", "bold") if new_phase else "",
                 "prompt": plain(asked(step.prompt, self.log_widths.get("prompt", ASKED_WIDTH))),
                 "answer": plain(answered(step, self.log_widths.get("answer") or ANSWER_WIDTH)),
-                "source": step.source,
+                "source": plain(source_text(step)),  # a die's name is the player's text
                 "time": self.times[i].astimezone().strftime("%H:%M:%S"),
             }
             rows.append([cells[key] for key in self.log_widths])
@@ -862,6 +865,26 @@ class SessionLogScreen(Screen[None]):
             self._go(next(i for i, (t, _) in enumerate(self.places) if t == int(text)))
         event.input.display = False
         self.query_one(DataTable).focus()
+
+    def action_test_roll(self) -> None:
+        """Mark the roll highlighted as a test roll, which the luck ledger leaves out, or take
+        the mark off (a second press); a step that is not a roll is said so in one sentence."""
+        table = self.query_one(DataTable)
+        index = table.cursor_row
+        status = self.query_one("#log-status", Static)
+        if not self.loaded or not 0 <= index < len(self.steps):
+            return
+        step = self.steps[index]
+        try:
+            companion_app(self).store().mark_test(self.session_id, index, not step.test)
+        except CompanionError as exc:
+            status.update(plain(exc, tone(self, "error", "bold")))
+            return
+        self.steps[index] = marked = Step(step.prompt, step.answer, step.source, step.die, not step.test)
+        table.update_cell_at(
+            Coordinate(index, list(self.log_widths).index("source")), plain(source_text(marked))
+        )
+        status.update(plain(test_mark_text(index, marked.test)))
 
     def action_resume(self) -> None:
         companion_app(self).resume_session(self.session_id)

@@ -215,9 +215,9 @@ class LuckScreen(ReviewScreen):
             table.add_column("χ²", justify="right")
             table.add_column("G", justify="right")
             table.add_column("p", justify="right")
-            for test, name in ((die.physical, "typed"), (die.app, "app")):
+            for test in die.tests():
                 table.add_row(
-                    name,
+                    plain(test.name),  # a die's name is the player's text
                     *map(str, test.counts),
                     str(test.dice),
                     "-" if test.chi2 is None else f"{test.chi2:.1f}",
@@ -225,7 +225,7 @@ class LuckScreen(ReviewScreen):
                     "-" if test.p is None else p_text(test.p).removeprefix("p = ").replace("p < ", "<"),
                 )
             out.append(Static(table, classes="review-block"))
-            for test in (die.physical, die.app):
+            for test in die.tests():
                 out.append(
                     Static(
                         Text(

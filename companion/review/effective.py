@@ -167,5 +167,5 @@ effective AS (
 
 _COLUMNS = (
     "e.session_id, e.seq, e.step, e.kind, e.turn, e.phase, e.prompt, e.answer, "
-    "e.source, e.digest, e.at, s.game, s.config"
+    "e.source, e.digest, e.at, e.die, s.game, s.config"
 )

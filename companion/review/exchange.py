@@ -30,9 +30,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
-from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode, commitment
+from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode, commitment, die_name
 from companion.errors import CompanionError
 from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
@@ -85,6 +95,8 @@ def _in_calendar(dt: datetime) -> datetime:
 
 
 StoredTime = Annotated[datetime, AfterValidator(_in_calendar)]
+#: The name a player gave their dice, checked as the app checks one typed (dice.die_name).
+DieName = Annotated[StrictStr, AfterValidator(die_name)]
 
 
 class StepModel(_Strict):
@@ -98,6 +110,19 @@ class StepModel(_Strict):
     source: Literal["physical", "app", "player", "ack", "edit"]
     at: StoredTime
     digest: str = Field(pattern=r"^[0-9a-f]{16}$")
+    # A roll typed from the table: the name of the dice it was rolled with; a roll of either
+    # source: whether it is a test roll, left out of the luck ledger. Written only when set.
+    die: DieName | None = None
+    test_roll: StrictBool = False
+
+    @model_validator(mode="after")
+    def _roll_marks(self) -> StepModel:
+        is_roll = self.prompt.get("kind") == "roll"
+        if self.test_roll and not is_roll:
+            raise ValueError("it is marked as a test roll but rolls no dice")
+        if self.die is not None and not (is_roll and self.source == "physical"):
+            raise ValueError("it names the dice of a roll that was not typed from the table")
+        return self
 
 
 class SessionModel(_Strict):
@@ -121,6 +146,8 @@ class SessionModel(_Strict):
     # Exports written before commitments have neither: they are checked against the seed alone.
     dice_nonce: StrictStr | None = Field(default=None, pattern=r"^[0-9a-f]{32}$")
     commitment: StrictStr | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    # The name of the dice on the table when it was exported (none: unnamed).
+    die: DieName | None = None
 
 
 class ExportModel(_Strict):
@@ -164,6 +191,8 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
             "at": _iso(ev.at),
             "digest": ev.digest,
         }
+        | ({"die": ev.die} if ev.die is not None else {})
+        | ({"test_roll": True} if ev.test else {})
         for i, ev in enumerate(log.events, start=1)
     ]
     return {
@@ -185,7 +214,8 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
             "rules_version": info.rules_version,
             "dice_nonce": info.dice_nonce,
             "commitment": info.commitment,
-        },
+        }
+        | ({"die": info.die} if info.die is not None else {}),
         "steps": steps,
         "final_state": store.state(session_id),
     }
@@ -404,7 +434,8 @@ def _load(doc: ExportModel, name: str) -> tuple[Any, list[Any]]:
         try:
             # Each step as this build logs it, as a migrated log has it: topics for an export
             # written before them, corrections without the label their text once carried.
-            steps.append(Step(prompt_from_dict(upgrade(doc.session.game, s.prompt)), s.answer, s.source))
+            prompt = prompt_from_dict(upgrade(doc.session.game, s.prompt))
+            steps.append(Step(prompt, s.answer, s.source, s.die, s.test_roll))
         except ValueError as exc:
             raise ImportRefused(f"{name} cannot be imported: step {s.step} has {exc}.") from None
     return game, steps
@@ -659,6 +690,7 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         "state": state,
         "rules_version": recorded,
         "dice_nonce": sess.dice_nonce,
+        "die": sess.die,
     }
     events = [
         {
@@ -673,8 +705,9 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
             "source": s.source,
             "digest": s.digest,
             "at": _utc(s.at),
+            "die": s.die,
         }
         for i, (s, step) in enumerate(zip(doc.steps, steps, strict=True))
     ]
-    new_id = store.insert_session(session_row, events)
+    new_id = store.insert_session(session_row, events, [i for i, s in enumerate(doc.steps) if s.test_roll])
     return Imported(new_id, sess.game, len(doc.steps), status, summary, recorded, note)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
+from companion.dice import is_die_name
 from companion.errors import DamagedRow
 from companion.review.dice_tests import (
     Repeats,
@@ -39,7 +40,6 @@ from companion.review.game_luck import GameLuck, weighed_games
 if TYPE_CHECKING:
     from companion.store.db import Store
 
-SOURCES = ("physical", "app")
 MIN_EXPECTED = 5.0  # the usual rule of thumb for the chi-square approximation
 ALPHA = 0.05  # the level a flag is raised at, and the power worked out for
 #: How the p-value of a test with 5 rolls expected a face or more is found.
@@ -83,6 +83,13 @@ class FaceTest:
     holm_p: float | None = None
     tests: int = 1
     repeats: Repeats = NO_PAIRS
+    #: The player's name for the dice tested (a 'physical' test of one named die), else None.
+    die: str | None = None
+
+    @property
+    def name(self) -> str:
+        """What the test is of, in a word or the die's name: 'typed', 'app', 'red d6'."""
+        return self.die if self.die is not None else ("typed" if self.source == "physical" else "app")
 
     @property
     def p(self) -> float | None:
@@ -137,6 +144,7 @@ class FaceTest:
         return {
             "sides": self.sides,
             "source": self.source,
+            "die": self.die,
             "counts": {str(face): n for face, n in enumerate(self.counts, start=1)},
             "dice": self.dice,
             "expected": round(self.expected, 3),
@@ -177,14 +185,26 @@ def _pct(share: float) -> str:
 
 @dataclass(frozen=True)
 class DieLuck:
-    """One die size: the dice typed from the table and the app's dice, side by side."""
+    """One die size: the dice typed from the table and the app's dice, side by side, and each
+    of the player's named dice of that size (``named``) where they rolled more than one or some
+    dice unnamed beside them (the dice of one named die alone are ``physical``, by its name)."""
 
     sides: int
     physical: FaceTest
     app: FaceTest
+    named: tuple[FaceTest, ...] = ()
+
+    def tests(self) -> tuple[FaceTest, ...]:
+        """Every test of this size, in the order shown: typed, app, then each named die."""
+        return (self.physical, self.app, *self.named)
 
     def to_json(self) -> dict[str, Any]:
-        return {"sides": self.sides, "physical": self.physical.to_json(), "app": self.app.to_json()}
+        return {
+            "sides": self.sides,
+            "physical": self.physical.to_json(),
+            "app": self.app.to_json(),
+            "named": [t.to_json() for t in self.named],
+        }
 
 
 @dataclass(frozen=True)
@@ -225,11 +245,15 @@ def verdict(
     method: str = CHI_SQUARE,
     holm_p: float | None = None,
     tests: int = 1,
+    name: str | None = None,
 ) -> str:
     """The result in plain words, e.g. 'no evidence your d6 is unfair, p = 0.41'. ``method``
     says how ``p`` was found when it is not the chi-square's; ``holm_p`` and ``tests``, whether
-    a flag stands after Holm's correction for the tests shown together."""
+    a flag stands after Holm's correction for the tests shown together; ``name``, the player's
+    name of the die tested ("your d6 'red'")."""
     die = f"your d{sides}" if source == "physical" else f"the app's d{sides}"
+    if name is not None and source == "physical":
+        die += f" '{name}'"
     n = sum(counts)
     if n == 0:
         return f"no d{sides} typed from the table" if source == "physical" else f"the app rolled no d{sides}"
@@ -270,10 +294,16 @@ def streak_text(r: Repeats) -> str | None:
 
 
 def face_test(
-    sides: int, source: str, counts: tuple[int, ...] | list[int], pairs: int = 0, same: int = 0
+    sides: int,
+    source: str,
+    counts: tuple[int, ...] | list[int],
+    pairs: int = 0,
+    same: int = 0,
+    die: str | None = None,
 ) -> FaceTest:
     """Test one set of face counts (``counts[i]`` for face i+1) against a fair ``sides``-sided
-    die; ``same`` of ``pairs`` consecutive rolls showed the same face (the streak test)."""
+    die; ``same`` of ``pairs`` consecutive rolls showed the same face (the streak test);
+    ``die``, the player's name of the dice tested."""
     counts = tuple(int(c) for c in counts)
     if len(counts) != sides:
         raise ValueError(f"a d{sides} needs {sides} face counts, not {len(counts)}")
@@ -296,7 +326,7 @@ def face_test(
         dof=dof,
         p_value=p_value,
         enough=enough,
-        verdict=verdict(sides, source, counts, p, method),
+        verdict=verdict(sides, source, counts, p, method, name=die),
         g=g,
         g_p_value=chi2_sf(g, dof) if g is not None else None,
         p_exact=p_exact,
@@ -305,6 +335,7 @@ def face_test(
         power=power(n, sides, ALPHA) if n else None,
         holm_p=p,
         repeats=repeats(pairs, same, sides),
+        die=die,
     )
 
 
@@ -320,7 +351,7 @@ def with_holm(tests: list[FaceTest]) -> list[FaceTest]:
             t,
             holm_p=adj,
             tests=len(tested),
-            verdict=verdict(t.sides, t.source, t.counts, p, t.method, adj, len(tested)),
+            verdict=verdict(t.sides, t.source, t.counts, p, t.method, adj, len(tested), t.die),
         )
     return out
 
@@ -335,41 +366,51 @@ class Faces:
     same: int = 0
 
 
-def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str], Faces]:
-    """(sides, source) -> the faces of the effective Roll answers in ``scope``, in the order
-    they were rolled: a session's steps in order, a step's dice as typed or rolled."""
+def face_counts(store: Store, scope: Scope) -> dict[tuple[int, str, str | None], Faces]:
+    """(sides, source, die) -> the faces of the effective Roll answers in ``scope`` but the
+    test rolls, in the order they were rolled: a session's steps in order, a step's dice as
+    typed or rolled. ``die`` is the name of the player's dice that rolled them (None: unnamed,
+    and every app roll); a name that is not one (edited by hand) counts as unnamed."""
     sql = (
         effective_cte(scope)
-        + """,
+        + f""",
+tests AS (
+    SELECT m.session_id, m.seq FROM roll_mark AS m
+    WHERE m.test AND {scope.kept("m.session_id")}
+      AND m.id = (SELECT MAX(id) FROM roll_mark WHERE session_id = m.session_id AND seq = m.seq)
+),
 dice AS (
     SELECT effective.session_id AS sid, effective.seq AS seq, CAST(d.key AS INTEGER) AS k,
            CAST(json_extract(effective.prompt, '$.sides') AS INTEGER) AS sides,
-           effective.source AS source, CAST(d.value AS INTEGER) AS face
+           effective.source AS source, effective.die AS die, CAST(d.value AS INTEGER) AS face
     FROM effective, json_each(effective.answer) AS d
     WHERE effective.source IN ('physical', 'app')
       AND json_extract(effective.prompt, '$.kind') = 'roll'
+      AND (effective.session_id, effective.seq) NOT IN tests
 ),
 paired AS (
-    SELECT sides, source, face,
-           LAG(face) OVER (PARTITION BY sid, sides, source ORDER BY seq, k) AS previous
+    SELECT sides, source, die, face,
+           LAG(face) OVER (PARTITION BY sid, sides, source, die ORDER BY seq, k) AS previous
     FROM dice
 )
-SELECT sides, source, face, COUNT(*) AS n, SUM(previous IS NOT NULL) AS pairs, SUM(previous = face) AS same
+SELECT sides, source, die, face, COUNT(*) AS n, SUM(previous IS NOT NULL) AS pairs,
+       SUM(previous = face) AS same
 FROM paired
-GROUP BY sides, source, face
+GROUP BY sides, source, die, face
 """
     )
     # A row SQLite cannot read fails the query (DamagedRow), as a die too large to count does
     # here: the caller leaves their sessions out (``effective.counted``).
-    out: dict[tuple[int, str], Faces] = {}
+    out: dict[tuple[int, str, str | None], Faces] = {}
     with store.reading() as con:
         rows = con.execute(text(sql), scope.params()).all()
-    for sides, source, face, n, pairs, same in rows:
+    for sides, source, die, face, n, pairs, same in rows:
         if sides is not None and not 2 <= sides <= MOST_SIDES:
             raise DamagedRow(f"A roll of a d{min(sides, 10**6)} or larger is no roll of any game.")
         if sides is None or face is None or not 1 <= face <= sides:
             continue  # a damaged row: the log's own checks refuse it elsewhere
-        faces = out.setdefault((sides, source), Faces([0] * sides))
+        named = die if source == "physical" and is_die_name(die) else None
+        faces = out.setdefault((sides, source, named), Faces([0] * sides))
         faces.counts[face - 1] += n
         faces.pairs += int(pairs or 0)
         faces.same += int(same or 0)
@@ -388,21 +429,44 @@ def luck(store: Store, game: str | None = None, session_id: int | None = None) -
 
 def _luck(store: Store, scope: Scope, skipped: tuple[str, ...]) -> LuckLedger:
     found = face_counts(store, scope)
-    sizes = sorted({sides for sides, _ in found})
-    tests = with_holm(
-        [
-            face_test(sides, source, faces.counts, faces.pairs, faces.same)
-            for sides in sizes
-            for source in SOURCES
-            for faces in [found.get((sides, source), Faces([0] * sides))]
+    sizes = sorted({sides for sides, _, _ in found})
+    shown: list[list[FaceTest]] = []  # per size: typed, app, then each named die
+    for sides in sizes:
+        named = sorted(die for s, source, die in found if s == sides and source == "physical" and die)
+        # The dice of one named die alone: the typed dice are that die, tested once by its name.
+        only = named[0] if len(named) == 1 and (sides, "physical", None) not in found else None
+        typed, by_app = _together(found, sides, "physical"), _together(found, sides, "app")
+        size_tests = [
+            face_test(sides, "physical", typed.counts, typed.pairs, typed.same, only),
+            face_test(sides, "app", by_app.counts, by_app.pairs, by_app.same),
         ]
-    )
+        if only is None:
+            size_tests += [
+                face_test(sides, "physical", f.counts, f.pairs, f.same, die)
+                for die in named
+                for f in [found[(sides, "physical", die)]]
+            ]
+        shown.append(size_tests)
+    tests = iter(with_holm([t for size_tests in shown for t in size_tests]))
+    dice = []
+    for sides, size_tests in zip(sizes, shown, strict=True):
+        physical, app, *named_tests = (next(tests) for _ in size_tests)
+        dice.append(DieLuck(sides, physical, app, tuple(named_tests)))
     return LuckLedger(
-        scope=scope.describe(),
-        dice=tuple(DieLuck(sides, tests[2 * i], tests[2 * i + 1]) for i, sides in enumerate(sizes)),
-        notes=skipped,
-        games=weighed_games(store, scope),
+        scope=scope.describe(), dice=tuple(dice), notes=skipped, games=weighed_games(store, scope)
     )
+
+
+def _together(found: dict[tuple[int, str, str | None], Faces], sides: int, source: str) -> Faces:
+    """Every die of ``sides`` from ``source``, named or not, as one: their counts summed, and
+    their streaks (each named die's own, a die's next roll being its own next)."""
+    out = Faces([0] * sides)
+    for (s, src, _), faces in found.items():
+        if s == sides and src == source:
+            out.counts = [a + b for a, b in zip(out.counts, faces.counts, strict=True)]
+            out.pairs += faces.pairs
+            out.same += faces.same
+    return out
 
 
 def _dice(n: int) -> str:

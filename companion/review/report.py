@@ -21,6 +21,8 @@ def stats_lines(stats: Stats) -> list[str]:
 
 def _test_lines(t: FaceTest) -> list[str]:
     who = "Typed from the table" if t.source == "physical" else "Rolled by the app"
+    if t.die is not None:
+        who += f", the dice named '{t.die}'"
     if not t.dice:
         return [f"  {who}: {t.verdict}."]
     faces = "  ".join(f"{face}:{n}" for face, n in enumerate(t.counts, start=1))
@@ -45,8 +47,8 @@ def luck_lines(ledger: LuckLedger) -> list[str]:
     lines = [f"Luck ledger of {ledger.scope} (undone rolls not counted)."]
     for d in ledger.dice:
         lines += ["", f"d{d.sides}:"]
-        lines += _test_lines(d.physical)
-        lines += _test_lines(d.app)
+        for test in d.tests():
+            lines += _test_lines(test)
     for game in ledger.games:
         lines += ["", *game.lines()]
     return lines + ([""] if notes else []) + notes

@@ -38,18 +38,27 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
-from companion.dice import DICE_MODES, chosen_dice_mode, commitment, is_nonce, new_nonce
-from companion.driver import Record, Step, fact_key, step_key
+from companion.dice import (
+    DICE_MODES,
+    chosen_dice_mode,
+    commitment,
+    die_name,
+    is_die_name,
+    is_nonce,
+    new_nonce,
+)
+from companion.driver import Record, Step, fact_key, not_a_roll, step_key
 from companion.errors import StoreError
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
-from companion.store.models import EventRow, SessionRow
+from companion.store.models import EventRow, RollMarkRow, SessionRow
 from companion.store.standing import KINDS, REWIND, Standing
 from companion.store.standing import register as register_standing
 from companion.store.watch import Watch, new_ident
 
 S = SessionRow.__table__  # type: ignore[attr-defined]
 E = EventRow.__table__  # type: ignore[attr-defined]
+M = RollMarkRow.__table__  # type: ignore[attr-defined]
 # Built once: SQLAlchemy then reuses their compiled form on every commit.
 INSERT_EVENT = insert(E)
 UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
@@ -67,9 +76,15 @@ EVENTS_OF = (
         E.c.digest,
         # As stored: a time that is not one (damaged by hand) is found here, not in SQLAlchemy.
         type_coerce(E.c.at, NullType()),
+        type_coerce(E.c.die, NullType()),
     )
     .where(E.c.session_id == bindparam("session"))
     .order_by(E.c.seq)
+)
+#: The rolls of a session marked as test rolls now: the newest mark of each roll says.
+TESTS_OF = text(
+    "SELECT seq FROM roll_mark AS m WHERE session_id = :session AND test "
+    "AND id = (SELECT MAX(id) FROM roll_mark WHERE session_id = m.session_id AND seq = m.seq)"
 )
 
 
@@ -102,6 +117,8 @@ class SessionInfo:
     #: The nonce of the commitment to the seed shown when the session started (dice.commitment);
     #: None in a session recorded before commitments, or whose nonce cannot be read.
     dice_nonce: str | None = None
+    #: The name of the dice the player rolls on the table now (dice.die_name); None: unnamed.
+    die: str | None = None
     #: A damaged row: the sentence that names the session and its broken fields (the fields
     #: themselves then hold neutral values, so that a listing still shows the row).
     damaged: str | None = None
@@ -120,6 +137,7 @@ class SessionInfo:
             "summary": self.summary,
             "rules_version": self.rules_version,
             "commitment": self.commitment,
+            "die": self.die,
         } | ({"damaged": self.damaged} if self.damaged else {})
 
     @property
@@ -142,6 +160,8 @@ class EventInfo:
     source: str | None
     digest: str | None
     at: datetime
+    die: str | None = None  # a roll from the table: the name of the dice that rolled it
+    test: bool = False  # a roll marked as a test roll (the newest roll_mark row of it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,7 +194,7 @@ class Log:
 
 def _step(ev: EventInfo) -> Step:
     """The step an answer row logs; ValueError if its prompt cannot be read."""
-    return Step(prompt_from_dict(ev.prompt or {}), ev.answer, ev.source or "")
+    return Step(prompt_from_dict(ev.prompt or {}), ev.answer, ev.source or "", ev.die, ev.test)
 
 
 def _event_key(ev: EventInfo) -> str:
@@ -333,6 +353,8 @@ def _session_info(row: Any) -> SessionInfo:
         # A nonce that is not one (edited by hand) is no commitment: the session is checked
         # against its seed alone, as one recorded before commitments; nothing else is wrong.
         dice_nonce=row.dice_nonce if is_nonce(row.dice_nonce) else None,
+        # Likewise a die's name that is not one: the dice are unnamed from here on.
+        die=row.die if is_die_name(row.die) else None,
     )
     if not broken:
         return info
@@ -649,12 +671,25 @@ class Store:
         """Every event row of a session, rewinds included, in order."""
         with self._guard(), self.engine.connect() as con:
             rows = con.execute(EVENTS_OF, {"session": session_id}).all()
+            tests = {r[0] for r in con.execute(TESTS_OF, {"session": session_id})}
         loads = json.loads
         try:
-            # Positional: a long game's log is read when its History page opens.
+            # Positional: a long game's log is read when its History page opens. A die's name
+            # that is not one (edited by hand) is no name: the roll counts as unnamed.
             events = [
                 EventInfo(
-                    r[0], r[1], r[2], r[3], r[4], loads(r[5]), loads(r[6]), r[7], r[8], _event_time(r[9])
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    loads(r[5]),
+                    loads(r[6]),
+                    r[7],
+                    r[8],
+                    _event_time(r[9]),
+                    r[10] if r[10] is None or is_die_name(r[10]) else None,
+                    r[0] in tests,
                 )
                 for r in rows
             ]
@@ -754,6 +789,7 @@ class Store:
                 f"Session {session_id} is not abandoned: only an abandoned session can be deleted (abandon it first)."
             )
         with self._writing() as con:
+            con.execute(delete(M).where(M.c.session_id == session_id))
             con.execute(delete(E).where(E.c.session_id == session_id))
             con.execute(delete(S).where(S.c.id == session_id))
 
@@ -769,6 +805,41 @@ class Store:
                 update(S).where(S.c.id == session_id).values(config=json.dumps(config), dice_mode=mode)
             )
 
+    def set_die(self, session_id: int, name: str | None) -> str | None:
+        """Name the dice the player rolls on the table from now on in this session (None: no
+        name); the name as kept. ValueError (one sentence, nothing changed) for a name
+        ``dice.die_name`` refuses."""
+        name = None if name is None else die_name(name)
+        with self._writing() as con:
+            con.execute(update(S).where(S.c.id == session_id).values(die=name))
+        return name
+
+    def die_names(self, most: int = 20) -> list[str]:
+        """The names given to dice, the most recently used first (at most ``most``): what a
+        player picks from when they name the dice again."""
+        sql = text(
+            "SELECT die, MAX(at) AS last FROM (SELECT die, at FROM event WHERE die IS NOT NULL "
+            "UNION ALL SELECT die, last_activity FROM session WHERE die IS NOT NULL) "
+            "GROUP BY die ORDER BY last DESC LIMIT :most"
+        )
+        with self.reading() as con:
+            names = [r[0] for r in con.execute(sql, {"most": most * 2})]
+        return [n for n in names if is_die_name(n)][:most]
+
+    def mark_test(self, session_id: int, index: int, test: bool = True) -> None:
+        """Mark the roll standing at step ``index`` (0 first) as a test roll, which the luck
+        ledger leaves out, or take the mark off. StoreError (one sentence, nothing changed)
+        for a step the log does not have or that is not a roll."""
+        log = self.log(session_id)
+        if not 0 <= index < len(log.steps):
+            raise StoreError(f"Session {session_id} has no step {index + 1}; its log has {len(log.steps)}.")
+        if log.steps[index].prompt.kind != "roll":
+            raise StoreError(not_a_roll(index))
+        with self._writing() as con:
+            con.execute(
+                insert(M).values(session_id=session_id, seq=log.events[index].seq, test=test, at=self.now())
+            )
+
     def set_config(self, session_id: int, config: dict[str, Any]) -> None:
         """Replace the session's settings (a session of earlier rules that goes on under the
         current ones from a point its settings name: ``resume``)."""
@@ -778,18 +849,26 @@ class Store:
     def recorder(self, session_id: int) -> SessionRecorder:
         return SessionRecorder(self, session_id)
 
-    def insert_session(self, session: dict[str, Any], events: list[dict[str, Any]]) -> int:
+    def insert_session(
+        self, session: dict[str, Any], events: list[dict[str, Any]], tests: Sequence[int] = ()
+    ) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.
 
         ``session`` holds the session columns but ``id`` (``config`` and ``state`` as JSON
-        text); each event holds the event columns but ``id`` and ``session_id``. Either all
-        of it is stored or nothing is (an import checks the log before calling this).
+        text); each event holds the event columns but ``id`` and ``session_id``; ``tests`` are
+        the ``seq`` of the rolls marked as test rolls. Either all of it is stored or nothing is
+        (an import checks the log before calling this).
         """
         with self._writing() as con:
             result = con.execute(insert(S).values(**session))
             session_id = _new_id(result)
             if events:
                 con.execute(INSERT_EVENT, [{"session_id": session_id, **ev} for ev in events])
+            if tests:
+                con.execute(
+                    insert(M),
+                    [{"session_id": session_id, "seq": seq, "test": True, "at": self.now()} for seq in tests],
+                )
         return session_id
 
 
@@ -805,6 +884,7 @@ def _rewind_event(index: int, t: datetime) -> dict[str, Any]:
         "source": None,
         "digest": None,
         "at": t,
+        "die": None,
     }
 
 
@@ -842,6 +922,7 @@ class SessionRecorder:
     def record(self, record: Record) -> None:
         step = record.step
         t = self.store.now()
+        mark = [{"seq": self.next_seq, "test": True, "at": t}] if step.test else []
         mode = self.dice_mode
         if step.prompt.kind == "roll" and not self.chosen:
             mode = step.source if mode in ("", step.source) else "mixed"
@@ -856,13 +937,18 @@ class SessionRecorder:
                 "source": step.source,
                 "digest": record.digest,
                 "at": t,
+                "die": step.die,
             },
             {
                 "dice_mode": mode,
                 **_standing(t, record.index + 1, record.summary, record.state_json, record.finished),
             },
+            mark,
         )
         self.dice_mode = mode
+
+    def mark_test(self, index: int, test: bool) -> None:
+        self.store.mark_test(self.session_id, index, test)
 
     def rewind(
         self, index: int, state_json: str, finished: bool, summary: str, correction: bool = False
@@ -906,13 +992,22 @@ class SessionRecorder:
                 "source": ev.source,
                 "digest": new_digest,
                 "at": ev.at,
+                "die": ev.die,
             }
             for ev, new_digest in again
         ]
         for k, ev in enumerate(events):
             ev["seq"] = self.next_seq + k
+        # A test roll recorded anew is still one.
+        marks = [
+            {"session_id": self.session_id, "seq": self.next_seq + 1 + k, "test": True, "at": t}
+            for k, (ev, _) in enumerate(again)
+            if ev.test
+        ]
         with store._writing() as con:
             con.execute(INSERT_EVENT, events)
+            if marks:
+                con.execute(insert(M), marks)
             con.execute(
                 UPDATE_SESSION,
                 {
@@ -923,9 +1018,16 @@ class SessionRecorder:
             )
         self.next_seq += len(events)
 
-    def _write(self, event_values: dict[str, Any], session_values: dict[str, Any]) -> None:
+    def _write(
+        self,
+        event_values: dict[str, Any],
+        session_values: dict[str, Any],
+        marks: Sequence[dict[str, Any]] = (),
+    ) -> None:
         store = self.store
         with store._writing() as con:
             con.execute(INSERT_EVENT, {"session_id": self.session_id, "seq": self.next_seq, **event_values})
             con.execute(UPDATE_SESSION, {"session": self.session_id, **session_values})
+            if marks:
+                con.execute(insert(M), [{"session_id": self.session_id, **m} for m in marks])
         self.next_seq += 1

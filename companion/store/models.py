@@ -1,4 +1,4 @@
-"""The two tables: one row per session, one append-only row per logged event.
+"""The tables: one row per session, one append-only row per logged event, and the marks of test rolls.
 
 The schema itself is created and changed only by the Alembic migrations in
 ``companion/store/migrations``; these models must match them (a test checks).
@@ -33,6 +33,7 @@ class SessionRow(SQLModel, table=True):
     dice_nonce: str | None = (
         None  # the nonce of the commitment to the seed (dice.commitment); None before 0007
     )
+    die: str | None = None  # the name of the dice rolled on the table now (dice.die_name); 0008
 
 
 class EventRow(SQLModel, table=True):
@@ -60,4 +61,21 @@ class EventRow(SQLModel, table=True):
     answer: str = "null"  # JSON
     source: str | None = None  # 'physical', 'app', 'player', 'ack' or 'edit' (a correction by hand)
     digest: str | None = None  # fingerprint of the state after this event
+    at: datetime
+    die: str | None = None  # a roll from the table: the name of the dice it was rolled with (0008)
+
+
+class RollMarkRow(SQLModel, table=True):
+    """A roll marked as a test roll, or the mark taken off: the luck ledger leaves test rolls out.
+
+    Append-only like the events: the newest row for an event (``session_id``, ``seq``) says
+    whether it is a test roll now.
+    """
+
+    __tablename__ = "roll_mark"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id", index=True)
+    seq: int  # the event row of the roll
+    test: bool
     at: datetime

@@ -27,10 +27,12 @@ from textual.widgets import Input
 
 from companion.driver import Driver, Step
 from companion.errors import CompanionError, StoreError
+from companion.games import rolls_dice
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.text import visible
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
+from screens.shell.dice_names import name_the_dice
 from screens.shell.prompt_panel import PromptPanel, done_index
 from screens.shell.session_actions import abandon_question, abandoned_text, ask_then
 from screens.shell.step_dialogs import UndoToDialog
@@ -135,6 +137,7 @@ class GameScreen(Screen[None]):
         Binding("ctrl+x", "abandon", "Abandon this session", show=False, priority=True, id="game.abandon"),
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True, id="game.redo"),
         Binding("f6", "undo_to", "Undo to a step", show=False, id="game.undo_to"),
+        Binding("f7", "name_dice", "Name the dice", show=False, id="game.name_dice"),
     ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
@@ -149,6 +152,10 @@ class GameScreen(Screen[None]):
         # While text is typed (a player's name) r is a letter, not "let the app roll":
         # "Bernat" keeps its r. The footer shows the key off meanwhile, and while the dice
         # are the table's alone (physical dice) it offers no roll by the app at all.
+        if action == "name_dice":
+            # Only where dice are rolled, and while the game goes on.
+            d = self.driver
+            return d is not None and not d.finished and rolls_dice(d.game.id)
         if action == "done":
             # d only where the choice waiting has an option that finishes it.
             return done_index(self.driver.pending if self.driver is not None else None) is not None
@@ -501,6 +508,9 @@ class GameScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_name_dice(self) -> None:
+        name_the_dice(self)
 
     # -- abandoning the session -----------------------------------------------------------
 

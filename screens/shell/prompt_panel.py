@@ -226,6 +226,8 @@ class PromptPanel(Vertical):
         self._number_at: float = 0.0  # when the last of them was typed
         self._hold = False  # the next question shown starts with no option highlighted
         self._held = False  # the question on screen does
+        #: The name the player gave the dice on the table (dice_names.show_die), said by the field.
+        self.die: str | None = None
 
     def hold_highlight(self) -> None:
         """The next question is shown with no option highlighted: after an undo the choice
@@ -403,10 +405,11 @@ class PromptPanel(Vertical):
                 if prompt.sides != 6
                 else f"Roll {prompt.n} {'die' if prompt.n == 1 else 'dice'}"
             )
+            rolled = "the dice you rolled" if self.die is None else f"the dice you rolled ({self.die})"
             how = {
-                "physical": "Type the dice you rolled and press Enter.",
+                "physical": f"Type {rolled} and press Enter.",
                 "app": "The app rolls.",
-                "mixed": "Type the dice you rolled and press Enter, or press r and the app rolls.",
+                "mixed": f"Type {rolled} and press Enter, or press r and the app rolls.",
             }[mode]
             why.update(Text.assemble((prompt.why, "bold"), "\n", (how, "dim")))
             example = example_dice(prompt.n, prompt.sides)

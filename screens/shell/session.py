@@ -16,6 +16,7 @@ from companion.prompts import BadAnswer, Roll
 from screens.context import companion_app
 from screens.plain import notify_plain
 from screens.shell.dialogs import MessageDialog
+from screens.shell.prompt_panel import PromptPanel
 from screens.shell.step_dialogs import CorrectionDialog, correction_text
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) loads after the first paint, not with the screens
@@ -48,7 +49,11 @@ def resume(screen: Screen[Any], session_id: int, game: Game) -> Resumed | None:
 def open_driver(screen: Screen[Any], session_id: int, game: Game) -> Driver | None:
     """The session's driver (see ``resume``); None when the session cannot be opened."""
     resumed = resume(screen, session_id, game)
-    return None if resumed is None else resumed.driver
+    if resumed is None:
+        return None
+    for panel in screen.query(PromptPanel):  # the dice on the table, named where they are typed
+        panel.die = resumed.driver.die
+    return resumed.driver
 
 
 def correct_a_die(
