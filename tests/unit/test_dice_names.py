@@ -87,7 +87,7 @@ def test_a_resumed_session_rolls_with_the_dice_named_last(store: Store) -> None:
     from companion.dicetray import GAME
     from companion.sessions import resume_session
 
-    sid, driver = tray(store)
+    sid, _driver = tray(store)
     store.set_die(sid, "blue")
     assert resume_session(store, sid, GAME).driver.die == "blue"
     store.set_die(sid, None)
@@ -260,7 +260,7 @@ def test_the_ledger_tests_each_named_die_and_leaves_the_test_rolls_out(store: St
 
 
 def test_one_named_die_alone_is_the_typed_dice_by_its_name(store: Store) -> None:
-    sid, driver = tray(store)
+    _sid, driver = tray(store)
     driver.die = "red d6"
     for faces in ("1", "6", "6", "3"):
         driver.type("1d6")
@@ -271,7 +271,7 @@ def test_one_named_die_alone_is_the_typed_dice_by_its_name(store: Store) -> None
 
 
 def test_a_test_roll_is_left_out_of_the_counts_and_counted_again_unmarked(store: Store) -> None:
-    sid, driver = tray(store)
+    _sid, driver = tray(store)
     driver.type("3d6")
     driver.type("6 6 6")
     driver.type("1d6")
