@@ -32,10 +32,13 @@ SOURCE_WORDS = {"physical": "typed dice", "app": "app dice"}
 
 
 def counted_units(n: int, unit: str) -> str:
-    """'1 hit', '3 hits', '1 success': ``unit`` is the plural the game names its rolls' count by."""
+    """'1 hit', '3 hits', '1 success', '1 siege won': ``unit`` is the plural the game names its
+    rolls' count by (its first word the plural noun)."""
     if n != 1:
         return f"{n:,} {unit}"
-    return f"1 {unit.removesuffix('es') if unit.endswith('sses') else unit.removesuffix('s')}"
+    noun, _, rest = unit.partition(" ")
+    one = noun.removesuffix("es") if noun.endswith("sses") else noun.removesuffix("s")
+    return f"1 {one}" + (f" {rest}" if rest else "")
 
 
 def signed(x: float) -> str:
@@ -111,7 +114,8 @@ def one_in(p: float) -> str:
 
 @dataclass(frozen=True)
 class GameLuck:
-    """A game's luck in its own units over a scope."""
+    """A game's luck in one of its units over a scope (a game that weighs its rolls in several,
+    Reconquista's hits and sieges won, has one a unit)."""
 
     game: str
     title: str
@@ -195,13 +199,11 @@ def weighed_games(store: Store, scope: Scope) -> tuple[GameLuck, ...]:
     for entry in GAMES:
         if entry.luck is None or entry.module is None or (scope.game is not None and scope.game != entry.id):
             continue
-        found = weigh_rolls(entry.id, _rolls(store, scope, entry.id))
-        if found is not None:
-            out.append(found)
+        out += weigh_rolls(entry.id, _rolls(store, scope, entry.id))
     return tuple(out)
 
 
-def export_luck(data: dict[str, Any]) -> GameLuck | None:
+def export_luck(data: dict[str, Any]) -> tuple[GameLuck, ...]:
     """The luck in game units of an exported session (``exchange.export_data``'s document):
     the same figures as from the store, for a report written from an export or after an import."""
     sess = data["session"]
@@ -238,21 +240,30 @@ ORDER BY session_id, seq
         return list(con.execute(text(sql), {**scope.params(), "luck_game": game}).all())
 
 
-def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
+class _Tally:
+    """The rolls of one unit as ``weigh_rolls`` reads them."""
+
+    def __init__(self) -> None:
+        self.sides: dict[
+            tuple[str, bool, str], list[Any]
+        ] = {}  # (side, mine, source) -> [unit, rolls, got, expected]
+        self.best: Moment | None = None
+        self.worst: Moment | None = None
+        self.per_turn: dict[int, float] = {}
+
+
+def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> tuple[GameLuck, ...]:
     """The luck of ``game`` over ``rolls`` (session, turn, topic, data, dice, source, in the
     order rolled; data and dice as JSON text from the store or as values from an export), by
-    the game's registry ``luck``; None when the game weighs no roll, or none of these."""
+    the game's registry ``luck``: one GameLuck a unit, in the order their first rolls came;
+    none when the game weighs no roll, or none of these."""
     from companion.games import GAMES, named
 
     entry = next((e for e in GAMES if e.id == game), None)
     if entry is None or entry.luck is None or entry.module is None:
-        return None
+        return ()
     weigh = named(entry.luck)
-    sides: dict[tuple[str, bool, str], list[Any]] = {}  # (side, mine, source) -> [unit, rolls, got, expected]
-    best: Moment | None = None
-    worst: Moment | None = None
-    unit = ""
-    per_turn: dict[int, float] = {}
+    units: dict[str, _Tally] = {}
     for sid, turn, topic, data, answer, source in rolls:
         try:
             facts = json.loads(data) if isinstance(data, str) else data
@@ -270,12 +281,12 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
         weighed: RollLuck | None = weigh(topic, facts, dice)
         if weighed is None:
             continue
-        unit = weighed.unit
+        unit = units.setdefault(weighed.unit, _Tally())
         if isinstance(turn, int):
-            per_turn[turn] = per_turn.get(turn, 0.0) + (1 if weighed.mine else -1) * (
+            unit.per_turn[turn] = unit.per_turn.get(turn, 0.0) + (1 if weighed.mine else -1) * (
                 weighed.got - weighed.expected
             )
-        tally = sides.setdefault((weighed.side, weighed.mine, source), [weighed.unit, 0, 0, 0.0])
+        tally = unit.sides.setdefault((weighed.side, weighed.mine, source), [weighed.unit, 0, 0, 0.0])
         tally[1] += 1
         tally[2] += weighed.got
         tally[3] += weighed.expected
@@ -298,21 +309,22 @@ def weigh_rolls(game: str, rolls: Iterable[tuple[Any, ...]]) -> GameLuck | None:
         )
         # The first of equals is kept: the earliest such roll. A roll is the luckiest only if it
         # was lucky (above the middle of its outcomes), the unluckiest only if it was unlucky.
-        if luck > 0.5 and (best is None or luck > best.luck):
-            best = moment
-        if luck < 0.5 and (worst is None or luck < worst.luck):
-            worst = moment
-    if not sides:
-        return None
-    ordered = sorted(sides.items(), key=lambda kv: (not kv[0][1], kv[0][0], kv[0][2] != "physical"))
+        if luck > 0.5 and (unit.best is None or luck > unit.best.luck):
+            unit.best = moment
+        if luck < 0.5 and (unit.worst is None or luck < unit.worst.luck):
+            unit.worst = moment
+    return tuple(_game_luck(game, entry.title, name, tally) for name, tally in units.items())
+
+
+def _game_luck(game: str, title: str, unit: str, tally: _Tally) -> GameLuck:
+    ordered = sorted(tally.sides.items(), key=lambda kv: (not kv[0][1], kv[0][0], kv[0][2] != "physical"))
+    turns = sorted(tally.per_turn)
     return GameLuck(
         game,
-        entry.title,
+        title,
         unit,
-        tuple(SideLuck(side, mine, source, *tally) for (side, mine, source), tally in ordered),
-        best,
-        worst,
-        tuple(
-            zip(sorted(per_turn), itertools.accumulate(per_turn[t] for t in sorted(per_turn)), strict=True)
-        ),
+        tuple(SideLuck(side, mine, source, *counts) for (side, mine, source), counts in ordered),
+        tally.best,
+        tally.worst,
+        tuple(zip(turns, itertools.accumulate(tally.per_turn[t] for t in turns), strict=True)),
     )

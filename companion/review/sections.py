@@ -209,5 +209,6 @@ def outline(data: dict[str, Any]) -> Outline:
         show_phases=show_phases,
         turns=turns,
         known=known,
-        luck=[line.strip() for line in weighed.lines(session=False)[1:]] if weighed else [],
+        # Each unit's lines name it ("2 sieges won in 3 rolls"): one list, hits first.
+        luck=[line.strip() for g in weighed for line in g.lines(session=False)[1:]],
     )

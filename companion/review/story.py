@@ -127,5 +127,6 @@ def session_story(store: Store, session_id: int) -> Story:
 
     info = store.session(session_id)
     story = reconquista_story(info.seed, info.config, store.log(session_id).steps)
-    weighed = game_luck(store, session_id=session_id)
-    return replace(story, luck=weighed[0].by_turn) if weighed else story
+    # The chart is of the battles' hits, the luck of every turn (sieges are weighed beside it).
+    hits = next((g for g in game_luck(store, session_id=session_id) if g.unit == "hits"), None)
+    return replace(story, luck=hits.by_turn) if hits else story
