@@ -249,7 +249,7 @@ class DiceTrayScreen(GameScreen):
             self.refused(exc)
             return
         values = " ".join(str(v) for v in step.answer or [])
-        who = "rolled by the app" if step.source == "app" else "typed from the table"
+        who = "rolled by the app" if step.source == "app" else "typed from the table" + die_words(step.die)
         self._show(f"Logged {wanted.why}: {values} ({who}).")
 
     def show_game(self, message: str = "", error: bool = False) -> None:

@@ -54,6 +54,8 @@ NOTES: dict[str, str] = {
     "undo": "take back the last answer, with what followed it",
     "redo": "answer again what the last undo took back",
     "undo_to": "pick a step of the log: it and every later step are taken back",
+    "name_dice": "the dice you roll on the table, so the luck ledger tests each die",
+    "test_roll": "the roll highlighted is left out of the luck ledger (again: counted)",
     "rule": "the rulebook section of the step on screen, and why",
     "roll": "the app rolls what is asked, instead of the table",
     "confirm": "the instruction on screen is done on the table",

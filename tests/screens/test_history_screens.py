@@ -448,7 +448,10 @@ async def test_the_luck_ledger_tells_typed_dice_from_app_dice(tmp_path: Path, cl
     ledger = luck(Store(str(db)))
     d6 = next(d for d in ledger.dice if d.sides == 6)
     assert d6.physical.counts == (1, 0, 0, 0, 0, 4)
-    assert [(g.game, g.unit) for g in ledger.games] == [("reconquista", "hits"), ("reconquista", "sieges won")]
+    assert [(g.game, g.unit) for g in ledger.games] == [
+        ("reconquista", "hits"),
+        ("reconquista", "sieges won"),
+    ]
     app = CompanionApp(db_path=str(db), seed=1, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await open_history(pilot)
