@@ -146,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(p, top=False)
     p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
 
+    p = sub.add_parser("note", help="write a note on a step of a session (the last by default): a bookmark")
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument("text", metavar="TEXT", nargs="?", default=None, help="the note (a word or a few lines)")
+    p.add_argument(
+        "--step", type=_session_id, metavar="K", help="the step noted, 1 first (default: the last)"
+    )
+    p.add_argument("--remove", action="store_true", help="take the step's note off instead")
+    p.set_defaults(handler=_note)
+
     p = sub.add_parser(
         "abandon",
         help="put an unfinished session away: it leaves Home's list and stays in History, to resume or delete",
@@ -340,10 +350,16 @@ def _show(args: argparse.Namespace) -> int:
     store = _open_store(args)
     info = store.session(args.id)
     log = store.log(args.id)
+    notes = store.notes(args.id)
     if args.json:
-        out = {"session": info.to_json(), "log": [e.to_json() for e in log.events]}
+        out = {
+            "session": info.to_json(),
+            "log": [e.to_json() for e in log.events],
+            "notes": [n.to_json() for n in notes],
+        }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return EXIT_OK
+    noted = {n.step: n.text for n in notes}
     # Stored text (labels, names, an imported log's questions and phases) is printed through
     # visible(): a control character in it is shown as an escape, never obeyed by the terminal.
     print(
@@ -358,6 +374,29 @@ def _show(args: argparse.Namespace) -> int:
         where = f"T{ev.turn} {ev.phase} " if ev.turn is not None else ""
         line = f"{where}{_described(step.prompt)} -> {answer_text(step.answer, none='done')} ({step.source})"
         print(f"{i:>5}  {visible(line)}")
+        for said in noted.get(i - 1, "").splitlines():
+            print(f"       ✎ {visible(said)}")
+    return EXIT_OK
+
+
+def _note(args: argparse.Namespace) -> int:
+    """Write (or with --remove take off) the note on a step: the last step by default."""
+    store = _open_store(args)
+    info = store.session(args.id)
+    index = (args.step if args.step is not None else info.steps) - 1
+    if args.remove:
+        store.remove_note(args.id, index)
+        print(f"Took the note off step {index + 1} of session {args.id}.")
+        return EXIT_OK
+    if args.text is None:
+        print("companion: a note needs its text: companion note ID TEXT [--step K].", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        note = store.set_note(args.id, index, args.text)
+    except ValueError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Noted step {note.step + 1} of session {args.id}.")
     return EXIT_OK
 
 

@@ -45,6 +45,7 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("game.back", "escape", "Back", GAME_SCREENS),
     KeyBinding("game.undo_to", "f6", "Undo to a step (picked from the log)", GAME_SCREENS),
     KeyBinding("game.redo", "ctrl+y", "Redo (what the last undo took back)", GAME_SCREENS),
+    KeyBinding("game.note", "f5", "A note on the step on screen (a bookmark)", GAME_SCREENS),
     KeyBinding(
         "game.name_dice",
         "f7",
@@ -95,6 +96,9 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("log.previous_phase", "left_square_bracket", "Previous phase", "a session's log"),
     KeyBinding("log.next_phase", "right_square_bracket", "Next phase", "a session's log"),
     KeyBinding("log.turn", "t", "Go to turn", "a session's log"),
+    KeyBinding("log.note", "f5", "A note on the step highlighted (a bookmark)", "a session's log"),
+    KeyBinding("log.next_note", "n", "Next noted step", "a session's log"),
+    KeyBinding("log.previous_note", "N", "Previous noted step", "a session's log"),
     KeyBinding(
         "log.test_roll",
         "f8",

@@ -4,7 +4,7 @@ The store keeps to persistence (docs/design.md, "Layers")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.driver import Driver, canonical, departure, replay_fitting
 from companion.errors import ReplayDivergence, StoreError
@@ -20,6 +20,8 @@ class Resumed:
 
     driver: Driver
     notice: str | None = None
+    #: The player's notes on its steps (step, 0 first -> text): the bookmarks.
+    notes: dict[int, str] = field(default_factory=dict)
 
 
 def resume_session(store: Store, session_id: int, game: Game) -> Resumed:
@@ -42,10 +44,11 @@ def resume_session(store: Store, session_id: int, game: Game) -> Resumed:
     says so. A log that does not replay under them is taken as above.
 
     The driver logs the dice typed from the table with the name the player gave them last
-    in this session (``Store.set_die``).
+    in this session (``Store.set_die``); ``Resumed.notes`` holds the notes on its steps.
     """
     resumed = _resumed(store, session_id, game)
     resumed.driver.die = store.session(session_id).die
+    resumed.notes.update((n.step, n.text) for n in store.notes(session_id))
     return resumed
 
 

@@ -55,6 +55,8 @@ NOTES: dict[str, str] = {
     "redo": "answer again what the last undo took back",
     "undo_to": "pick a step of the log: it and every later step are taken back",
     "name_dice": "the dice you roll on the table, so the luck ledger tests each die",
+    "note": "what happened at the table, kept on the step: a bookmark History finds",
+    "bookmark": "the next step with a note (N: the one before)",
     "test_roll": "the roll highlighted is left out of the luck ledger (again: counted)",
     "rule": "the rulebook section of the step on screen, and why",
     "roll": "the app rolls what is asked, instead of the table",

@@ -39,6 +39,7 @@ from screens.shell.dialogs import MessageDialog
 from screens.shell.dice_names import source_text, test_mark_text
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import rule_line, rule_text
+from screens.shell.notes import NoteDialog, note_entry
 from screens.shell.session_actions import ask_then, delete_question
 
 #: Rows read at a time; the next page is read when the cursor is this close to the end.
@@ -508,6 +509,9 @@ class SessionLogScreen(Screen[None]):
         Binding("r", "resume", "Resume", id="history.resume"),
         Binding("g", "story", "Story", id="history.story"),
         Binding("f8", "test_roll", "Test roll", show=False, id="log.test_roll"),
+        Binding("f5", "note", "Note", show=False, id="log.note"),
+        Binding("n", "bookmark(1)", "Next note", id="log.next_note"),
+        Binding("N", "bookmark(-1)", "Previous note", show=False, id="log.previous_note"),
         Binding("escape", "back", "Back", id="history.back"),
         # With the log hidden (v), the arrows still step through the game.
         Binding("up", "step(-1)", show=False),
@@ -529,6 +533,8 @@ class SessionLogScreen(Screen[None]):
         super().__init__()
         self.session_id = session_id
         self.steps: list[Step] = []
+        self.notes: dict[int, str] = {}  # step (0 first) -> the player's note: the bookmarks
+        self.hint = ""  # what the status line says while no noted step is highlighted
         self.places: list[tuple[int | None, str | None]] = []  # (turn, phase) each step was asked in
         self.times: list[datetime] = []
         self.info: Any = None
@@ -572,7 +578,7 @@ class SessionLogScreen(Screen[None]):
         steps, places = self.steps, self.places
         answer_width = ANSWER_WIDTH if width >= LOG_NARROW else ANSWER_WIDTH // 2
         widths = {
-            "step": max(4, len(str(len(steps)))),
+            "step": max(4, len(str(len(steps))) + 2),  # a noted step: '12 ✎'
             "turn": 4,
             "phase": max([5, *(len(p or "") for _, p in places)]),
             "answer": max([6, *(len(answered(s, answer_width)) for s in steps)]),
@@ -618,6 +624,10 @@ class SessionLogScreen(Screen[None]):
             return
         self.steps = log.steps
         self.places = [(ev.turn, ev.phase) for ev in log.events]
+        try:
+            self.notes = {n.step: n.text for n in store.notes(self.session_id)}
+        except CompanionError:
+            self.notes = {}  # the log reads without them
         self.refresh_bindings()  # the story chart's key, for a Reconquista session
         # The commitment to the seed made when the session started (companion verify checks an
         # export against it), for a game that rolls dice: its first 12 digits, as a player
@@ -642,8 +652,11 @@ class SessionLogScreen(Screen[None]):
         self.fit_log(width)
         self._add_rows(self.app.size.height + 10)
         note = f"{len(self.steps)} steps. ↑ ↓ step through the game; [ ] by phase; t goes to a turn; v shows the table at the step."
+        if self.notes:
+            note += f" {len(self.notes)} noted (✎): n goes to the next."
         if withdrawn:
             note += f" {withdrawn} answer{'s' if withdrawn != 1 else ''} taken back by undo or correction (kept in the database)."
+        self.hint = note
         self.query_one("#log-status", Static).update(note)
         table.focus()
         self.show_step(1 if self.steps else 0)  # the replay starts at the first step
@@ -664,7 +677,7 @@ class SessionLogScreen(Screen[None]):
             new_phase = new_turn or phase != before[1]
             # Questions, answers and phases are the log's text (labels, names, an import's): as text.
             cells: dict[str, Any] = {
-                "step": str(i + 1),
+                "step": f"{i + 1} ✎" if i in self.notes else str(i + 1),
                 "turn": Text(str(turn), style="bold") if new_turn and turn is not None else "",
                 "phase": plain(phase or "", "bold") if new_phase else "",
                 "prompt": plain(asked(step.prompt, self.log_widths.get("prompt", ASKED_WIDTH))),
@@ -800,6 +813,11 @@ class SessionLogScreen(Screen[None]):
             self._pending.stop()
         row = event.cursor_row
         self._pending = self.set_timer(0.03, lambda: self.show_step(row + 1))
+        # A noted step shows its note where the hint was; the next step, the hint again.
+        said = self.notes.get(row)
+        self.query_one("#log-status", Static).update(
+            note_entry(self, f"step {row + 1}: {said}") if said is not None else self.hint
+        )
 
     # -- moving ---------------------------------------------------------------------------
 
@@ -865,6 +883,49 @@ class SessionLogScreen(Screen[None]):
             self._go(next(i for i, (t, _) in enumerate(self.places) if t == int(text)))
         event.input.display = False
         self.query_one(DataTable).focus()
+
+    def action_bookmark(self, delta: int) -> None:
+        """To the next noted step after the one highlighted (``delta`` 1), or the one before (-1)."""
+        row = self.query_one(DataTable).cursor_row
+        after = sorted(k for k in self.notes if (k > row if delta > 0 else k < row))
+        if not after:
+            where = "after" if delta > 0 else "before"
+            self.query_one("#log-status", Static).update(f"No note {where} step {row + 1}.")
+            return
+        self._go(after[0] if delta > 0 else after[-1])
+
+    def action_note(self) -> None:
+        """Write, change or take off the note on the step highlighted."""
+        table = self.query_one(DataTable)
+        index = table.cursor_row
+        if not self.loaded or not 0 <= index < len(self.steps):
+            return
+        store = companion_app(self).store()
+
+        def done(result: Any) -> None:
+            if result is None:
+                return
+            what, said = result
+            try:
+                if what == "remove":
+                    store.remove_note(self.session_id, index)
+                    self.notes.pop(index, None)
+                else:
+                    self.notes[index] = store.set_note(self.session_id, index, said).text
+            except (ValueError, CompanionError) as exc:
+                self.query_one("#log-status", Static).update(plain(exc, tone(self, "error", "bold")))
+                return
+            step_column = list(self.log_widths).index("step")
+            table.update_cell_at(
+                Coordinate(index, step_column), f"{index + 1} ✎" if index in self.notes else str(index + 1)
+            )
+            self.query_one("#log-status", Static).update(
+                note_entry(self, f"step {index + 1}: {self.notes[index]}")
+                if index in self.notes
+                else f"Took the note off step {index + 1}."
+            )
+
+        self.app.push_screen(NoteDialog(f"step {index + 1}", self.notes.get(index)), done)
 
     def action_test_roll(self) -> None:
         """Mark the roll highlighted as a test roll, which the luck ledger leaves out, or take

@@ -22,6 +22,7 @@ from textual.widgets import Header, Static
 
 from companion.errors import CompanionError
 from companion.games import title as game_title
+from companion.notes import first_line
 from companion.review.story import Story, side_name
 from screens.charts import cities_chart, luck_chart, vp_chart
 from screens.colours import tone
@@ -29,6 +30,10 @@ from screens.context import companion_app
 from screens.plain import plain
 from screens.session_words import STATUS_SHOWN, local_time
 from screens.shell.footer import KeysFooter
+from screens.shell.notes import note_entry
+
+#: The notes the story lists under its title; the others are in the log (History, n).
+STORY_NOTES = 4
 
 
 def last_turn_text(story: Story) -> str:
@@ -64,6 +69,7 @@ class StoryScreen(Screen[None]):
         yield Header()
         yield Static(id="story-title")
         yield Static("Replaying the game…", id="story-note")
+        yield Static(id="story-notes")
         yield Container(id="story-charts")
         yield KeysFooter()
 
@@ -102,11 +108,35 @@ class StoryScreen(Screen[None]):
             info = store.session(self.session_id)
             # This chart is Reconquista's (companion/review/story.py): its registry entry names it.
             story = session_story(store, self.session_id) if info.game == "reconquista" else None
+            notes = store.notes(self.session_id)
+            turns = [ev.turn for ev in store.log(self.session_id).events] if notes else []
         except CompanionError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
+        noted = [(turns[n.step] if n.step < len(turns) else None, n.step, n.text) for n in notes]
+        self.app.call_from_thread(self._show_notes, noted)
         # mypy cannot match a coroutine function with Textual's Callable[..., T | Awaitable[T]].
         self.app.call_from_thread(self._fill, info, story)  # type: ignore[arg-type]
+
+    def _show_notes(self, noted: list[tuple[int | None, int, str]]) -> None:
+        """The player's notes on the game, each by its turn and step, the first STORY_NOTES of them."""
+        shown = self.query_one("#story-notes", Static)
+        shown.display = bool(noted)
+        lines = [
+            note_entry(
+                self,
+                f"{f'turn {turn}, ' if turn is not None else ''}step {step + 1}: {first_line(said, 200)}",
+            )
+            for turn, step, said in noted[:STORY_NOTES]
+        ]
+        if len(noted) > STORY_NOTES:
+            lines.append(
+                Text(
+                    f"and {len(noted) - STORY_NOTES} more: n goes from one to the next in the log (History).",
+                    style="dim",
+                )
+            )
+        shown.update(Text("\n").join(lines))
 
     def _failed(self, message: str) -> None:
         self.query_one("#story-note", Static).update(plain(message, tone(self, "error", "bold")))

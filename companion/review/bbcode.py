@@ -93,7 +93,10 @@ def bbcode_report(data: dict[str, Any]) -> str:
             lines.append("")
             if phase.title:
                 lines.append(f"[u]{bb(phase.heading)}[/u]")
-            lines += [_step_line(s, report) for s in phase.steps]
+            for s in phase.steps:
+                lines.append(_step_line(s, report))
+                if s.get("note"):  # the player's note on the step
+                    lines.append(f"    [i]Note: {bb(' / '.join(s['note'].splitlines()))}[/i]")
     lines += [
         "",
         "[hr]",

@@ -44,6 +44,7 @@ from pydantic import (
 
 from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode, commitment, die_name
 from companion.errors import CompanionError
+from companion.notes import note_text
 from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
 from companion.review.sections import SOURCE_WORDS, outline, question, roll_count, turn_title
@@ -97,6 +98,8 @@ def _in_calendar(dt: datetime) -> datetime:
 StoredTime = Annotated[datetime, AfterValidator(_in_calendar)]
 #: The name a player gave their dice, checked as the app checks one typed (dice.die_name).
 DieName = Annotated[StrictStr, AfterValidator(die_name)]
+#: A player's note on a step, checked as the app checks one typed (notes.note_text).
+NoteText = Annotated[StrictStr, AfterValidator(note_text)]
 
 
 class StepModel(_Strict):
@@ -114,6 +117,7 @@ class StepModel(_Strict):
     # source: whether it is a test roll, left out of the luck ledger. Written only when set.
     die: DieName | None = None
     test_roll: StrictBool = False
+    note: NoteText | None = None  # the player's note on the step (a bookmark)
 
     @model_validator(mode="after")
     def _roll_marks(self) -> StepModel:
@@ -179,6 +183,7 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
 
     info = store.session(session_id)
     log = store.log(session_id)
+    notes = {n.step: n.text for n in store.notes(session_id)}
     titles = {g.id: g.title for g in GAMES}
     steps = [
         {
@@ -193,6 +198,7 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
         }
         | ({"die": ev.die} if ev.die is not None else {})
         | ({"test_roll": True} if ev.test else {})
+        | ({"note": notes[i - 1]} if i - 1 in notes else {})
         for i, ev in enumerate(log.events, start=1)
     ]
     return {
@@ -313,7 +319,10 @@ def export_markdown(store: Store, session_id: int) -> str:
                 lines.append("")
             elif not lines[-1].startswith("- "):
                 lines.append("")
-            lines += [_step_line(s, report.success_at) for s in phase.steps]
+            for s in phase.steps:
+                lines.append(_step_line(s, report.success_at))
+                if s.get("note"):  # the player's note on the step
+                    lines.append(f"  - *Note:* {_md(' / '.join(s['note'].splitlines()))}")
     return visible("\n".join(lines) + "\n")
 
 
@@ -709,5 +718,10 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         }
         for i, (s, step) in enumerate(zip(doc.steps, steps, strict=True))
     ]
-    new_id = store.insert_session(session_row, events, [i for i, s in enumerate(doc.steps) if s.test_roll])
+    new_id = store.insert_session(
+        session_row,
+        events,
+        [i for i, s in enumerate(doc.steps) if s.test_roll],
+        [(i, s.note) for i, s in enumerate(doc.steps) if s.note is not None],
+    )
     return Imported(new_id, sess.game, len(doc.steps), status, summary, recorded, note)

@@ -49,9 +49,10 @@ from companion.dice import (
 )
 from companion.driver import Record, Step, fact_key, not_a_roll, step_key
 from companion.errors import StoreError
+from companion.notes import Note, is_note, note_text
 from companion.prompts import prompt_from_dict
 from companion.store import preflight
-from companion.store.models import EventRow, RollMarkRow, SessionRow
+from companion.store.models import EventRow, NoteRow, RollMarkRow, SessionRow
 from companion.store.standing import KINDS, REWIND, Standing
 from companion.store.standing import register as register_standing
 from companion.store.watch import Watch, new_ident
@@ -59,6 +60,7 @@ from companion.store.watch import Watch, new_ident
 S = SessionRow.__table__  # type: ignore[attr-defined]
 E = EventRow.__table__  # type: ignore[attr-defined]
 M = RollMarkRow.__table__  # type: ignore[attr-defined]
+N = NoteRow.__table__  # type: ignore[attr-defined]
 # Built once: SQLAlchemy then reuses their compiled form on every commit.
 INSERT_EVENT = insert(E)
 UPDATE_SESSION = update(S).where(S.c.id == bindparam("session"))
@@ -249,11 +251,22 @@ def _filtered(query: Any, game: str | None, status: str | None, search: str) -> 
         return query.where(S.c.id == int(text[1:]))  # '#12' is session 12 and nothing else
     if text:
         escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        match = S.c.summary.ilike(f"%{escaped}%", escape="\\")
+        match = S.c.summary.ilike(f"%{escaped}%", escape="\\") | S.c.id.in_(_noted(f"%{escaped}%"))
         if text.isdigit() and len(text) < 19:
             match = match | (S.c.id == int(text))
         query = query.where(match)
     return query
+
+
+def _noted(pattern: str) -> Any:
+    """The sessions with a note that stands whose text matches ``pattern`` (ILIKE, escaped)."""
+    newest = N.alias("newest")
+    latest = (
+        select(func.max(newest.c.id))
+        .where(newest.c.session_id == N.c.session_id, newest.c.step == N.c.step)
+        .scalar_subquery()
+    )
+    return select(N.c.session_id).where(N.c.text.ilike(pattern, escape="\\"), N.c.id == latest)
 
 
 EPOCH = datetime(1970, 1, 1)
@@ -790,6 +803,7 @@ class Store:
             )
         with self._writing() as con:
             con.execute(delete(M).where(M.c.session_id == session_id))
+            con.execute(delete(N).where(N.c.session_id == session_id))
             con.execute(delete(E).where(E.c.session_id == session_id))
             con.execute(delete(S).where(S.c.id == session_id))
 
@@ -840,6 +854,49 @@ class Store:
                 insert(M).values(session_id=session_id, seq=log.events[index].seq, test=test, at=self.now())
             )
 
+    def notes(self, session_id: int) -> list[Note]:
+        """The notes that stand on the session's steps, in step order (a note whose text is not
+        one, edited by hand, is shown as no note)."""
+        sql = text(
+            "SELECT step, text, at FROM note AS n WHERE session_id = :session AND id = "
+            "(SELECT MAX(id) FROM note WHERE session_id = n.session_id AND step = n.step) ORDER BY step"
+        )
+        with self._guard(), self.engine.connect() as con:
+            rows = con.execute(sql, {"session": session_id}).all()
+        out = []
+        for step, said, at in rows:
+            if type(step) is int and step >= 0 and said and is_note(said):
+                try:
+                    out.append(Note(step, said, _event_time(at)))
+                except StoreError:
+                    continue
+        return out
+
+    def set_note(self, session_id: int, index: int, said: str) -> Note:
+        """Write the note on step ``index`` (0 first) of the session, in place of any before; the
+        note as kept. ValueError (one sentence) for a text ``notes.note_text`` refuses,
+        StoreError for a step the session does not have; nothing changes either way."""
+        said = note_text(said)
+        self._noted_step(session_id, index)
+        at = self.now()
+        with self._writing() as con:
+            con.execute(insert(N).values(session_id=session_id, step=index, text=said, at=at))
+        return Note(index, said, at)
+
+    def remove_note(self, session_id: int, index: int) -> None:
+        """Take the note off step ``index``; StoreError (one sentence) if it has none."""
+        if not any(n.step == index for n in self.notes(session_id)):
+            raise StoreError(f"Step {index + 1} of session {session_id} has no note to remove.")
+        with self._writing() as con:
+            con.execute(insert(N).values(session_id=session_id, step=index, text="", at=self.now()))
+
+    def _noted_step(self, session_id: int, index: int) -> None:
+        steps = self.session(session_id).steps
+        if not steps:
+            raise StoreError(f"Session {session_id} has no step yet to write a note on.")
+        if not 0 <= index < steps:
+            raise StoreError(f"Session {session_id} has no step {index + 1}; its log has {steps}.")
+
     def set_config(self, session_id: int, config: dict[str, Any]) -> None:
         """Replace the session's settings (a session of earlier rules that goes on under the
         current ones from a point its settings name: ``resume``)."""
@@ -850,13 +907,18 @@ class Store:
         return SessionRecorder(self, session_id)
 
     def insert_session(
-        self, session: dict[str, Any], events: list[dict[str, Any]], tests: Sequence[int] = ()
+        self,
+        session: dict[str, Any],
+        events: list[dict[str, Any]],
+        tests: Sequence[int] = (),
+        notes: Sequence[tuple[int, str]] = (),
     ) -> int:
         """Insert a whole session and its event rows in one transaction; the new session id.
 
         ``session`` holds the session columns but ``id`` (``config`` and ``state`` as JSON
         text); each event holds the event columns but ``id`` and ``session_id``; ``tests`` are
-        the ``seq`` of the rolls marked as test rolls. Either all of it is stored or nothing is
+        the ``seq`` of the rolls marked as test rolls, ``notes`` (step, text) the notes on its
+        steps (checked by the caller). Either all of it is stored or nothing is
         (an import checks the log before calling this).
         """
         with self._writing() as con:
@@ -868,6 +930,11 @@ class Store:
                 con.execute(
                     insert(M),
                     [{"session_id": session_id, "seq": seq, "test": True, "at": self.now()} for seq in tests],
+                )
+            if notes:
+                con.execute(
+                    insert(N),
+                    [{"session_id": session_id, "step": k, "text": t, "at": self.now()} for k, t in notes],
                 )
         return session_id
 

@@ -1,4 +1,5 @@
-"""The tables: one row per session, one append-only row per logged event, and the marks of test rolls.
+"""The tables: one row per session, one append-only row per logged event, the marks of test
+rolls and the notes on steps.
 
 The schema itself is created and changed only by the Alembic migrations in
 ``companion/store/migrations``; these models must match them (a test checks).
@@ -78,4 +79,17 @@ class RollMarkRow(SQLModel, table=True):
     session_id: int = Field(foreign_key="session.id", index=True)
     seq: int  # the event row of the roll
     test: bool
+    at: datetime
+
+
+class NoteRow(SQLModel, table=True):
+    """A player's note on a step of a session (companion/notes.py), or its removal (``text``
+    empty). Append-only: the newest row for a step (``session_id``, ``step``) says its note."""
+
+    __tablename__ = "note"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="session.id", index=True)
+    step: int  # the step noted, 0 first
+    text: str
     at: datetime

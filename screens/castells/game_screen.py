@@ -51,6 +51,7 @@ from screens.rendered import Rendered
 from screens.shell.dialogs import MessageDialog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen
+from screens.shell.notes import note_entry
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, open_driver
 
@@ -125,10 +126,19 @@ LOG_STEPS = 200
 def log_row(node: DOMNode, number: int, step: Step) -> RichTable:
     """One line of the log of the answers: the step's number, its question and its answer, who
     gave it (a grid, so that a long line wraps under its own text, not under the numbers)."""
+    return _row(str(number), step_line(node, step))
+
+
+def note_row(node: DOMNode, said: str) -> RichTable:
+    """The player's note under its step, in the column of the steps' lines."""
+    return _row("", note_entry(node, said))
+
+
+def _row(number: str, line: Text) -> RichTable:
     grid = RichTable.grid(padding=(0, 1), expand=True)
     grid.add_column(justify="right", style="dim", no_wrap=True, min_width=3)
     grid.add_column(ratio=1)
-    grid.add_row(str(number), step_line(node, step))
+    grid.add_row(number, line)
     return grid
 
 
@@ -343,7 +353,14 @@ class CastellsScreen(GameScreen):
             shown.extend(steps[:first])  # older than the log holds: in History
         for number, step in enumerate(steps[first:], start=first + 1):
             log.write(log_row(self, number, step), expand=True)
+            if number - 1 in self.notes:  # the player's note, under its step
+                log.write(note_row(self, self.notes[number - 1]), expand=True)
             shown.append(step)
+
+    def noted(self, index: int) -> None:
+        """A note written or taken off: the log is written again, as after an undo."""
+        self._log_shown = []
+        self._show()
 
     def _prompt(self, message: str, error: bool) -> None:
         d = self.driver

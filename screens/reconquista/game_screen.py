@@ -40,12 +40,15 @@ from screens.shell.dialogs import MessageDialog
 from screens.shell.entry_log import EntryLog
 from screens.shell.footer import KeysFooter
 from screens.shell.game_screen import GameScreen, faces_line
+from screens.shell.notes import note_entry
 from screens.shell.prompt_panel import PromptPanel
 from screens.shell.session import correct_a_die, resume
 
 #: The entries the log keeps: it is written again with the newest ones when it would hold more
-#: than twice as many (screens/shell/entry_log.py). A resume writes the last 60 steps.
+#: than twice as many (screens/shell/entry_log.py).
 LOG_KEEP = 200
+#: The steps a resume, an undo or a correction writes into the live log again.
+LOG_LINES = 60
 
 
 def board_of_config(config: dict[str, Any]) -> Board:
@@ -171,14 +174,14 @@ class ReconquistaScreen(GameScreen):
         if resumed is None:
             return
         self.driver = resumed.driver
+        self.notes = resumed.notes
         try:
             log = store.log(self.session_id)  # read after resuming: the steps that stand now
         except CompanionError as exc:
             notify_plain(app, str(exc), severity="error")
             app.pop_screen()
             return
-        for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]:
-            self._log(step, ev.turn, ev.phase)
+        self.query_one("#rq-log", EntryLog).replace(self._log_lines(log))
         if resumed.notice:
             self.query_one("#rq-log", EntryLog).add(Text(resumed.notice, style=tone(self, "warning", "bold")))
         self._auto()
@@ -359,10 +362,22 @@ class ReconquistaScreen(GameScreen):
         except CompanionError:
             self.query_one("#rq-log", EntryLog).add(note)  # the log as it was, and the note
             return
-        lines = [
-            self._log_line(step, ev.turn) for ev, step in list(zip(log.events, log.steps, strict=True))[-60:]
-        ]
-        self.query_one("#rq-log", EntryLog).replace([*lines, note])
+        self.query_one("#rq-log", EntryLog).replace([*self._log_lines(log), note])
+
+    def _log_lines(self, log: Any) -> list[Text]:
+        """The live log of the steps that stand (the newest LOG_LINES), each note under its step."""
+        lines: list[Text] = []
+        first = max(0, len(log.steps) - LOG_LINES)
+        for i, (ev, step) in enumerate(zip(log.events[first:], log.steps[first:], strict=True), start=first):
+            lines.append(self._log_line(step, ev.turn))
+            if i in self.notes:
+                lines.append(note_entry(self, self.notes[i]))
+        return lines
+
+    def noted(self, index: int) -> None:
+        # The note is under its step now; the last line says what changed.
+        what = "noted" if index in self.notes else "note taken off"
+        self._relog(Text(f"✎ {what} step {index + 1}", style=tone(self, "warning")))
 
     def _log_line(self, step: Step, turn: int | None) -> Text:
         where = f"T{turn} " if turn is not None else ""

@@ -13,6 +13,7 @@ CPU to write again, once every 200).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -42,7 +43,7 @@ class EntryLog(RichLog):
         else:
             self.write(entry)
 
-    def replace(self, entries: list[RenderableType]) -> None:
+    def replace(self, entries: Sequence[RenderableType]) -> None:
         """The log rewritten with ``entries`` (the game as it now stands, after an undo or a
         correction: the entries taken back are gone, not left above)."""
         self.entries = list(entries)[-2 * self.keep :]

@@ -33,6 +33,7 @@ from companion.text import visible
 from screens.plain import notify_plain
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.dice_names import name_the_dice
+from screens.shell.notes import write_note
 from screens.shell.prompt_panel import PromptPanel, done_index
 from screens.shell.session_actions import abandon_question, abandoned_text, ask_then
 from screens.shell.step_dialogs import UndoToDialog
@@ -138,6 +139,7 @@ class GameScreen(Screen[None]):
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True, id="game.redo"),
         Binding("f6", "undo_to", "Undo to a step", show=False, id="game.undo_to"),
         Binding("f7", "name_dice", "Name the dice", show=False, id="game.name_dice"),
+        Binding("f5", "note", "Note", show=False, id="game.note"),
     ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
@@ -147,6 +149,8 @@ class GameScreen(Screen[None]):
         self._layout_seen: str | None = None  # layout_changed
         self.session_id = session_id
         self.driver: Driver | None = None
+        #: The player's notes on the session's steps (step, 0 first -> text): the bookmarks.
+        self.notes: dict[int, str] = {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While text is typed (a player's name) r is a letter, not "let the app roll":
@@ -511,6 +515,13 @@ class GameScreen(Screen[None]):
 
     def action_name_dice(self) -> None:
         name_the_dice(self)
+
+    def action_note(self) -> None:
+        write_note(self)
+
+    def noted(self, index: int) -> None:
+        """The note on step ``index`` was written or taken off (``notes`` says which): the
+        subclass shows it in its log."""
 
     # -- abandoning the session -----------------------------------------------------------
 

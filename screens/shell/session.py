@@ -53,6 +53,8 @@ def open_driver(screen: Screen[Any], session_id: int, game: Game) -> Driver | No
         return None
     for panel in screen.query(PromptPanel):  # the dice on the table, named where they are typed
         panel.die = resumed.driver.die
+    if hasattr(screen, "notes"):  # a game screen: its bookmarks
+        screen.notes = resumed.notes
     return resumed.driver
 
 
