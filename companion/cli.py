@@ -47,6 +47,15 @@ def _session_id(text: str) -> int:
     return int(text)
 
 
+def _step_number(text: str) -> int:
+    """A step of a log, as the log numbers them (1 first)."""
+    try:
+        return _session_id(text)
+    except argparse.ArgumentTypeError:
+        shown = text if len(text) <= 24 else text[:20] + "…"
+        raise argparse.ArgumentTypeError(f"'{shown}' is not a step number (a whole number from 1)") from None
+
+
 def _seed(text: str) -> int:
     # Bounded here, before anything is made: a seed past the store's 64 bits crashed the app when
     # its first session was stored. The digits are counted before int() reads them, so a pasted
@@ -155,6 +164,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--remove", action="store_true", help="take the step's note off instead")
     p.set_defaults(handler=_note)
+
+    p = sub.add_parser(
+        "branch", help="start a new session from a session's log up to step K: another line of play"
+    )
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument(
+        "--step", type=_step_number, metavar="K", help="the last step it takes (default: all of them)"
+    )
+    p.set_defaults(handler=_branch)
 
     p = sub.add_parser(
         "abandon",
@@ -366,6 +385,8 @@ def _show(args: argparse.Namespace) -> int:
         f"Session {info.id}: {info.game}, {info.status}, {info.steps} steps, seed {info.seed}. "
         + visible(info.summary)
     )
+    if info.branch_of:
+        print(f"A branch of {visible(info.branch_of)}: its log starts as that session's did.")
     if info.commitment and rolls_dice(info.game):
         print(
             f"Commitment to its seed, made when it started: {info.commitment} ('companion verify' checks an export)."
@@ -376,6 +397,16 @@ def _show(args: argparse.Namespace) -> int:
         print(f"{i:>5}  {visible(line)}")
         for said in noted.get(i - 1, "").splitlines():
             print(f"       ✎ {visible(said)}")
+    return EXIT_OK
+
+
+def _branch(args: argparse.Namespace) -> int:
+    """Branch a session at a step; print the new session's number (alone: a script reads it)."""
+    from companion.sessions import branch_session
+
+    store = _open_store(args)
+    steps = args.step if args.step is not None else store.session(args.id).steps
+    print(branch_session(store, args.id, steps))
     return EXIT_OK
 
 

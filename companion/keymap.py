@@ -46,6 +46,7 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("game.undo_to", "f6", "Undo to a step (picked from the log)", GAME_SCREENS),
     KeyBinding("game.redo", "ctrl+y", "Redo (what the last undo took back)", GAME_SCREENS),
     KeyBinding("game.note", "f5", "A note on the step on screen (a bookmark)", GAME_SCREENS),
+    KeyBinding("game.branch", "f9", "Branch here: a new session from this one's log so far", GAME_SCREENS),
     KeyBinding(
         "game.name_dice",
         "f7",
@@ -98,6 +99,12 @@ BINDINGS: tuple[KeyBinding, ...] = (
     KeyBinding("log.turn", "t", "Go to turn", "a session's log"),
     KeyBinding("log.note", "f5", "A note on the step highlighted (a bookmark)", "a session's log"),
     KeyBinding("log.next_note", "n", "Next noted step", "a session's log"),
+    KeyBinding(
+        "log.branch",
+        "b",
+        "Branch here: a new session from the log up to the step highlighted",
+        "a session's log",
+    ),
     KeyBinding("log.previous_note", "N", "Previous noted step", "a session's log"),
     KeyBinding(
         "log.test_roll",

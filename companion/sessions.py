@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.driver import Driver, canonical, departure, replay_fitting
+from companion.branches import branch_words
+from companion.driver import Driver, canonical, departure, replay_fitting, verify
 from companion.errors import ReplayDivergence, StoreError
 from companion.interface import Game, under_rules
 from companion.store.db import Store
@@ -136,3 +137,75 @@ def _resumed(store: Store, session_id: int, game: Game) -> Resumed:
     else:
         notice = f"{earlier}: from step {kept + 1} {departure(divergence)}; it goes on from step {kept + 1}."
     return Resumed(driver, notice)
+
+
+def branch_session(store: Store, session_id: int, steps: int) -> int:
+    """A new session whose log is the first ``steps`` steps of session ``session_id``'s (its
+    seed, settings and rules version, each step's answer, source, time, dice name and test
+    mark, and the notes on them), marked as a branch of it at that step; its number. It goes
+    on from there as a session of its own. StoreError (one sentence, nothing made) for a step
+    the log does not have, or a log that does not replay to the states it recorded."""
+    import json
+
+    from companion.games import GameNotAvailable, playing
+
+    info = store.session(session_id)
+    log = store.log(session_id)
+    if not 1 <= steps <= len(log.steps):
+        have = f"its log has {len(log.steps)}" if log.steps else "its log has none yet"
+        raise StoreError(f"Session {session_id} has no step {steps} to branch at; {have}.")
+    try:
+        game = playing(info.game, info.rules_version)
+    except GameNotAvailable as exc:
+        raise StoreError(f"Session {session_id} cannot be branched: {str(exc).rstrip('.')}.") from None
+    try:
+        # Every step replayed and its state checked against the one recorded: a branch starts
+        # from the very table its parent had at that step.
+        driver = verify(game, info.seed, info.config, log.steps[:steps], log.digests[:steps], None)
+    except ReplayDivergence as exc:
+        raise StoreError(
+            f"Session {session_id} cannot be branched: its log is damaged at step {exc.step + 1} "
+            f"({departure(exc)})."
+        ) from None
+    state = canonical(driver.snapshot())
+    finished = driver.finished
+    now = store.now()
+    said = branch_words(session_id, steps)
+    row = {
+        "game": info.game,
+        "seed": info.seed,
+        "dice_mode": info.dice_mode,
+        "status": "finished" if finished else "active",
+        "started": now,
+        "last_activity": now,
+        "ended": now if finished else None,
+        "steps": steps,
+        "summary": game.summary(driver.state),
+        "config": json.dumps(info.config),
+        "state": state,
+        "rules_version": info.rules_version,
+        "dice_nonce": info.dice_nonce,
+        "die": info.die,
+        "parent_id": session_id,
+        "branch_step": steps,
+        "branch_of": said,
+    }
+    events = [
+        {
+            "seq": i,
+            "step": i,
+            "kind": "answer",
+            "turn": ev.turn,
+            "phase": ev.phase,
+            "prompt": json.dumps(ev.prompt, ensure_ascii=False),
+            "answer": json.dumps(ev.answer),
+            "source": ev.source,
+            "digest": ev.digest,
+            "at": ev.at,
+            "die": ev.die,
+        }
+        for i, ev in enumerate(log.events[:steps])
+    ]
+    tests = [i for i, ev in enumerate(log.events[:steps]) if ev.test]
+    notes = [(n.step, n.text) for n in store.notes(session_id) if n.step < steps]
+    return store.insert_session(row, events, tests, notes)

@@ -129,11 +129,18 @@ def _frame(size: tuple[int, int]) -> int:
     return max(2, size[1] - 5)
 
 
-def vp_chart(story: Story, **kwargs: Any) -> Widget:
+#: The colour of the other line of play on the victory points chart (a branch, or its parent).
+OTHER_LINE_COLOUR = "warning"
+
+
+def vp_chart(story: Story, beside: tuple[str, str, Story] | None = None, **kwargs: Any) -> Widget:
     """The victory points as set up (turn 0) and at the end of each turn, a bar each (only the
-    Christian player scores them)."""
+    Christian player scores them). ``beside``: (this line's name, the other's, its story), a
+    branch and the session it came from: then a line each, on one chart."""
     turns = [0, *(t.turn for t in story.turns)]
     points = [story.start.vp, *story.vp()]
+    if beside is not None:
+        return _two_lines(turns, points, beside, **kwargs)
 
     def draw(plt: Any, colour: Colour, size: tuple[int, int]) -> None:
         plt.bar(turns, points, color=colour(VP_COLOUR), width=0.4)  # a gap between bars at 80 columns
@@ -144,6 +151,26 @@ def vp_chart(story: Story, **kwargs: Any) -> Widget:
 
     plot = ThemedPlot("Christian victory points at the end of each turn", draw)
     return Vertical(plot, classes="story-chart", **kwargs)
+
+
+def _two_lines(turns: list[int], points: list[int], beside: tuple[str, str, Story], **kwargs: Any) -> Widget:
+    """Two lines of play of one game, their victory points turn by turn on one chart."""
+    mine, theirs, other = beside
+    other_turns = [0, *(t.turn for t in other.turns)]
+    other_points = [other.start.vp, *other.vp()]
+    every = sorted({*turns, *other_turns})
+
+    def draw(plt: Any, colour: Colour, size: tuple[int, int]) -> None:
+        plt.plot(turns, points, marker="hd", color=colour(VP_COLOUR))
+        plt.plot(other_turns, other_points, marker="hd", color=colour(OTHER_LINE_COLOUR))
+        top = max(*points, *other_points) + 1
+        plt.ylim(0, top)
+        plt.yticks(_int_ticks(top, _frame(size)))
+        _turn_axis(plt, every)
+
+    plot = ThemedPlot("Christian victory points at the end of each turn, two lines of play", draw)
+    key = Legend([(mine, VP_COLOUR), (theirs, OTHER_LINE_COLOUR)])
+    return Vertical(plot, key, classes="story-chart", **kwargs)
 
 
 def cities_chart(story: Story, **kwargs: Any) -> Widget:

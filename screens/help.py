@@ -57,6 +57,7 @@ NOTES: dict[str, str] = {
     "name_dice": "the dice you roll on the table, so the luck ledger tests each die",
     "note": "what happened at the table, kept on the step: a bookmark History finds",
     "bookmark": "the next step with a note (N: the one before)",
+    "branch": "a new session from the log up to here, to play another line; this one stays",
     "test_roll": "the roll highlighted is left out of the luck ledger (again: counted)",
     "rule": "the rulebook section of the step on screen, and why",
     "roll": "the app rolls what is asked, instead of the table",

@@ -35,6 +35,7 @@ from screens.colours import tone
 from screens.context import companion_app
 from screens.plain import TYPED_MAX, notify_plain, plain
 from screens.session_words import STATUS_SHOWN, local_time
+from screens.shell.branching import branch_here
 from screens.shell.dialogs import MessageDialog
 from screens.shell.dice_names import source_text, test_mark_text
 from screens.shell.footer import KeysFooter
@@ -302,9 +303,9 @@ class HistoryScreen(Screen[None]):
                 "duration": duration_text(s.started, end),
                 "status": STATUS_SHOWN.get(s.status, s.status),
                 "steps": str(s.steps),
-                "summary": plain(
-                    s.summary
-                ),  # a str cell is read as markup; a summary may be an import's text
+                # A str cell is read as markup; a summary may be an import's text. A branch says
+                # where it came from first.
+                "summary": plain((f"⑂ {s.branch_of} · " if s.branch_of else "") + s.summary),
             }
             # The result wraps in its column (height None: as many lines as it takes).
             table.add_row(*(cells[key] for key, _ in self.column_layout), key=str(s.id), height=None)
@@ -510,6 +511,7 @@ class SessionLogScreen(Screen[None]):
         Binding("g", "story", "Story", id="history.story"),
         Binding("f8", "test_roll", "Test roll", show=False, id="log.test_roll"),
         Binding("f5", "note", "Note", show=False, id="log.note"),
+        Binding("b", "branch", "Branch here", id="log.branch"),
         Binding("n", "bookmark(1)", "Next note", id="log.next_note"),
         Binding("N", "bookmark(-1)", "Previous note", show=False, id="log.previous_note"),
         Binding("escape", "back", "Back", id="history.back"),
@@ -626,8 +628,9 @@ class SessionLogScreen(Screen[None]):
         self.places = [(ev.turn, ev.phase) for ev in log.events]
         try:
             self.notes = {n.step: n.text for n in store.notes(self.session_id)}
+            branches = store.branches(self.session_id)
         except CompanionError:
-            self.notes = {}  # the log reads without them
+            self.notes, branches = {}, []  # the log reads without them
         self.refresh_bindings()  # the story chart's key, for a Reconquista session
         # The commitment to the seed made when the session started (companion verify checks an
         # export against it), for a game that rolls dice: its first 12 digits, as a player
@@ -641,6 +644,13 @@ class SessionLogScreen(Screen[None]):
                 + (f" · commitment {committed[:12]}…" if committed else "")
                 + " · ",
                 plain(info.summary or "no steps yet"),
+                # Where it came from, and the lines played from it (b starts another).
+                plain(f" · ⑂ a branch of {info.branch_of}" if info.branch_of else ""),
+                plain(
+                    " · branches: " + ", ".join(f"#{b} at step {k}" if k else f"#{b}" for b, k in branches)
+                    if branches
+                    else ""
+                ),
             )
         )
         self.times = [ev.at for ev in log.events]
@@ -883,6 +893,15 @@ class SessionLogScreen(Screen[None]):
             self._go(next(i for i, (t, _) in enumerate(self.places) if t == int(text)))
         event.input.display = False
         self.query_one(DataTable).focus()
+
+    def action_branch(self) -> None:
+        """A new session from this one's log up to the step highlighted."""
+        index = self.query_one(DataTable).cursor_row
+        if not self.loaded or not 0 <= index < len(self.steps):
+            return
+        turn, phase = self.places[index]
+        where = ", ".join(x for x in (f"turn {turn}" if turn is not None else "", phase or "") if x)
+        branch_here(self, self.session_id, index + 1, where)
 
     def action_bookmark(self, delta: int) -> None:
         """To the next noted step after the one highlighted (``delta`` 1), or the one before (-1)."""

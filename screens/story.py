@@ -62,6 +62,8 @@ class StoryScreen(Screen[None]):
         super().__init__()
         self.session_id = session_id
         self.story: Story | None = None
+        #: The other line of play charted beside this one (StoryScreen._other_line).
+        self.beside: tuple[str, str, Story] | None = None
         self.ready = False
         self.showing = "vp"  # the chart shown when only one fits
 
@@ -108,6 +110,7 @@ class StoryScreen(Screen[None]):
             info = store.session(self.session_id)
             # This chart is Reconquista's (companion/review/story.py): its registry entry names it.
             story = session_story(store, self.session_id) if info.game == "reconquista" else None
+            beside = self._other_line(store, info) if story is not None else None
             notes = store.notes(self.session_id)
             turns = [ev.turn for ev in store.log(self.session_id).events] if notes else []
         except CompanionError as exc:
@@ -115,8 +118,26 @@ class StoryScreen(Screen[None]):
             return
         noted = [(turns[n.step] if n.step < len(turns) else None, n.step, n.text) for n in notes]
         self.app.call_from_thread(self._show_notes, noted)
+        self.beside = beside
         # mypy cannot match a coroutine function with Textual's Callable[..., T | Awaitable[T]].
         self.app.call_from_thread(self._fill, info, story)  # type: ignore[arg-type]
+
+    def _other_line(self, store: Any, info: Any) -> tuple[str, str, Story] | None:
+        """The other line of play charted beside this one: a branch's parent, else the session's
+        newest branch; None without either (or when it cannot be read: this line alone)."""
+        from companion.review.story import session_story
+
+        other = info.parent_id
+        if other is None:
+            branches = store.branches(info.id)
+            other = branches[-1][0] if branches else None
+        if other is None:
+            return None
+        try:
+            story = session_story(store, other)
+        except CompanionError:
+            return None
+        return f"#{info.id} (this session)", f"#{other}", story
 
     def _show_notes(self, noted: list[tuple[int | None, int, str]]) -> None:
         """The player's notes on the game, each by its turn and step, the first STORY_NOTES of them."""
@@ -163,7 +184,7 @@ class StoryScreen(Screen[None]):
             note.update(plain(said))
             await self.query_one("#story-charts").mount_all(
                 [
-                    vp_chart(story, id="story-vp"),
+                    vp_chart(story, self.beside, id="story-vp"),
                     cities_chart(story, id="story-cities"),
                     luck_chart(story, id="story-luck"),
                 ]

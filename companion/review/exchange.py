@@ -42,6 +42,7 @@ from pydantic import (
     model_validator,
 )
 
+from companion.branches import BRANCH_OF_MAX, imported, is_branch_of
 from companion.dice import SEED_MAX, SEED_MIN, chosen_dice_mode, commitment, die_name
 from companion.errors import CompanionError
 from companion.notes import note_text
@@ -96,8 +97,18 @@ def _in_calendar(dt: datetime) -> datetime:
 
 
 StoredTime = Annotated[datetime, AfterValidator(_in_calendar)]
+
+
+def _branch_of(said: str) -> str:
+    if not is_branch_of(said):
+        raise ValueError(f"a branch's origin is 1 to {BRANCH_OF_MAX} printable characters")
+    return said
+
+
 #: The name a player gave their dice, checked as the app checks one typed (dice.die_name).
 DieName = Annotated[StrictStr, AfterValidator(die_name)]
+#: Where a branch came from, in words, checked as the store checks its own (branches.is_branch_of).
+BranchOf = Annotated[StrictStr, AfterValidator(_branch_of)]
 #: A player's note on a step, checked as the app checks one typed (notes.note_text).
 NoteText = Annotated[StrictStr, AfterValidator(note_text)]
 
@@ -152,6 +163,10 @@ class SessionModel(_Strict):
     commitment: StrictStr | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     # The name of the dice on the table when it was exported (none: unnamed).
     die: DieName | None = None
+    # A branch: where it came from, in words ("session 12 at step 40"), and the steps it took.
+    # An import keeps the words as text: the session they name is in another database.
+    branch_of: BranchOf | None = None
+    branch_step: StrictInt | None = Field(default=None, ge=1)
 
 
 class ExportModel(_Strict):
@@ -221,7 +236,8 @@ def export_data(store: Store, session_id: int, now: datetime | None = None) -> d
             "dice_nonce": info.dice_nonce,
             "commitment": info.commitment,
         }
-        | ({"die": info.die} if info.die is not None else {}),
+        | ({"die": info.die} if info.die is not None else {})
+        | ({"branch_of": info.branch_of, "branch_step": info.branch_step} if info.branch_of else {}),
         "steps": steps,
         "final_state": store.state(session_id),
     }
@@ -700,6 +716,10 @@ def import_session(store: Store, text: str, name: str = "the file", *, again: bo
         "rules_version": recorded,
         "dice_nonce": sess.dice_nonce,
         "die": sess.die,
+        # Never a link: the session it names is another database's (or this one's, by chance).
+        "parent_id": None,
+        "branch_step": sess.branch_step if sess.branch_of else None,
+        "branch_of": imported(sess.branch_of) if sess.branch_of else None,
     }
     events = [
         {

@@ -38,6 +38,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import NullType
 from sqlmodel import create_engine
 
+from companion.branches import is_branch_of
 from companion.dice import (
     DICE_MODES,
     chosen_dice_mode,
@@ -121,26 +122,39 @@ class SessionInfo:
     dice_nonce: str | None = None
     #: The name of the dice the player rolls on the table now (dice.die_name); None: unnamed.
     die: str | None = None
+    #: A branch: the session it was branched from here (None once imported elsewhere), the steps
+    #: of its log it took, and the same in words ("session 12 at step 40"); None otherwise.
+    parent_id: int | None = None
+    branch_step: int | None = None
+    branch_of: str | None = None
     #: A damaged row: the sentence that names the session and its broken fields (the fields
     #: themselves then hold neutral values, so that a listing still shows the row).
     damaged: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game,
-            "seed": self.seed,
-            "dice_mode": self.dice_mode,
-            "status": self.status,
-            "started": _iso(self.started),
-            "last_activity": _iso(self.last_activity),
-            "ended": _iso(self.ended) if self.ended else None,
-            "steps": self.steps,
-            "summary": self.summary,
-            "rules_version": self.rules_version,
-            "commitment": self.commitment,
-            "die": self.die,
-        } | ({"damaged": self.damaged} if self.damaged else {})
+        return (
+            {
+                "id": self.id,
+                "game": self.game,
+                "seed": self.seed,
+                "dice_mode": self.dice_mode,
+                "status": self.status,
+                "started": _iso(self.started),
+                "last_activity": _iso(self.last_activity),
+                "ended": _iso(self.ended) if self.ended else None,
+                "steps": self.steps,
+                "summary": self.summary,
+                "rules_version": self.rules_version,
+                "commitment": self.commitment,
+                "die": self.die,
+            }
+            | (
+                {"branch_of": self.branch_of, "parent_id": self.parent_id, "branch_step": self.branch_step}
+                if self.branch_of
+                else {}
+            )
+            | ({"damaged": self.damaged} if self.damaged else {})
+        )
 
     @property
     def commitment(self) -> str | None:
@@ -335,6 +349,15 @@ def _config(v: Any) -> dict[str, Any]:
     return loaded
 
 
+def _branch(parent: Any, step: Any, said: Any) -> dict[str, Any]:
+    """A branch's origin as stored, each part checked: a part that is not one is none."""
+    return {
+        "parent_id": parent if _is_int(parent) and parent > 0 else None,
+        "branch_step": step if _is_int(step) and step > 0 else None,
+        "branch_of": said if is_branch_of(said) else None,
+    }
+
+
 def _session_info(row: Any) -> SessionInfo:
     """A session row as stored, every field checked: a broken one is named in ``damaged`` and
     replaced by a neutral value (the row still lists)."""
@@ -368,6 +391,8 @@ def _session_info(row: Any) -> SessionInfo:
         dice_nonce=row.dice_nonce if is_nonce(row.dice_nonce) else None,
         # Likewise a die's name that is not one: the dice are unnamed from here on.
         die=row.die if is_die_name(row.die) else None,
+        # And a branch's origin that cannot be read: an ordinary session.
+        **_branch(row.parent_id, row.branch_step, row.branch_of),
     )
     if not broken:
         return info
@@ -805,6 +830,8 @@ class Store:
             con.execute(delete(M).where(M.c.session_id == session_id))
             con.execute(delete(N).where(N.c.session_id == session_id))
             con.execute(delete(E).where(E.c.session_id == session_id))
+            # Its branches stay, with where they came from in words: no link to a session gone.
+            con.execute(update(S).where(S.c.parent_id == session_id).values(parent_id=None))
             con.execute(delete(S).where(S.c.id == session_id))
 
     def set_dice_mode(self, session_id: int, mode: str) -> None:
@@ -896,6 +923,12 @@ class Store:
             raise StoreError(f"Session {session_id} has no step yet to write a note on.")
         if not 0 <= index < steps:
             raise StoreError(f"Session {session_id} has no step {index + 1}; its log has {steps}.")
+
+    def branches(self, session_id: int) -> list[tuple[int, int | None]]:
+        """The sessions branched from this one (id, the steps they took), oldest first."""
+        query = select(S.c.id, S.c.branch_step).where(S.c.parent_id == session_id).order_by(S.c.id)
+        with self._guard(), self.engine.connect() as con:
+            return [(r[0], r[1] if _is_int(r[1]) else None) for r in con.execute(query)]
 
     def set_config(self, session_id: int, config: dict[str, Any]) -> None:
         """Replace the session's settings (a session of earlier rules that goes on under the

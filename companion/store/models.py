@@ -35,6 +35,12 @@ class SessionRow(SQLModel, table=True):
         None  # the nonce of the commitment to the seed (dice.commitment); None before 0007
     )
     die: str | None = None  # the name of the dice rolled on the table now (dice.die_name); 0008
+    # A branch (0010): the session it was branched from (None once imported elsewhere, or for
+    # any other session), the steps of that session's log it took, and the same said as text,
+    # "session 12 at step 40", kept as it was by an export and an import.
+    parent_id: int | None = None
+    branch_step: int | None = None
+    branch_of: str | None = None
 
 
 class EventRow(SQLModel, table=True):

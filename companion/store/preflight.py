@@ -17,7 +17,7 @@ from pathlib import Path
 from companion.errors import DamagedRow, StoreError
 
 #: Every schema revision this app knows, oldest first; the last is the head.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010")
 HEAD = REVISIONS[-1]
 OUR_TABLES = {"session", "event", "roll_mark", "note", "alembic_version"}
 SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -31,6 +31,7 @@ from companion.games import rolls_dice
 from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.text import visible
 from screens.plain import notify_plain
+from screens.shell.branching import branch_here
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.dice_names import name_the_dice
 from screens.shell.notes import write_note
@@ -140,6 +141,7 @@ class GameScreen(Screen[None]):
         Binding("f6", "undo_to", "Undo to a step", show=False, id="game.undo_to"),
         Binding("f7", "name_dice", "Name the dice", show=False, id="game.name_dice"),
         Binding("f5", "note", "Note", show=False, id="game.note"),
+        Binding("f9", "branch", "Branch here", show=False, id="game.branch"),
     ]
     #: Undo asks before it takes back dice (they may have to be rolled again on the table).
     ASK_BEFORE_DICE: ClassVar[bool] = True
@@ -518,6 +520,20 @@ class GameScreen(Screen[None]):
 
     def action_note(self) -> None:
         write_note(self)
+
+    def action_branch(self) -> None:
+        """A new session from this one's log so far, to try another line from here."""
+        d = self.driver
+        if d is None:
+            return
+        if not d.steps:
+            self.show_game(
+                "Nothing has been answered yet: a branch starts from a step once there is one.", error=True
+            )
+            return
+        turn, phase = d.game.where(d.state)
+        where = ", ".join(x for x in (f"turn {turn}" if turn is not None else "", phase or "") if x)
+        branch_here(self, self.session_id, len(d.steps), where)
 
     def noted(self, index: int) -> None:
         """The note on step ``index`` was written or taken off (``notes`` says which): the

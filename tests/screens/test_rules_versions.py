@@ -184,7 +184,7 @@ def test_the_migration_gives_the_sessions_of_the_previous_schema_version_1(db: s
     assert preflight.check(db) == "0002"
     store = Store(db)
     try:
-        assert preflight.check(db) == preflight.HEAD == "0009"
+        assert preflight.check(db) == preflight.HEAD == "0010"
         [info] = store.sessions()
         assert (info.game, info.seed, info.rules_version) == ("dice", 3, 1)
     finally:

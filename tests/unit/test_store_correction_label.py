@@ -65,7 +65,7 @@ def test_the_migration_drops_the_old_label_and_changes_nothing_else(db: str, clo
 
     store = Store(db, clock=clock)  # opening migrates it
     try:
-        assert preflight.check(db) == preflight.HEAD == "0009"
+        assert preflight.check(db) == preflight.HEAD == "0010"
         after = rows(db)
         changed = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
         assert len(changed) == 1  # the old correction's row, and only its text
