@@ -365,6 +365,7 @@ def _history(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from companion.games import rolls_dice
     from companion.prompts import answer_text
+    from companion.review.board_checks import checks_text, tally
 
     store = _open_store(args)
     info = store.session(args.id)
@@ -387,6 +388,9 @@ def _show(args: argparse.Namespace) -> int:
     )
     if info.branch_of:
         print(f"A branch of {visible(info.branch_of)}: its log starts as that session's did.")
+    checked = checks_text(*tally((ev.turn, ev.prompt, ev.answer) for ev in log.events))
+    if checked:
+        print(visible(checked[0].upper() + checked[1:]) + ".")
     if info.commitment and rolls_dice(info.game):
         print(
             f"Commitment to its seed, made when it started: {info.commitment} ('companion verify' checks an export)."

@@ -23,7 +23,7 @@ from companion.dice import app_roll
 from companion.errors import CompanionError, ReplayDivergence
 from companion.interface import Game
 from companion.interface import Step as Step  # the step the driver logs, importable with it
-from companion.prompts import Answer, BadAnswer, Edit, Prompt, Roll, Tell, fits
+from companion.prompts import Answer, BadAnswer, Check, Edit, Prompt, Roll, Tell, fits
 
 #: Where an answer came from: dice typed from the table, dice the app rolled,
 #: a choice or text typed by the player, or an acknowledged instruction.
@@ -210,6 +210,9 @@ class Driver:
     def _feed(self, steps: Iterable[Step]) -> None:
         for step in steps:
             i = len(self.steps)
+            if isinstance(step.prompt, Check):  # a question about the table: the game never sees it
+                self.steps.append(step)
+                continue
             if isinstance(step.prompt, Edit):
                 try:
                     self._apply_edit(step.prompt)
@@ -411,6 +414,13 @@ class Driver:
             index, step, where[0], where[1], digest(text), text, self.finished, self.game.summary(self.state)
         )
 
+    def board_check(self, prompt: Check, value: Any) -> Step:
+        """Log the answer to a board check (what the table shows); the game is not touched and
+        the waiting prompt stays waiting. BadAnswer (nothing changed) if it does not fit."""
+        answer = prompt.check(value)
+        where = self.game.where(self.state) if self.recorder is not None else (None, None)
+        return self._commit(Step(prompt, answer, "player"), where)
+
     def mark_test(self, index: int, test: bool = True) -> Step:
         """Mark the roll at step ``index`` as a test roll (``test``), which the luck ledger leaves
         out, or take the mark off; durably. The game is not touched: the roll stands as it was.
@@ -537,7 +547,9 @@ class Driver:
 
     def _redo_steps(self, group: list[Step], done: list[Step]) -> None:
         for step in group:
-            if isinstance(step.prompt, Edit):
+            if isinstance(step.prompt, Check):
+                self.board_check(step.prompt, step.answer)
+            elif isinstance(step.prompt, Edit):
                 self.edit(step.prompt)
             elif self.pending is not None and fits(step.prompt, self.pending):
                 self.submit(step.answer, step.source, step)
@@ -605,7 +617,12 @@ class Driver:
         while self.pending is not None and p < len(tail):
             asked = self.pending
             logged = tail[p].prompt
-            if isinstance(logged, Edit):
+            if isinstance(logged, Check):
+                # What the table showed then stays where it was, as a correction by hand does.
+                self.board_check(logged, tail[p].answer)
+                report.reused += 1
+                p += 1
+            elif isinstance(logged, Edit):
                 # A correction made by hand stays where it was: the table had it.
                 try:
                     self.edit(logged)

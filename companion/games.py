@@ -66,7 +66,10 @@ class GameEntry:
     ``calculators`` the module whose ``register(subparsers)`` adds its commands to the CLI;
     ``dice`` whether it rolls dice (the luck ledger offers it); ``luck`` the function weighing
     one logged roll in the game's own units (``luck(topic, data, dice)``: an
-    ``interface.RollLuck``, or None for a roll it does not weigh).
+    ``interface.RollLuck``, or None for a roll it does not weigh); ``checks`` the module of its
+    board checks (``board_checks(state, steps)``: the ``prompts.Check`` questions to ask now,
+    and ``touches(prompt, place)``: whether a step concerns a place), asked at the end of each
+    turn (``turn_word``) as the ``board_checks`` setting says; none: no board checks.
     """
 
     id: str
@@ -91,6 +94,7 @@ class GameEntry:
     calculators: str | None = None
     dice: bool = True
     luck: str | None = None
+    checks: str | None = None
 
     def commands(self) -> tuple[PaletteCommand, ...]:
         """The palette's commands for a new session of the game (see ``palette``)."""
@@ -129,6 +133,7 @@ GAMES: tuple[GameEntry, ...] = (
         palette=(PaletteCommand("New Reconquista game", "The solitaire wargame"),),
         stats="companion.review.stats:reconquista_stats",
         luck="companion.reconquista.luck:roll_luck",
+        checks="companion.reconquista.checks",
         stats_view="screens.reconquista.statistics:widgets",
         story="screens.story:StoryScreen",
         calculators="companion.reconquista.calculators",
@@ -197,6 +202,7 @@ GAMES: tuple[GameEntry, ...] = (
         ),
         stats="companion.review.stats:castells_stats",
         luck="companion.castells.luck:roll_luck",
+        checks="companion.castells.checks",
         stats_view="screens.castells.statistics:widgets",
         calculators="companion.castells.calculators",
     ),

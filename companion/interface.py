@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.prompts import Answer, Choose, Edit, Enter, Prompt, Roll
+from companion.prompts import Answer, Check, Choose, Edit, Enter, Prompt, Roll
 
 #: A game's procedure: it yields prompts and is sent their answers. The answer's type
 #: follows the prompt (a Roll's is list[int], a Choose's or an Enter's str, a Tell's None),
@@ -127,6 +127,8 @@ class Asks:
             return f"a roll of {shown}, which this game never rolls"
         if isinstance(prompt, Enter) and prompt.pattern not in self.patterns:
             return "a typed answer held to a pattern this game never asks"
+        if isinstance(prompt, Check) and len(prompt.options) > MOST_OPTIONS:
+            return f"a board check among {len(prompt.options)} answers, which no check of this game offers"
         if isinstance(prompt, Choose) and not 1 <= len(prompt.options) <= MOST_OPTIONS:
             return f"a choice among {len(prompt.options)} options, which no question of this game offers"
         return None

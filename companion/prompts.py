@@ -218,6 +218,50 @@ class Enter(Structured):
 
 
 @dataclass(frozen=True)
+class Check(Structured):
+    """A board check: a spot question about the physical table, asked between the game's own
+    questions ("How many Muslim armies are in Granada on your table?"). Logged like an answer
+    and never given to the game: it changes nothing, and the replay passes over it. The answer
+    is what the table shows, as text; ``expected`` is what the app has. ``options``: the
+    answers a question of who takes (the players, "nobody"); none: a count, 0 to 99."""
+
+    kind: ClassVar[str] = "check"
+
+    why: str
+    expected: str
+    options: tuple[str, ...] = ()
+
+    def check(self, value: Any) -> str:
+        text = value.strip() if isinstance(value, str) else ""
+        if self.options:
+            found = next((o for o in self.options if o.casefold() == text.casefold()), None)
+            if found is None:
+                raise BadAnswer(f"Type what your table shows: {', '.join(self.options)}.")
+            return found
+        if not (text.isascii() and text.isdigit() and len(text) <= 2):
+            raise BadAnswer("Type the number your table shows, 0 to 99.")
+        return str(int(text))
+
+    def parse(self, text: str) -> str:
+        return self.check(text)
+
+    def matched(self, answer: Any) -> bool:
+        """Whether the table (``answer``) agrees with the app."""
+        return bool(answer == self.expected)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "why": self.why,
+            "expected": self.expected,
+            "options": list(self.options),
+        } | _structure(self)
+
+    def describe(self) -> str:
+        return self.why
+
+
+@dataclass(frozen=True)
 class Edit:
     """A change the player made on the table by hand, outside the game's questions: a
     manual correction. It is logged like an answer (its answer is None) and replayed in
@@ -264,7 +308,7 @@ def edit_prompt(what: str, change: dict[str, Any]) -> Edit:
     return Edit(what, json.dumps(change, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
-Prompt = Roll | Choose | Tell | Enter | Edit
+Prompt = Roll | Choose | Tell | Enter | Edit | Check
 Answer = list[int] | str | None
 
 
@@ -283,6 +327,11 @@ def prompt_from_dict(data: dict[str, Any]) -> Prompt:
             return Choose(list(data["options"]), str(data.get("why", "")), **about)
         if kind == "tell":
             return Tell(str(data["text"]), **about)
+        if kind == "check":
+            options = data.get("options", [])
+            if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+                raise ValueError("a logged board check whose answers are not text")
+            return Check(str(data["why"]), str(data["expected"]), tuple(options), **about)
         if kind == "enter":
             return Enter(
                 str(data["why"]),

@@ -53,6 +53,9 @@ class Settings:
     dice_mode: str = "mixed"
     #: Whether a new Battle of Simancas match tells each hand's phases (f4 turns it off in play).
     simancas_guide: bool = True
+    #: Board checks: every how many Reconquista turns (Terra de Castells centuries) the app asks
+    #: one to three spot questions about the table; 0: never.
+    board_checks: int = 1
     keys: Mapping[str, str] = field(default_factory=dict)
 
     def session_settings(self, game_id: str) -> dict[str, Any]:

@@ -51,6 +51,8 @@ def _key(keys: str) -> str:
     return keys
 
 
+#: The longest rhythm of board checks: every 20 turns is already once a game.
+MOST_CHECK_TURNS = 20
 #: The most parts a key id of ``[keys]`` has ("game.undo": 2); deeper tables are a mistake.
 KEY_PARTS = 8
 
@@ -63,6 +65,7 @@ class SettingsModel(BaseModel):
     theme: str = DEFAULTS.theme
     dice_mode: str = DEFAULTS.dice_mode
     simancas_guide: bool = DEFAULTS.simancas_guide
+    board_checks: int = Field(default=DEFAULTS.board_checks, ge=0, le=MOST_CHECK_TURNS)
     keys: dict[Annotated[str, AfterValidator(_binding_id)], Annotated[str, AfterValidator(_key)]] = Field(
         default_factory=dict
     )
@@ -110,6 +113,9 @@ class SettingsModel(BaseModel):
 _TYPE_WORDS = {
     "string_type": "is not text; write it in quotes",
     "bool_type": "is not true or false",
+    "int_type": "is not a whole number",
+    "greater_than_equal": "is below 0; 0 turns the board checks off",
+    "less_than_equal": f"is more than {MOST_CHECK_TURNS}: the board checks come every 1 to {MOST_CHECK_TURNS} turns, or 0 for never",
     "dict_type": 'is not a table; write [keys] and under it lines such as "game.undo" = "u"',
 }
 
@@ -141,6 +147,7 @@ def settings_of(raw: dict[str, Any], path: Path) -> Settings:
         theme=model.theme,
         dice_mode=model.dice_mode,
         simancas_guide=model.simancas_guide,
+        board_checks=model.board_checks,
         keys=dict(model.keys),
     )
 

@@ -31,6 +31,7 @@ from companion.driver import Driver, Step, departure
 from companion.errors import CompanionError, ReplayDivergence
 from companion.games import title as game_title
 from companion.prompts import Choose, Prompt
+from companion.review.board_checks import checks_text, tally
 from screens.colours import tone
 from screens.context import companion_app
 from screens.plain import TYPED_MAX, notify_plain, plain
@@ -636,6 +637,7 @@ class SessionLogScreen(Screen[None]):
         # export against it), for a game that rolls dice: its first 12 digits, as a player
         # compares it with the one posted when the game began.
         committed = info.commitment if games.rolls_dice(info.game) else None
+        checked = checks_text(*tally((ev.turn, ev.prompt, ev.answer) for ev in log.events))
         self.query_one("#log-title", Static).update(
             Text.assemble(
                 (f"#{info.id} {game_title(info.game)}", "bold"),
@@ -646,6 +648,7 @@ class SessionLogScreen(Screen[None]):
                 plain(info.summary or "no steps yet"),
                 # Where it came from, and the lines played from it (b starts another).
                 plain(f" · ⑂ a branch of {info.branch_of}" if info.branch_of else ""),
+                plain(f" · {checked}" if checked else ""),
                 plain(
                     " · branches: " + ", ".join(f"#{b} at step {k}" if k else f"#{b}" for b, k in branches)
                     if branches

@@ -18,6 +18,7 @@ TOPICS = frozenset(
         "castells.actions.estate",
         "castells.actions.faith",
         "castells.actions.favour",
+        "castells.check",
         "castells.actions.next",
         "castells.actions.refused",
         "castells.actions.target",

@@ -12,6 +12,7 @@ from __future__ import annotations
 TOPICS = frozenset(
     {
         "reconquista.battle.besiege",
+        "reconquista.check",
         "reconquista.battle.destroyed",
         "reconquista.battle.into_city",
         "reconquista.battle.into_walls",

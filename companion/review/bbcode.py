@@ -29,7 +29,15 @@ from typing import Any
 
 from companion import __version__
 from companion.prompts import CORRECTION, answer_text
-from companion.review.sections import SOURCE_WORDS, Outline, outline, question, roll_count, turn_title
+from companion.review.sections import (
+    SOURCE_WORDS,
+    Outline,
+    check_mark,
+    outline,
+    question,
+    roll_count,
+    turn_title,
+)
 from companion.text import upper_first, visible
 
 #: What follows each '[' of a user's text: a zero-width space, so no tag can open.
@@ -68,6 +76,9 @@ def _step_line(s: dict[str, Any], report: Outline) -> str:
         return f"{BULLET} Decision ({bb(question(p))}): [b]{bb(answer_text(answer))}[/b]"
     if kind == "enter":
         return f"{BULLET} Entered ({bb(question(p))}): [b]{bb(answer_text(answer))}[/b]"
+    if kind == "check":
+        mark = bb(check_mark(p, answer))
+        return f"{BULLET} Board check ({bb(question(p))}): [b]{bb(answer_text(answer))}[/b]{mark}"
     if kind == "tell" and (robot := _robot(report, p)):
         return f"{BULLET} [b]{bb(robot)}:[/b] {bb(question(p))}"
     if kind == "tell":

@@ -48,7 +48,7 @@ from companion.errors import CompanionError
 from companion.notes import note_text
 from companion.prompts import CORRECTION, answer_text
 from companion.review.bbcode import bbcode_report
-from companion.review.sections import SOURCE_WORDS, outline, question, roll_count, turn_title
+from companion.review.sections import SOURCE_WORDS, check_mark, outline, question, roll_count, turn_title
 from companion.text import visible
 
 if TYPE_CHECKING:
@@ -307,6 +307,10 @@ def _step_line(s: dict[str, Any], success_at: int | None = None) -> str:
         return f"- Choice ({_md(question(p))}): **{_md(answer_text(answer))}**"
     if kind == "enter":
         return f"- Entered ({_md(question(p))}): **{_md(answer_text(answer))}**"
+    if kind == "check":
+        return (
+            f"- Board check ({_md(question(p))}): **{_md(answer_text(answer))}**{_md(check_mark(p, answer))}"
+        )
     if kind == "tell":
         return f"- Board: {_md(question(p))}"
     if kind == "edit":

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import GameEntry, GameNotAvailable, entry
+from companion.review.board_checks import checks_text, tally
 
 #: How a roll's source reads in a report.
 SOURCE_WORDS = {"physical": "typed from the table", "app": "rolled by the app"}
@@ -81,6 +82,12 @@ def question(prompt: dict[str, Any]) -> str:
     return str(prompt.get("why") or prompt.get("text") or prompt.get("what") or "")
 
 
+def check_mark(prompt: dict[str, Any], answer: Any) -> str:
+    """After a board check's answer: ', as the app had' or ', the app had 2: a drift'."""
+    expected = prompt.get("expected")
+    return ", as the app had" if answer == expected else f", the app had {expected}: a drift"
+
+
 def when(iso: str | None) -> str:
     """An exported time as a report shows it: '2026-03-14 18:01 UTC' ('' for none)."""
     if not iso:
@@ -123,13 +130,19 @@ def header_facts(session: dict[str, Any], steps: list[dict[str, Any]]) -> list[t
     else:
         status = "finished" if finished else "not finished"
         last = ("Last played", f"{when(session['last_activity'])} ({status})")
-    return [
+    facts = [
         ("Game", session["title"]),
         ("Started", when(session["started"])),
         last,
         ("Result" if finished else "Where it stands", session["summary"]),
         ("Dice", f"{dice_used(session, steps)}; {seed_text(session)}; {len(steps)} steps"),
     ]
+    checked = checks_text(*tally((s.get("turn"), s.get("prompt"), s.get("answer")) for s in steps))
+    if checked:
+        facts.append(("Board checks", checked))
+    if session.get("branch_of"):
+        facts.append(("Branch of", session["branch_of"]))
+    return facts
 
 
 def seed_text(session: dict[str, Any]) -> str:

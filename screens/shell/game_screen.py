@@ -28,9 +28,10 @@ from textual.widgets import Input
 from companion.driver import Driver, Step
 from companion.errors import CompanionError, StoreError
 from companion.games import rolls_dice
-from companion.prompts import CORRECTION, BadAnswer, Choose, Edit, Prompt, Roll, Tell, answer_text
+from companion.prompts import CORRECTION, BadAnswer, Check, Choose, Edit, Prompt, Roll, Tell, answer_text
 from companion.text import visible
 from screens.plain import notify_plain
+from screens.shell.board_checks import due, run_checks
 from screens.shell.branching import branch_here
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 from screens.shell.dice_names import name_the_dice
@@ -278,6 +279,9 @@ class GameScreen(Screen[None]):
             kept = ", ".join(answer_text(s.answer, none="done") for s in filled)
             said = f"{said} Kept from before the correction: {kept}.".strip()
         self.show_game(said)
+        # A turn begun: the board checks due (none while one is answered: its turn is the same).
+        if not isinstance(step.prompt, Check):
+            run_checks(self, due(self))
         return step
 
     def after_filled(self, filled: list[Step]) -> None:

@@ -1,0 +1,72 @@
+"""Board checks of Terra de Castells: "Who holds Miravet?", asked where the table is likeliest
+to have drifted from the app's.
+
+At the end of a century (the player sets how often: the ``board_checks`` setting) the app asks
+one to three questions, of the castles the game's steps named most since the last check (a
+castle's name in a step's facts: built, attacked, taken, lost; a correction by hand counts as
+EDIT_WEIGHT of them). The answer is a player's name,
+"the Saracens" for the castle they sit in, or "nobody". A check is a step of the log of its own
+topic that the game never sees (``prompts.Check``): it changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from companion.castells.state import SARACENS, CastellsState
+from companion.interface import Step
+from companion.prompts import Check, Edit, Prompt
+
+CHECK_TOPIC = "castells.check"
+MOST_QUESTIONS = 3
+#: A correction by hand counts as this many steps: where the table and the app disagreed once,
+#: the next check looks first (did the correction take on both?).
+EDIT_WEIGHT = 100
+NOBODY = "nobody"
+
+
+def places(prompt: Prompt) -> set[str]:
+    """The castles a step's question names in its facts."""
+    data: Any = getattr(prompt, "data", None)
+    if not isinstance(data, dict):
+        return set()
+    found = {data["castle"]} if isinstance(data.get("castle"), str) else set()
+    castles = data.get("castles")
+    if isinstance(castles, list):
+        found |= {c for c in castles if isinstance(c, str)}
+    return found
+
+
+def touches(prompt: Prompt, place: str) -> bool:
+    """Whether a step's question concerns ``place`` (to find a step skipped on the table)."""
+    return place in places(prompt)
+
+
+def board_checks(state: CastellsState, steps: Sequence[Step]) -> list[Check]:
+    """The questions of a check now: the castles named most since the last check (ties: in
+    the board's order), who holds each."""
+    last = next((i for i in range(len(steps) - 1, -1, -1) if isinstance(steps[i].prompt, Check)), -1)
+    named: Counter[str] = Counter()
+    for step in steps[last + 1 :]:
+        weight = EDIT_WEIGHT if isinstance(step.prompt, Edit) else 1
+        for castle in places(step.prompt):
+            if castle in state.owners:
+                named[castle] += weight
+    order = list(state.owners)
+    chosen = sorted(named, key=lambda c: (-named[c], order.index(c)))[:MOST_QUESTIONS]
+    holders = tuple(dict.fromkeys([*(p.name for p in state.players), SARACENS, NOBODY]))
+    return [_question(state, castle, holders) for castle in chosen]
+
+
+def _question(state: CastellsState, castle: str, holders: tuple[str, ...]) -> Check:
+    owner = state.owners[castle]
+    held = owner if owner is not None else SARACENS if castle == state.saracen else NOBODY
+    return Check(
+        f"Who holds {castle} on your table?",
+        held,
+        holders,
+        topic=CHECK_TOPIC,
+        data={"castle": castle, "century": state.century + 1},
+    )
