@@ -140,6 +140,33 @@ def duration_text(start: datetime, end: datetime) -> str:
     return f"{days} d {hours} h"
 
 
+def under_parents(sessions: list[Any]) -> list[Any]:
+    """``sessions`` in their order, but each branch right under its parent where both are
+    listed (a branch of a branch under its own parent, in turn)."""
+    listed = {s.id for s in sessions}
+    children: dict[int, list[Any]] = {}
+    for s in sessions:
+        if s.parent_id in listed and s.parent_id != s.id:
+            children.setdefault(s.parent_id, []).append(s)
+    out: list[Any] = []
+    seen: set[int] = set()
+
+    def put(s: Any) -> None:
+        if s.id in seen:
+            return
+        seen.add(s.id)
+        out.append(s)
+        for child in children.get(s.id, []):
+            put(child)
+
+    for s in sessions:
+        if s.parent_id not in listed or s.parent_id == s.id:
+            put(s)
+    for s in sessions:  # a cycle (edited by hand) leaves none out
+        put(s)
+    return out
+
+
 class HistoryScreen(Screen[None]):
     """The table of sessions, with filters by game and status, a search and a choice of order."""
 
@@ -294,6 +321,7 @@ class HistoryScreen(Screen[None]):
 
     def _add(self, sessions: list[Any]) -> None:
         table = self.query_one(DataTable)
+        sessions = under_parents(sessions)
         short = dict(self.column_layout).get("started") == 12
         for s in sessions:
             end = s.ended or s.last_activity
@@ -559,7 +587,9 @@ class SessionLogScreen(Screen[None]):
             with Vertical(id="log-left"):
                 yield LogTable(id="log-table", cursor_type="row", zebra_stripes=True)
                 yield Input(
-                    placeholder="turn (or hand) number, Enter to go", id="log-jump", max_length=TYPED_MAX
+                    placeholder="turn (or hand) number, or a note's words; Enter to go",
+                    id="log-jump",
+                    max_length=TYPED_MAX,
                 )
             yield VerticalScroll(id="log-state", can_focus=False)
         yield Static(id="log-status")
@@ -882,7 +912,15 @@ class SessionLogScreen(Screen[None]):
     def _jump(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         turns = sorted({t for t, _ in self.places if t is not None})
-        if not turns:
+        if text and not text.isdigit():
+            # Words: the next noted step (after the one highlighted, then from the top) whose note has them.
+            row = self.query_one(DataTable).cursor_row
+            found = sorted(k for k, said in self.notes.items() if text.casefold() in said.casefold())
+            if not found:
+                notify_plain(self, f"No note of this session has '{text[:40]}'.", severity="error")
+                return
+            self._go(next((k for k in found if k > row), found[0]))
+        elif not turns:
             self.notify("This session has no turns to go to.", severity="warning")
         # A turn has a few digits: a longer text is not one, and int() is not asked to read it.
         elif not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) in turns):

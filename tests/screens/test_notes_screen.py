@@ -119,6 +119,12 @@ async def test_history_shows_jumps_between_and_writes_notes(tmp_path: Path, cloc
         assert table.cursor_row == 7 and "No note after step 8" in str(status.render())
         await pilot.press("N")
         await wait_until(pilot, lambda: table.cursor_row == 3)
+        # t then words: the next noted step whose note has them.
+        await pilot.press("t")
+        await pilot.pause()
+        screen.query_one("#log-jump", Input).value = "FOURTH"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: table.cursor_row == 7)
         table.move_cursor(row=9)
         await pilot.pause()
         await write(pilot, "the last roll")

@@ -173,3 +173,18 @@ def test_companion_branch_prints_the_new_session(
         assert err.count("\n") == 1 and err.rstrip().endswith("."), err
     assert main(["show", "--db", db, str(new)]) == EXIT_OK
     assert f"A branch of session {sid} at step 1" in capsys.readouterr().out
+
+
+def test_history_lists_a_branch_under_its_parent() -> None:
+    """The rows of a page of History: each branch right under its parent (and a branch of a
+    branch under that), the others in their order; a cycle edited by hand leaves none out."""
+    from types import SimpleNamespace
+
+    from screens.history import under_parents
+
+    def s(i: int, parent: int | None = None) -> SimpleNamespace:
+        return SimpleNamespace(id=i, parent_id=parent)
+
+    page = [s(5, 1), s(4), s(3, 5), s(2, 9), s(1), s(7, 8), s(8, 7)]
+    assert [x.id for x in under_parents(page)] == [4, 2, 1, 5, 3, 7, 8]
+    assert sorted(x.id for x in under_parents(page)) == sorted(x.id for x in page)
