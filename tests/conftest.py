@@ -52,6 +52,19 @@ if sys.dont_write_bytecode:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+@pytest.fixture(autouse=True)
+def _board_checks_off(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app asks its board checks at the end of every turn by default (the setting
+    ``board_checks``): a test that plays turns by keys answers the game's own questions, so
+    they are off but in the tests marked ``board_checks``, which ask them as a player has them."""
+    if request.node.get_closest_marker("board_checks") is None:
+        import dataclasses
+
+        from companion import settings
+
+        monkeypatch.setattr(settings, "DEFAULTS", dataclasses.replace(settings.DEFAULTS, board_checks=0))
+
+
 # Textual's Pilot waits after every key and pause until the app looks idle: it sleeps in windows
 # of SLEEP_GRANULARITY (1/50 s) until one passes with almost no CPU used (SLEEP_IDLE), so every
 # key costs at least two windows, 40 ms, most of it asleep (a whole game by keys: ~14 s of its

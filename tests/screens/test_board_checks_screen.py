@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
 from test_review_helpers import advance, new_driver, reconquista_chooser
 
 SIZES = [(80, 24), (200, 55)]
+#: The checks as a player has them: on, every turn (tests/conftest.py turns them off elsewhere).
+pytestmark = pytest.mark.board_checks
 
 
 def at_turn_2(path: Path, clock: Any) -> int:

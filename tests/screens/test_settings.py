@@ -29,6 +29,10 @@ from screens.app import CompanionApp, screen_commands
 from screens.reconquista.dialogs import NewGameDialog
 from screens.shell.dialogs import ConfirmDialog, MessageDialog
 
+#: The settings as a player has them, their defaults included (tests/conftest.py turns the
+#: board checks off elsewhere).
+pytestmark = pytest.mark.board_checks
+
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (100, 30)
 
