@@ -2,28 +2,23 @@
 to have drifted from the app's.
 
 At the end of a century (the player sets how often: the ``board_checks`` setting) the app asks
-one to three questions, of the castles the game's steps named most since the last check (a
-castle's name in a step's facts: built, attacked, taken, lost; a correction by hand counts as
-EDIT_WEIGHT of them). The answer is a player's name,
+one to three questions, of the castles the game's steps named most since the last check
+(``spots.named_most``: a castle's name in a step's facts: built, attacked, taken, lost). The answer is a player's name,
 "the Saracens" for the castle they sit in, or "nobody". A check is a step of the log of its own
 topic that the game never sees (``prompts.Check``): it changes nothing.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from companion.castells.state import SARACENS, CastellsState
 from companion.interface import Step
-from companion.prompts import Check, Edit, Prompt
+from companion.prompts import Check, Prompt
+from companion.spots import named_most
 
 CHECK_TOPIC = "castells.check"
-MOST_QUESTIONS = 3
-#: A correction by hand counts as this many steps: where the table and the app disagreed once,
-#: the next check looks first (did the correction take on both?).
-EDIT_WEIGHT = 100
 NOBODY = "nobody"
 
 
@@ -47,15 +42,7 @@ def touches(prompt: Prompt, place: str) -> bool:
 def board_checks(state: CastellsState, steps: Sequence[Step]) -> list[Check]:
     """The questions of a check now: the castles named most since the last check (ties: in
     the board's order), who holds each."""
-    last = next((i for i in range(len(steps) - 1, -1, -1) if isinstance(steps[i].prompt, Check)), -1)
-    named: Counter[str] = Counter()
-    for step in steps[last + 1 :]:
-        weight = EDIT_WEIGHT if isinstance(step.prompt, Edit) else 1
-        for castle in places(step.prompt):
-            if castle in state.owners:
-                named[castle] += weight
-    order = list(state.owners)
-    chosen = sorted(named, key=lambda c: (-named[c], order.index(c)))[:MOST_QUESTIONS]
+    chosen = named_most(steps, places, state.owners)
     holders = tuple(dict.fromkeys([*(p.name for p in state.players), SARACENS, NOBODY]))
     return [_question(state, castle, holders) for castle in chosen]
 

@@ -3,30 +3,24 @@ to have drifted from the app's.
 
 At the end of a turn (the player sets how often: the ``board_checks`` setting) the app asks
 one to three questions: "How many Muslim armies are in Granada on your table?". It asks of
-the areas the game's steps named most since the last check (an area's name in a step's facts:
-where units moved, fought, rose or were bought; each step that names it is a change the player
-made on the board, or should have; a correction by hand counts as EDIT_WEIGHT of them), a
-question of the largest force there. A check is a step
-of the log of its own topic that the game never sees (``prompts.Check``): it changes nothing.
+the areas the game's steps named most since the last check (``spots.named_most``: an area's
+name in a step's facts, where units moved, fought, rose or were bought), a question of the
+largest force there. A check is a step of the log of its own topic that the game never sees
+(``prompts.Check``): it changes nothing.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from companion.interface import Step
-from companion.prompts import Check, Edit, Prompt
+from companion.prompts import Check, Prompt
 from companion.reconquista.state import SIDE_NAMES, SIDES, GameState
 from companion.reconquista.units import Kind, noun_for
+from companion.spots import named_most
 
 CHECK_TOPIC = "reconquista.check"
-#: The most questions one check asks.
-MOST_QUESTIONS = 3
-#: A correction by hand counts as this many steps: where the table and the app disagreed once,
-#: the next check looks first (did the correction take on both?).
-EDIT_WEIGHT = 100
 #: The facts of a prompt that name an area: where something happened on the board.
 _AREA_KEYS = ("area", "to", "from", "origin", "target")
 
@@ -43,12 +37,6 @@ def places(prompt: Prompt) -> set[str]:
     return found
 
 
-def since_last_check(steps: Sequence[Step]) -> Sequence[Step]:
-    """The steps after the last board check (all of them before the first)."""
-    last = next((i for i in range(len(steps) - 1, -1, -1) if isinstance(steps[i].prompt, Check)), -1)
-    return steps[last + 1 :]
-
-
 def touches(prompt: Prompt, place: str) -> bool:
     """Whether a step's question concerns ``place`` (to find a step skipped on the table)."""
     return place in places(prompt)
@@ -58,14 +46,7 @@ def board_checks(state: GameState, steps: Sequence[Step]) -> list[Check]:
     """The questions of a check now, after the logged ``steps``: the areas named most since the
     last check (ties: in the board's order), a question each of its largest force; an area
     with no unit asks after the Christian armies there (0)."""
-    named: Counter[str] = Counter()
-    for step in since_last_check(steps):
-        weight = EDIT_WEIGHT if isinstance(step.prompt, Edit) else 1
-        for area in places(step.prompt):
-            if area in state.areas:
-                named[area] += weight
-    order = list(state.areas)
-    chosen = sorted(named, key=lambda a: (-named[a], order.index(a)))[:MOST_QUESTIONS]
+    chosen = named_most(steps, places, state.areas)
     return [_question(state, area) for area in chosen]
 
 

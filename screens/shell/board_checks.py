@@ -195,7 +195,7 @@ def run_checks(screen: GameScreen, questions: list[Check]) -> None:
             if screen.answer(lambda: d.board_check(q, answer)) is None:
                 return  # refused (said on screen): nothing was logged
             tick = (
-                f"✓ {place}: {answer}."
+                f"✓ {place}: {answer}, as the app has."
                 if q.matched(answer)
                 else f"✗ {place}: your table {answer}, the app {q.expected}."
             )

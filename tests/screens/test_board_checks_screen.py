@@ -21,7 +21,7 @@ from screens.shell.board_checks import BoardCheckDialog
 from screens.shell.dialogs import MessageDialog
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
-from test_review_helpers import advance, new_driver, reconquista_chooser
+from test_review_helpers import advance, auto, castells_chooser, new_driver, reconquista_chooser
 
 SIZES = [(80, 24), (200, 55)]
 #: The checks as a player has them: on, every turn (tests/conftest.py turns them off elsewhere).
@@ -132,3 +132,38 @@ async def test_the_setting_0_turns_the_checks_off(tmp_path: Path, clock: Any) ->
         await pilot.pause(0.2)
         assert app.screen is screen and not isinstance(app.screen, BoardCheckDialog)
     assert not any(isinstance(s.prompt, Check) for s in Store(str(db)).log(sid).steps)
+
+
+@pytest.mark.slow
+async def test_terra_de_castells_asks_who_holds_its_castles_at_a_century_s_end(
+    tmp_path: Path, clock: Any
+) -> None:
+    from screens.castells.game_screen import CastellsScreen
+
+    db = tmp_path / "c.db"
+    store = Store(str(db), clock=clock)
+    sid, driver = new_driver(store, "castells", 5)
+    choose = castells_chooser(5)
+    while driver.pending is not None and driver.state.century < 1:  # to the second century
+        auto(driver, choose)
+    store.close()
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(200, 55)) as pilot:
+        await store_ready(pilot)
+        app.open_session(sid)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, CastellsScreen) and app.screen.driver is not None
+        )
+        screen = app.screen
+        assert isinstance(screen, CastellsScreen) and screen.driver is not None
+        d = screen.driver
+        screen.answer(lambda: (auto(d, choose), d.steps[-1])[1])  # the next answer of the game
+        await wait_until(pilot, lambda: isinstance(app.screen, BoardCheckDialog))
+        question = app.screen.question
+        assert question.why.startswith("Who holds ") and question.expected in question.options
+        await type_in(pilot, question.expected.upper())  # any case
+        while isinstance(app.screen, BoardCheckDialog):
+            await type_in(pilot, app.screen.question.expected)
+        assert "as the app has" in str(screen.query_one("#pp-message", Static).render())
+    asked = [s for s in Store(str(db)).log(sid).steps if isinstance(s.prompt, Check)]
+    assert asked and asked[0].answer == question.expected

@@ -11,6 +11,7 @@ import json
 import pytest
 from test_review_helpers import advance, auto, castells_chooser, new_driver, reconquista_chooser
 
+from companion import spots
 from companion.castells import checks as castells_checks
 from companion.driver import Driver, verify
 from companion.prompts import BadAnswer, Check, edit_prompt, prompt_from_dict
@@ -57,11 +58,11 @@ def test_the_questions_are_of_the_areas_named_most_and_of_their_largest_force(st
     _sid, driver = reconquista_at_turn(store, 3, 2)
     state = driver.state
     named: dict[str, int] = {}
-    for step in checks.since_last_check(driver.steps):
+    for step in spots.since_last_check(driver.steps):
         for area in checks.places(step.prompt):
             named[area] = named.get(area, 0) + 1
     questions = checks.board_checks(state, driver.steps)
-    assert 1 <= len(questions) <= checks.MOST_QUESTIONS
+    assert 1 <= len(questions) <= spots.MOST_QUESTIONS
     asked = [q.data["area"] for q in questions]
     # Named most first; no area left out was named more than one asked.
     assert [named[a] for a in asked] == sorted((named[a] for a in asked), reverse=True)
