@@ -611,7 +611,8 @@ class SessionLogScreen(Screen[None]):
         steps, places = self.steps, self.places
         answer_width = ANSWER_WIDTH if width >= LOG_NARROW else ANSWER_WIDTH // 2
         widths = {
-            "step": max(4, len(str(len(steps))) + 2),  # a noted step: '12 ✎'
+            # A noted step: '12 ✎' (the room only where the session has notes).
+            "step": max(4, len(str(len(steps))) + (2 if self.notes else 0)),
             "turn": 4,
             "phase": max([5, *(len(p or "") for _, p in places)]),
             "answer": max([6, *(len(answered(s, answer_width)) for s in steps)]),
