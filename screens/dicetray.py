@@ -162,12 +162,15 @@ class DiceTrayScreen(GameScreen):
     def _fill_table(self) -> None:
         assert self.driver is not None
         table = self.query_one("#rolls", DataTable)
-        roll_steps = [s for s in self.driver.steps if s.prompt.kind == "roll"]
+        at = [k for k, s in enumerate(self.driver.steps) if s.prompt.kind == "roll"]
+        roll_steps = [self.driver.steps[k] for k in at]
         rolls = self.driver.state.rolls
+        # A roll with a note (on its roll, or on the dice asked for it) is marked: f5 wrote it.
+        noted = [k in self.notes or k - 1 in self.notes for k in at]
         rows: list[list[Any]] = [
             [
                 str(i),
-                plain(roll.label),  # a str cell is read as markup
+                plain(("✎ " if noted[i - 1] else "") + roll.label),  # a str cell is read as markup
                 f"{roll.n}d{roll.sides}",
                 " ".join(str(v) for v in roll.values),
                 str(roll.total),
@@ -293,6 +296,9 @@ class DiceTrayScreen(GameScreen):
             self.refused(exc)
             return
         self._show("Session ended; it stays in History.")
+
+    def noted(self, index: int) -> None:
+        self._fill_table()
 
     def action_test_roll(self) -> None:
         """Mark the roll highlighted in the list as a test roll, or take the mark off."""

@@ -145,3 +145,24 @@ async def test_the_story_lists_the_notes(tmp_path: Path, clock: Any) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, StoryScreen) and app.screen.ready)
         notes = str(app.screen.query_one("#story-notes", Static).render())
         assert "step 4: the second roll" in notes and "step 8: the fourth roll" in notes
+
+
+@pytest.mark.slow
+async def test_a_note_in_the_dice_tray_marks_its_roll(tmp_path: Path, clock: Any) -> None:
+    from screens.dicetray import DiceTrayScreen
+
+    db = tmp_path / "c.db"
+    sid = noted_tray(db, clock)
+    app = CompanionApp(db_path=str(db), seed=1, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await store_ready(pilot)
+        app.resume_session(sid)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, DiceTrayScreen) and app.screen.driver is not None
+        )
+        table = app.screen.query_one("#rolls", DataTable)
+        labels = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert [label.startswith("✎") for label in labels] == [False, True, False, True, False]
+        await write(pilot, "the fifth roll")
+        labels = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert labels[4].startswith("✎")
