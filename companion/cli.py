@@ -166,6 +166,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_note)
 
     p = sub.add_parser(
+        "play", help="play a new game as plain lines on the terminal (--plain): read aloud, piped, scripted"
+    )
+    _db_option(p, top=False)
+    p.add_argument("game", metavar="GAME", help=f"the game ({games.ids()})")
+    p.add_argument("--plain", action="store_true", help="plain lines on stdout, answers from stdin")
+    p.add_argument("--dice", choices=DICE_CHOICES, help="how the dice are rolled: mixed, physical or app")
+    p.add_argument(
+        "--seed", type=_seed, metavar="N", help="the seed of the app's dice (default: a random one)"
+    )
+    p.set_defaults(handler=_play)
+
+    p = sub.add_parser("resume", help="go on with a session as plain lines on the terminal (--plain)")
+    _db_option(p, top=False)
+    p.add_argument("id", type=_session_id, metavar="ID", help="the session number")
+    p.add_argument("--plain", action="store_true", help="plain lines on stdout, answers from stdin")
+    p.set_defaults(handler=_resume_plain)
+
+    p = sub.add_parser(
         "branch", help="start a new session from a session's log up to step K: another line of play"
     )
     _db_option(p, top=False)
@@ -402,6 +420,79 @@ def _show(args: argparse.Namespace) -> int:
         for said in noted.get(i - 1, "").splitlines():
             print(f"       ✎ {visible(said)}")
     return EXIT_OK
+
+
+#: The dice modes ``--dice`` takes (companion.dice.DICE_MODES, written out: the parser is built
+#: before anything else is imported).
+DICE_CHOICES = ("mixed", "physical", "app")
+
+
+def _plain_only(args: argparse.Namespace, what: str) -> int | None:
+    if args.plain:
+        return None
+    print(
+        f"companion: {what} plays in plain lines only: add --plain (or start the app: companion).",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+def _play(args: argparse.Namespace) -> int:
+    """A new session of GAME, played in plain lines (companion/plain.py)."""
+    if (refused := _plain_only(args, "play")) is not None:
+        return refused
+    from companion import games
+    from companion.dice import random_seed, session_seed
+    from companion.settings_model import load
+
+    entry = games.entry(args.game)  # an unknown game is one sentence before anything is made
+    game = games.load(args.game)
+    try:
+        settings, _file = load()
+    except CompanionError:
+        from companion.settings import DEFAULTS as settings  # a broken settings file: the defaults
+    config: dict[str, Any] = {**dict(entry.settings), **settings.session_settings(args.game)}
+    if entry.setup is not None:  # asked by a dialog in the app: the dice, with the set-up told
+        config |= {"dice": args.dice or settings.dice_mode, "setup": True}
+    elif args.dice is not None and entry.dice:
+        config["dice"] = args.dice
+    seed = random_seed() if args.seed is None else session_seed(args.seed, 0)
+    try:
+        game.new_state(seed, dict(config))
+    except ValueError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    store = _open_store(args)
+    session_id = store.create_session(args.game, seed, config, game.rules_version)
+    return _plain(store, session_id, game)
+
+
+def _resume_plain(args: argparse.Namespace) -> int:
+    """Go on with session ID in plain lines, where it stands."""
+    if (refused := _plain_only(args, "resume")) is not None:
+        return refused
+    from companion import games
+
+    store = _open_store(args)
+    info = store.session(args.id)
+    if info.status == "finished":
+        print(
+            f"companion: session {args.id} has ended; 'companion show {args.id}' prints it.", file=sys.stderr
+        )
+        return EXIT_USAGE
+    if info.status == "abandoned":
+        store.reopen(args.id)  # taken up again, as History's resume does
+    return _plain(store, args.id, games.load(info.game))
+
+
+def _plain(store: Any, session_id: int, game: Any) -> int:
+    from companion.plain import PlainSession
+    from companion.sessions import resume_session
+
+    resumed = resume_session(store, session_id, game)
+    if resumed.notice:
+        print(resumed.notice)
+    return PlainSession(resumed.driver, session_id, sys.stdin, sys.stdout).run()
 
 
 def _branch(args: argparse.Namespace) -> int:
