@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.qr import qr_lines
 from companion.text import visible
 
 DEFAULT_HOST = "127.0.0.1"
@@ -90,6 +91,12 @@ def clamp(value: Any, bounds: tuple[int, int], default: int) -> int:
 def url_host(host: str) -> str:
     """``host`` as it goes in a URL (an IPv6 address in brackets)."""
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def shown_host(host: str) -> str:
+    """The host the printed address names: the one given (a loopback address, a LAN address),
+    or for every interface at once (0.0.0.0, ::) this machine's name."""
+    return socket.gethostname() if host in ("", "0.0.0.0", "::") else host
 
 
 def loopback_hosts(port: int, bound: str = DEFAULT_HOST) -> frozenset[str]:
@@ -270,13 +277,13 @@ def build_server(command: str, host: str, port: int, lock: Guard) -> Any:
                     await websocket.close(code=1001, message=b"The server stopped.")
 
         async def on_startup(self, app: web.Application) -> None:
-            url = token_url(
-                f"http://{url_host(host) if is_loopback(host) else socket.gethostname()}:{port}/", lock.token
-            )
+            url = token_url(f"http://{url_host(shown_host(host))}:{port}/", lock.token)
             for line in (
                 "Tabletop Companion is served at:",
                 f"    {url}",
-                "Open that address in a browser (it carries the token). Press Ctrl+C to stop.",
+                "Open that address in a browser (it carries the token), or scan the code with a tablet:",
+                *qr_lines(url),
+                "Press Ctrl+C to stop.",
             ):
                 # soft_wrap: the address whole, on one line, whatever the terminal's width
                 self.console.print(line, highlight=False, markup=False, soft_wrap=True)
