@@ -81,7 +81,7 @@ class PlainSession:
     def run(self) -> int:
         d = self.driver
         self.say(
-            f"Session {self.session_id}: {d.game.title}, {d.game.summary(d.state)}. "
+            f"Session {self.session_id}: {d.game.title}, {d.game.summary(d.state).rstrip('.')}. "
             f"{WHY} says why and the rule, {UNDO} takes back the last answer, {QUIT} quits (every answer is saved)."
         )
         lines = self._lines()
@@ -109,7 +109,7 @@ class PlainSession:
                 asked = None
             else:
                 self._give(prompt, text)
-        self.say("", f"The game is over: {d.game.summary(d.state)}.")
+        self.say("", f"The game is over: {d.game.summary(d.state).rstrip('.')}.")
         return 0
 
     def _give(self, prompt: Prompt, text: str) -> None:
