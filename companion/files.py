@@ -30,7 +30,10 @@ def same_file(a: Path, b: Path) -> bool:
 
 
 def refuse_database(target: str, database: str) -> None:
-    """OutputError when ``target`` is the database file ``database`` or one of its companions."""
+    """OutputError when ``target`` is the database file ``database`` or one of its companions,
+    or no file name at all (a null character: no system takes one in a path)."""
+    if "\x00" in target:
+        raise OutputError("A file name cannot hold a null character; give another.")
     if database == ":memory:":
         return
     out = Path(target).expanduser()

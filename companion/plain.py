@@ -75,8 +75,13 @@ class PlainSession:
             print(visible(line), file=self.out, flush=True)
 
     def _lines(self) -> Iterator[str]:
-        for line in self.inp:
-            yield line.rstrip("\r\n")
+        """The lines typed; an input that cannot be read (closed, not a terminal's, text that
+        is not UTF-8) ends as the end of the input does: the game saved."""
+        try:
+            for line in self.inp:
+                yield line.rstrip("\r\n")
+        except (OSError, ValueError):
+            return
 
     def run(self) -> int:
         d = self.driver

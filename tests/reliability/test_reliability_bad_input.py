@@ -105,6 +105,8 @@ def commands() -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
 COMMANDS = commands()
 #: The commands that change the database when their input is good: a bad one changes nothing.
 CHANGES_ON_SUCCESS = {("abandon",)}
+#: The good commands that make a new session: a branch, a game begun in plain lines.
+ADDS_SESSIONS = {("branch",), ("play",)}
 
 
 @st.composite
@@ -228,6 +230,13 @@ def test_every_command_refuses_bad_input_cleanly(
             assert after[1] == before[1], f"{full} changed the log"
             changed = [(b, a) for b, a in zip(before[0], after[0], strict=True) if a != b]
             assert len(changed) == 1 and changed[0][1][4] == "abandoned", (full, changed)
+            before = after
+        if path in ADDS_SESSIONS and code == 0 and after != before:
+            # A new session, with its steps: the sessions and steps there were stand as they were.
+            ids = {row[0] for row in before[0]}
+            assert after[0][: len(before[0])] == before[0], f"{full} changed a session"
+            assert [e for e in after[1] if e[1] in ids] == before[1], f"{full} changed a log"
+            assert all(row[0] not in ids for row in after[0][len(before[0]) :])
             before = after
         assert after == before, f"{full} changed the database"
 
