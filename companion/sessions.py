@@ -10,7 +10,7 @@ from companion.branches import branch_words
 from companion.driver import Driver, canonical, departure, replay_fitting, verify
 from companion.errors import ReplayDivergence, StoreError
 from companion.interface import Game, under_rules
-from companion.store.db import Store
+from companion.store.db import Store, answer_row
 
 
 @dataclass(frozen=True)
@@ -190,22 +190,7 @@ def branch_session(store: Store, session_id: int, steps: int) -> int:
         "branch_step": steps,
         "branch_of": said,
     }
-    events = [
-        {
-            "seq": i,
-            "step": i,
-            "kind": "answer",
-            "turn": ev.turn,
-            "phase": ev.phase,
-            "prompt": json.dumps(ev.prompt, ensure_ascii=False),
-            "answer": json.dumps(ev.answer),
-            "source": ev.source,
-            "digest": ev.digest,
-            "at": ev.at,
-            "die": ev.die,
-        }
-        for i, ev in enumerate(log.events[:steps])
-    ]
+    events = [{"seq": i, **answer_row(ev, i, ev.digest)} for i, ev in enumerate(log.events[:steps])]
     tests = [i for i, ev in enumerate(log.events[:steps]) if ev.test]
     notes = [(n.step, n.text) for n in store.notes(session_id) if n.step < steps]
     return store.insert_session(row, events, tests, notes)

@@ -972,6 +972,23 @@ class Store:
         return session_id
 
 
+def answer_row(ev: EventInfo, step: int, digest: str | None) -> dict[str, Any]:
+    """The event row that records ``ev``'s answer again at ``step``, leading to ``digest``: its
+    question, answer, source, time and dice name as logged (a refit, a branch)."""
+    return {
+        "step": step,
+        "kind": "answer",
+        "turn": ev.turn,
+        "phase": ev.phase,
+        "prompt": json.dumps(ev.prompt, ensure_ascii=False),
+        "answer": json.dumps(ev.answer),
+        "source": ev.source,
+        "digest": digest,
+        "at": ev.at,
+        "die": ev.die,
+    }
+
+
 def _rewind_event(index: int, t: datetime) -> dict[str, Any]:
     """The event row that withdraws every step from ``index`` on."""
     return {
@@ -1081,20 +1098,7 @@ class SessionRecorder:
         t = store.now()
         events: list[dict[str, Any]] = [{"session_id": self.session_id, **_rewind_event(index, t)}]
         events += [
-            {
-                "session_id": self.session_id,
-                "step": ev.step,
-                "kind": "answer",
-                "turn": ev.turn,
-                "phase": ev.phase,
-                "prompt": json.dumps(ev.prompt, ensure_ascii=False),
-                "answer": json.dumps(ev.answer),
-                "source": ev.source,
-                "digest": new_digest,
-                "at": ev.at,
-                "die": ev.die,
-            }
-            for ev, new_digest in again
+            {"session_id": self.session_id, **answer_row(ev, ev.step, new_digest)} for ev, new_digest in again
         ]
         for k, ev in enumerate(events):
             ev["seq"] = self.next_seq + k
