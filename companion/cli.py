@@ -443,14 +443,10 @@ def _play(args: argparse.Namespace) -> int:
         return refused
     from companion import games
     from companion.dice import random_seed, session_seed
-    from companion.settings_model import load
 
     entry = games.entry(args.game)  # an unknown game is one sentence before anything is made
     game = games.load(args.game)
-    try:
-        settings, _file = load()
-    except CompanionError:
-        from companion.settings import DEFAULTS as settings  # a broken settings file: the defaults
+    settings = _settings()
     config: dict[str, Any] = {**dict(entry.settings), **settings.session_settings(args.game)}
     if entry.setup is not None:  # asked by a dialog in the app: the dice, with the set-up told
         config |= {"dice": args.dice or settings.dice_mode, "setup": True}
@@ -492,7 +488,21 @@ def _plain(store: Any, session_id: int, game: Any) -> int:
     resumed = resume_session(store, session_id, game)
     if resumed.notice:
         print(resumed.notice)
-    return PlainSession(resumed.driver, session_id, sys.stdin, sys.stdout).run()
+    checks = _settings().board_checks
+    return PlainSession(resumed.driver, session_id, sys.stdin, sys.stdout, checks).run()
+
+
+def _settings() -> Any:
+    """The user's settings; a settings file that cannot be read gives the defaults (the app
+    says why when it starts)."""
+    from companion.settings_model import load
+
+    try:
+        return load()[0]
+    except CompanionError:
+        from companion import settings
+
+        return settings.DEFAULTS
 
 
 def _branch(args: argparse.Namespace) -> int:

@@ -4,7 +4,8 @@
 same driver and the same store as the app: every step goes to the same log, so a game begun
 here resumes in the app and the other way round. No colour, no cursor movement: a screen
 reader reads it, a serial console shows it, a script pipes a whole game into it. Each question
-is printed with what it takes: an instruction (an empty line says it is done), the dice (typed,
+is printed with what it takes (and at the end of a turn, the board checks the settings ask
+for): an instruction (an empty line says it is done), the dice (typed,
 or where the dice mode lets the app roll, an empty line), a choice (its number or its text),
 a typed answer. ``?`` prints why and the rule, ``u`` takes back the last answer, ``q`` quits;
 the end of the input quits too. Every answer is saved as it is given. Bad input gets the same
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
+from companion.check_rhythm import checks_due
 from companion.dice import chosen_dice_mode
 from companion.driver import Driver
 from companion.errors import CompanionError
@@ -61,8 +63,9 @@ class PlainSession:
     """One session played in plain lines: ``run`` reads answers until the game ends or the
     input does; every answer goes through the driver (and so to the store) as it is given."""
 
-    def __init__(self, driver: Driver, session_id: int, inp: IO[str], out: IO[str]) -> None:
+    def __init__(self, driver: Driver, session_id: int, inp: IO[str], out: IO[str], checks: int = 0) -> None:
         self.driver = driver
+        self.checks = checks  # every how many turns the board checks come (0: never)
         self.session_id = session_id
         self.inp = inp
         self.out = out
@@ -92,6 +95,8 @@ class PlainSession:
         lines = self._lines()
         asked: Prompt | None = None
         while d.pending is not None:
+            if not self._board_checks(lines):
+                return self._saved()
             prompt = d.pending
             if isinstance(prompt, Roll) and self.mode == "app":
                 self._answer(d.roll)  # the app rolls every die: nothing to ask
@@ -101,11 +106,7 @@ class PlainSession:
                 asked = prompt
             line = next(lines, None)
             if line is None or line.strip() == QUIT:
-                self.say(
-                    "",
-                    f"Saved. Session {self.session_id} resumes with: companion resume {self.session_id} --plain",
-                )
-                return 0
+                return self._saved()
             text = line.strip()
             if text == WHY:
                 self.say(*why_lines(prompt))
@@ -116,6 +117,37 @@ class PlainSession:
                 self._give(prompt, text)
         self.say("", f"The game is over: {d.game.summary(d.state).rstrip('.')}.")
         return 0
+
+    def _saved(self) -> int:
+        self.say(
+            "", f"Saved. Session {self.session_id} resumes with: companion resume {self.session_id} --plain"
+        )
+        return 0
+
+    def _board_checks(self, lines: Iterator[str]) -> bool:
+        """Ask the board checks due now (check_rhythm), each answer logged; False if the input
+        ended (or the player quit) among them."""
+        d = self.driver
+        for q in checks_due(d, self.checks):
+            takes = f"one of: {', '.join(q.options)}" if q.options else "the number your table shows"
+            self.say("", f"Board check: {q.why}", f"({takes}.)")
+            while True:
+                line = next(lines, None)
+                if line is None or line.strip() == QUIT:
+                    return False
+                try:
+                    step = d.board_check(q, line)
+                except (BadAnswer, CompanionError) as exc:
+                    self.say(str(exc))
+                    continue
+                break
+            if q.matched(step.answer):
+                self.say(f"✓ {step.answer}, as the app has.")
+            else:
+                self.say(
+                    f"✗ your table {step.answer}, the app {q.expected}: set one of them right (in the app: e)."
+                )
+        return True
 
     def _give(self, prompt: Prompt, text: str) -> None:
         d = self.driver

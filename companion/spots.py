@@ -5,13 +5,14 @@ Each game's checks module (its registry entry's ``checks``) says which places a 
 area, a castle, in the step's facts) and asks its questions of the places this finds: each step
 that names a place is a change the player made on the board there, or should have; a correction
 by hand counts as EDIT_WEIGHT of them, so the next check looks there first (did it take on
-both?). Pure: the engines use it.
+both?). When a check is due is ``check_rhythm``'s. Pure: the engines use it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from companion.interface import Step
 from companion.prompts import Check, Edit, Prompt
@@ -20,6 +21,18 @@ from companion.prompts import Check, Edit, Prompt
 MOST_QUESTIONS = 3
 #: A correction by hand counts as this many steps naming its place.
 EDIT_WEIGHT = 100
+
+
+def named_in(prompt: Prompt, keys: Sequence[str], lists: Sequence[str]) -> set[str]:
+    """The places a step's facts name: one under each of ``keys``, several under each of ``lists``."""
+    data: Any = getattr(prompt, "data", None)
+    if not isinstance(data, dict):
+        return set()
+    found = {v for k in keys if isinstance(v := data.get(k), str)}
+    for k in lists:
+        if isinstance(names := data.get(k), list):
+            found |= {n for n in names if isinstance(n, str)}
+    return found
 
 
 def since_last_check(steps: Sequence[Step]) -> Sequence[Step]:

@@ -11,12 +11,11 @@ topic that the game never sees (``prompts.Check``): it changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from companion.castells.state import SARACENS, CastellsState
 from companion.interface import Step
 from companion.prompts import Check, Prompt
-from companion.spots import named_most
+from companion.spots import named_in, named_most
 
 CHECK_TOPIC = "castells.check"
 NOBODY = "nobody"
@@ -24,14 +23,7 @@ NOBODY = "nobody"
 
 def places(prompt: Prompt) -> set[str]:
     """The castles a step's question names in its facts."""
-    data: Any = getattr(prompt, "data", None)
-    if not isinstance(data, dict):
-        return set()
-    found = {data["castle"]} if isinstance(data.get("castle"), str) else set()
-    castles = data.get("castles")
-    if isinstance(castles, list):
-        found |= {c for c in castles if isinstance(c, str)}
-    return found
+    return named_in(prompt, ("castle",), ("castles",))
 
 
 def touches(prompt: Prompt, place: str) -> bool:
@@ -55,5 +47,6 @@ def _question(state: CastellsState, castle: str, holders: tuple[str, ...]) -> Ch
         held,
         holders,
         topic=CHECK_TOPIC,
-        data={"castle": castle, "century": state.century + 1},
+        # "turn" as ``where`` says it, the century (the next check counts from it); "place" for the reports.
+        data={"castle": castle, "place": castle, "century": state.century + 1, "turn": state.century + 1},
     )

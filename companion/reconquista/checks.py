@@ -12,13 +12,12 @@ largest force there. A check is a step of the log of its own topic that the game
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from companion.interface import Step
 from companion.prompts import Check, Prompt
 from companion.reconquista.state import SIDE_NAMES, SIDES, GameState
 from companion.reconquista.units import Kind, noun_for
-from companion.spots import named_most
+from companion.spots import named_in, named_most
 
 CHECK_TOPIC = "reconquista.check"
 #: The facts of a prompt that name an area: where something happened on the board.
@@ -27,14 +26,7 @@ _AREA_KEYS = ("area", "to", "from", "origin", "target")
 
 def places(prompt: Prompt) -> set[str]:
     """The areas a step's question names in its facts."""
-    data: Any = getattr(prompt, "data", None)
-    if not isinstance(data, dict):
-        return set()
-    found = {v for k in _AREA_KEYS if isinstance(v := data.get(k), str)}
-    areas = data.get("areas")
-    if isinstance(areas, list):
-        found |= {a for a in areas if isinstance(a, str)}
-    return found
+    return named_in(prompt, _AREA_KEYS, ("areas",))
 
 
 def touches(prompt: Prompt, place: str) -> bool:
@@ -60,5 +52,6 @@ def _question(state: GameState, area: str) -> Check:
         f"How many {what} are in {area} on your table?",
         str(n),
         topic=CHECK_TOPIC,
-        data={"area": area, "side": side, "kind": kind.noun, "turn": state.turn},
+        # "turn" as ``where`` says it (the next check counts from it); "place" for the reports.
+        data={"area": area, "place": area, "side": side, "kind": kind.noun, "turn": state.turn},
     )

@@ -34,7 +34,7 @@ def tally(steps: Iterable[tuple[Any, Any, Any]]) -> tuple[int, list[Drift]]:
         if answer != expected:
             data = prompt.get("data")
             data = data if isinstance(data, dict) else {}
-            place = str(data.get("area") or data.get("castle") or "?")
+            place = str(data.get("place") or "?")
             drifts.append(Drift(turn if isinstance(turn, int) else None, place, str(answer), str(expected)))
     return checks, drifts
 

@@ -10,7 +10,6 @@ or to go on (Enter).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -21,15 +20,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from companion import games
-from companion.errors import CompanionError
+from companion.check_rhythm import checks_due, checks_module
 from companion.prompts import BadAnswer, Check, answer_text
 from screens.context import companion_app
 from screens.plain import TYPED_MAX, plain
 from screens.shell.dialogs import DIALOG_CSS, MessageDialog
 
 if TYPE_CHECKING:
-    from companion.driver import Step
     from screens.shell.game_screen import GameScreen
 
 #: What a check's dialog gives back: (the table's answer, what to do next): "next" (a match, or
@@ -120,56 +117,15 @@ class BoardCheckDialog(ModalScreen[CheckResult]):
         self.dismiss(None)
 
 
-#: The first turn of every game with board checks (Reconquista's turn 1, Castells' century 1):
-#: the first check comes as many turns after it as the setting says.
-FIRST_TURN = 1
-
-
-def checks_of(game_id: str) -> Any:
-    """The game's board checks module (its registry entry's ``checks``), or None."""
-    try:
-        found = games.entry(game_id).checks
-    except CompanionError:
-        return None
-    return None if found is None else games.named(found)
-
-
-def last_checked(steps: Sequence[Step]) -> int | None:
-    """The turn of the last board check of a log (its data's ``turn``), None before the first."""
-    for step in reversed(steps):
-        if isinstance(step.prompt, Check):
-            turn = step.prompt.data.get("turn")
-            return turn if isinstance(turn, int) else None
-    return None
-
-
 def place_of(check: Check) -> str:
-    """The place a check asks about (its data's area or castle)."""
-    data = check.data
-    return str(data.get("area") or data.get("castle") or "")
+    """The place a check asks about (its data's ``place``)."""
+    return str(check.data.get("place", ""))
 
 
 def due(screen: GameScreen) -> list[Check]:
-    """The questions of a board check due now: a turn begun since the last check (or since the
-    game's first turn) as many turns ago as the setting says; none otherwise."""
+    """The questions of a board check due now, at the rhythm the settings say (spots.checks_due)."""
     d = screen.driver
-    if d is None or d.finished:
-        return []
-    every = companion_app(screen).settings.board_checks
-    module = checks_of(d.game.id) if every else None
-    turn = d.game.where(d.state)[0]
-    if module is None or turn is None:
-        return []
-    since = last_checked(d.steps)
-    if since is None:
-        since = FIRST_TURN
-    if turn - since < every:
-        return []
-    questions: list[Check] = module.board_checks(d.state, d.steps)
-    # The turn is the game's, as ``where`` says it: the next check counts from it.
-    return [
-        Check(q.why, q.expected, q.options, topic=q.topic, data={**q.data, "turn": turn}) for q in questions
-    ]
+    return [] if d is None else checks_due(d, companion_app(screen).settings.board_checks)
 
 
 def run_checks(screen: GameScreen, questions: list[Check]) -> None:
@@ -222,7 +178,7 @@ def steps_text(screen: GameScreen, place: str) -> Text:
     ``place``: where to look for a step not made on the table."""
     d = screen.driver
     assert d is not None
-    module = checks_of(d.game.id)
+    module = checks_module(d.game.id)
     steps = d.steps
     end = len(steps)
     while end and isinstance(steps[end - 1].prompt, Check):

@@ -25,6 +25,9 @@ async def test_a_game_begun_in_plain_lines_resumes_in_the_app_at_the_next_questi
     tmp_path: Path, clock: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "c.db")
+    settings = tmp_path / "settings.toml"
+    settings.write_text("board_checks = 0\n", encoding="utf-8")  # the piped answers are the game's own
+    monkeypatch.setenv("COMPANION_SETTINGS", str(settings))
     lines, driver = answers(9, most=80)
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     assert main(["play", "reconquista", "--plain", "--dice", "app", "--seed", "9", "--db", db]) == EXIT_OK

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from sentences import assert_one_sentence
 from test_review_helpers import advance, auto, castells_chooser, new_driver, reconquista_chooser
 
 from companion import spots
@@ -22,11 +23,6 @@ from companion.review.board_checks import checks_text, tally
 from companion.review.exchange import export_data, export_json, export_markdown, import_session
 from companion.store.db import Store
 
-
-def one_sentence(text: str) -> None:
-    assert text.endswith(".") and "\n" not in text, text
-
-
 # -- the question ----------------------------------------------------------------------------
 
 
@@ -36,7 +32,7 @@ def test_a_check_takes_a_count_or_one_of_its_answers_and_says_so_otherwise() -> 
     for bad in ("", "two", "-1", "100", "1.5", "²"):
         with pytest.raises(BadAnswer) as info:
             count.parse(bad)
-        one_sentence(str(info.value))
+        assert_one_sentence(str(info.value))
     who = Check("Who holds Miravet on your table?", "Anna", ("Anna", "Bernat", "nobody"))
     assert who.parse("anna") == "Anna"
     with pytest.raises(BadAnswer) as info:

@@ -10,6 +10,7 @@ import json
 import sqlite3
 
 import pytest
+from sentences import assert_one_sentence
 from test_review_helpers import advance, new_driver, play_reconquista, reconquista_chooser
 
 from companion.cli import main
@@ -22,10 +23,6 @@ from companion.sessions import branch_session, resume_session
 from companion.store.db import Store
 
 RECONQUISTA = load("reconquista")
-
-
-def one_sentence(text: str) -> None:
-    assert text.endswith(".") and "\n" not in text and "Traceback" not in text, text
 
 
 def step_at_turn(store: Store, sid: int, turn: int) -> int:
@@ -119,29 +116,29 @@ def test_a_branch_exports_and_imports_with_its_origin_as_text(store: Store) -> N
         doc2["session"]["branch_of"] = bad
         with pytest.raises(Exception) as info2:
             import_session(Store(":memory:"), json.dumps(doc2), "bad.json")
-        one_sentence(str(info2.value))
+        assert_one_sentence(str(info2.value))
 
 
 @pytest.mark.slow
-def test_a_branch_of_a_damaged_session_or_a_step_it_has_not_is_one_sentence(store: Store) -> None:
+def test_a_branch_of_a_damaged_session_or_a_step_it_has_not_is_assert_one_sentence(store: Store) -> None:
     sid, _driver = play_reconquista(store, 6)
     count = len(store.sessions())
     for steps in (0, 10_000):
         with pytest.raises(StoreError) as info:
             branch_session(store, sid, steps)
-        one_sentence(str(info.value))
+        assert_one_sentence(str(info.value))
     with sqlite3.connect(store.path) as con:  # a state recorded that the log does not lead to
         con.execute("UPDATE event SET digest = '0000000000000000' WHERE session_id = ? AND step = 30", (sid,))
     with pytest.raises(StoreError) as info:
         branch_session(store, sid, 40)
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert "cannot be branched" in str(info.value) and "step 31" in str(info.value)
     branch_session(store, sid, 20)  # before the damage: a branch can be made
     with sqlite3.connect(store.path) as con:
         con.execute("UPDATE event SET prompt = '{not json' WHERE session_id = ? AND step = 3", (sid,))
     with pytest.raises(StoreError) as info:
         branch_session(store, sid, 20)
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert len(store.sessions()) == count + 1
 
 

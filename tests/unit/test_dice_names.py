@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sentences import assert_one_sentence
 from test_review_helpers import new_driver
 
 from companion.dice import DIE_NAME_MAX, die_name, is_die_name
@@ -23,11 +24,6 @@ from companion.review.exchange import ImportRefused, export_data, import_session
 from companion.review.luck import face_test, luck
 from companion.store import preflight
 from companion.store.db import Store
-
-
-def one_sentence(text: str) -> None:
-    assert text.endswith(".") and "\n" not in text and "Traceback" not in text, text
-
 
 # -- the name ----------------------------------------------------------------------------
 
@@ -49,10 +45,10 @@ def test_a_name_is_kept_as_typed_but_its_spaces() -> None:
         ("red\u202ed6", "control characters"),
     ],
 )
-def test_a_bad_name_is_one_sentence(typed: str, said: str) -> None:
+def test_a_bad_name_is_assert_one_sentence(typed: str, said: str) -> None:
     with pytest.raises(ValueError) as info:
         die_name(typed)
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert said in str(info.value)
 
 
@@ -129,10 +125,10 @@ def test_a_mark_on_a_step_that_is_no_roll_is_one_sentence_and_changes_nothing(st
     for mark in (lambda: driver.mark_test(0), lambda: driver.mark_test(9)):
         with pytest.raises(BadAnswer) as info:
             mark()
-        one_sentence(str(info.value))
+        assert_one_sentence(str(info.value))
     with pytest.raises(StoreError) as info2:
         store.mark_test(sid, 0)
-    one_sentence(str(info2.value))
+    assert_one_sentence(str(info2.value))
     assert "not a roll" in str(info2.value)
     with pytest.raises(StoreError):
         store.mark_test(sid, 7)
@@ -326,7 +322,7 @@ def changed(store: Store, sid: int, step: int, **change: Any) -> str:
         (3, {"die": "red"}, "not typed from the table"),  # an app roll
     ],
 )
-def test_a_bad_name_or_mark_in_an_import_is_one_sentence(
+def test_a_bad_name_or_mark_in_an_import_is_assert_one_sentence(
     store: Store, step: int, change: Any, said: str
 ) -> None:
     sid, driver = tray(store)
@@ -337,7 +333,7 @@ def test_a_bad_name_or_mark_in_an_import_is_one_sentence(
     fresh = Store(":memory:")
     with pytest.raises(ImportRefused) as info:
         import_session(fresh, changed(store, sid, step, **change), "bad.json")
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert said in str(info.value)
     assert fresh.sessions() == []
 

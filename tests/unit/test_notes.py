@@ -10,6 +10,7 @@ import sqlite3
 from typing import Any
 
 import pytest
+from sentences import assert_one_sentence
 from test_review_helpers import new_driver, play_reconquista
 
 from companion.cli import main
@@ -24,10 +25,6 @@ from companion.review.exchange import (
     import_session,
 )
 from companion.store.db import Store
-
-
-def one_sentence(text: str) -> None:
-    assert text.endswith(".") and "\n" not in text and "Traceback" not in text, text
 
 
 def tray(store: Store, rolls: int = 2) -> int:
@@ -60,10 +57,10 @@ def test_a_note_is_kept_as_typed_but_the_spaces_around_its_lines() -> None:
         ("escape \x1b[2J", "control characters"),
     ],
 )
-def test_a_bad_note_is_one_sentence(typed: str, said: str) -> None:
+def test_a_bad_note_is_assert_one_sentence(typed: str, said: str) -> None:
     with pytest.raises(ValueError) as info:
         note_text(typed)
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert said in str(info.value)
 
 
@@ -99,10 +96,10 @@ def test_bad_notes_change_nothing(store: Store) -> None:
     for step in (-1, 4, 99):
         with pytest.raises(StoreError) as info:
             store.set_note(sid, step, "fine")
-        one_sentence(str(info.value))
+        assert_one_sentence(str(info.value))
     with pytest.raises(StoreError) as info2:
         store.remove_note(sid, 0)
-    one_sentence(str(info2.value))
+    assert_one_sentence(str(info2.value))
     empty, _driver = new_driver(store, "dice", 4)
     with pytest.raises(StoreError):
         store.set_note(empty, 0, "nothing happened yet")
@@ -154,14 +151,14 @@ def test_notes_go_through_every_export_and_an_import(store: Store) -> None:
 @pytest.mark.parametrize(
     ("note", "said"), [("", "cannot be empty"), ("x" * 10_000, "at most"), (5, "string")]
 )
-def test_a_bad_note_in_an_import_is_one_sentence(store: Store, note: Any, said: str) -> None:
+def test_a_bad_note_in_an_import_is_assert_one_sentence(store: Store, note: Any, said: str) -> None:
     sid = tray(store)
     doc = export_data(store, sid)
     doc["steps"][1]["note"] = note
     fresh = Store(":memory:")
     with pytest.raises(ImportRefused) as info:
         import_session(fresh, json.dumps(doc), "bad.json")
-    one_sentence(str(info.value))
+    assert_one_sentence(str(info.value))
     assert said in str(info.value) and fresh.sessions() == []
 
 

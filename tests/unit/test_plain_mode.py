@@ -22,6 +22,16 @@ RECONQUISTA = load("reconquista")
 CONFIG = {"dice": "app", "setup": True}
 
 
+@pytest.fixture(autouse=True)
+def settings_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's settings: the board checks off (the piped answers are the game's own), but
+    where a test writes them on."""
+    path = tmp_path / "settings.toml"
+    path.write_text("board_checks = 0\n", encoding="utf-8")
+    monkeypatch.setenv("COMPANION_SETTINGS", str(path))
+    return path
+
+
 def answers(seed: int, most: int | None = None) -> tuple[list[str], Driver]:
     """The lines a player types for the bot's game of ``seed`` with app dice (rolled without a
     line), and the driver that played it."""
@@ -159,3 +169,44 @@ def test_physical_dice_are_typed_and_an_empty_line_says_so(
         text,
     )
     assert code == EXIT_OK and "you rolled on the table." in out and f"logged: {dice}" in out
+
+
+@pytest.mark.slow
+def test_the_board_checks_are_asked_in_plain_lines_too(
+    db: str, settings_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At the end of turn 1 (the setting: every turn) the checks come between the game's
+    questions: a count that is not a number is the app's sentence, a count is logged, a wrong
+    one said so; quitting among them saves."""
+    from companion.prompts import Check
+
+    settings_file.write_text("board_checks = 1\n", encoding="utf-8")
+    driver = Driver(RECONQUISTA, 6, CONFIG)
+    choose = reconquista_chooser(driver, 6)
+    lines: list[str] = []
+    while driver.state.turn < 2:
+        p = driver.pending
+        if isinstance(p, Roll):
+            driver.roll()
+        elif isinstance(p, Tell):
+            driver.ack()
+            lines.append("")
+        elif isinstance(p, Choose):
+            picked = choose(p)
+            driver.submit(picked, "player")
+            lines.append(picked)
+        else:
+            driver.type("")
+            lines.append("")
+    text = "\n".join([*lines, "many", "98", "q"]) + "\n"
+    code, out = play(
+        monkeypatch,
+        capsys,
+        ["play", "reconquista", "--plain", "--dice", "app", "--seed", "6", "--db", db],
+        text,
+    )
+    assert code == EXIT_OK
+    assert "Board check: How many " in out and "Type the number your table shows, 0 to 99." in out
+    assert "✗ your table 98, the app " in out and out.rstrip().endswith("--plain")
+    checked = [s for s in Store(db).log(1).steps if isinstance(s.prompt, Check)]
+    assert [s.answer for s in checked] == ["98"]
